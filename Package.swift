@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "cloudplayerd",
+    products: [
+        .executable(name: "cloudplayerd", targets: ["cloudplayerd"]),
+        .library(name: "CloudPlayerCore", targets: ["CloudPlayerCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
+    ],
+    targets: [
+        // C libraries, one system-library target each; Swift wraps each once, in CloudPlayerCore.
+        .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopus-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        .target(
+            name: "CloudPlayerCore",
+            dependencies: [
+                "CMPG123", "COpusFile", "CPulse",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
+        ),
+        .executableTarget(
+            name: "cloudplayerd",
+            dependencies: [
+                "CloudPlayerCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
+        // a private PulseAudio server, running child processes.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CloudPlayerCoreTests", dependencies: ["CloudPlayerCore", "TestSupport"]),
+        .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,51 @@
+/// The codec an audio file was recognised as, from its bytes.
+public enum AudioCodec: String, Sendable {
+    case mp3 = "MP3"
+    case opus = "Opus"
+}
+
+/// Tags read from the file itself (ID3, Opus comments).
+public struct TrackTags: Sendable, Equatable {
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    public var trackNumber: Int?
+    public var genre: String?
+
+    public init(title: String? = nil, artist: String? = nil, album: String? = nil,
+                albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.trackNumber = trackNumber
+        self.genre = genre
+    }
+}
+
+/// What the decoder learnt when it opened a track.
+public struct TrackInfo: Sendable, Equatable {
+    public var codec: AudioCodec
+    public var format: PCMFormat
+    /// Exact for Opus and for MP3 with a Xing/Info/VBRI header, estimated otherwise; nil if unknown.
+    public var totalFrames: Int64?
+    public var tags: TrackTags
+
+    public init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags) {
+        self.codec = codec
+        self.format = format
+        self.totalFrames = totalFrames
+        self.tags = tags
+    }
+
+    /// Length in seconds, if known.
+    public var duration: Double? {
+        totalFrames.map { Double($0) / Double(format.sampleRate) }
+    }
+
+    /// The frame index of a time in seconds: `round(seconds × rate)`, never negative.
+    public func frame(at seconds: Double) -> Int64 {
+        max(0, Int64((seconds * Double(format.sampleRate)).rounded()))
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// One place in the play queue. The same file queued twice is two entries with two ids, so MPRIS
+/// track ids and "what is playing" never confuse them.
+public struct QueueEntry: Sendable, Hashable, Identifiable {
+    public let id: UInt64
+    public let url: URL
+
+    public init(id: UInt64, url: URL) {
+        self.id = id
+        self.url = url
+    }
+
+    /// What to call the track in messages: the file name, never a URL's user or password.
+    public var displayName: String {
+        let name = url.lastPathComponent
+        return name.isEmpty ? (url.host ?? "track") : name
+    }
+}

@@ -1,0 +1,128 @@
+import AsyncAlgorithms
+
+/// Feeds the PCM channel into one `AudioOutput` and keeps the timeline of what is heard.
+///
+/// Track boundaries are marked in the output stream's frames as they are written; the device's
+/// played-frame count then says which track, and which frame of it, the listener hears. So the
+/// position and the "track started" moment come from the output, not from the decoder running
+/// ahead. Consecutive tracks of one format share a stream (gapless); a format change drains the
+/// stream and opens a new one.
+public actor OutputActor {
+    private enum Mark {
+        case start(QueueEntry, TrackInfo, startFrame: Int64)
+        case end(QueueEntry)
+    }
+
+    public let device: any AudioOutput
+    private var format: PCMFormat?
+    /// Frames written into the device's current stream.
+    private var streamFrames: Int64 = 0
+    /// Boundaries not yet heard, in stream frames, oldest first.
+    private var pending: [(frame: Int64, mark: Mark)] = []
+    /// The track being heard and the stream frame its `startFrame` fell on.
+    private var audible: (entry: QueueEntry, info: TrackInfo, startFrame: Int64, streamFrame: Int64)?
+    /// Where boundary events go while a pipeline plays.
+    private var events: AsyncStream<OutputEvent>.Continuation?
+
+    public init(device: any AudioOutput) {
+        self.device = device
+    }
+
+    /// Plays packets until the channel finishes, then drains and reports `.finished`.
+    /// Returns early, quietly, when the task is cancelled.
+    public func play(_ packets: AsyncChannel<PCMPacket>, events: AsyncStream<OutputEvent>.Continuation) async {
+        self.events = events
+        var rejected: QueueEntry?
+        do {
+            for await packet in packets {
+                try Task.checkCancellation()
+                switch packet {
+                case .trackStart(let entry, let info, let startFrame):
+                    rejected = nil
+                    do {
+                        try await open(info.format)
+                    } catch let error as OutputError {
+                        guard case .unsupportedFormat = error else { throw error }
+                        rejected = entry
+                        events.yield(.trackRejected(entry, error))
+                        continue
+                    }
+                    pending.append((streamFrames, .start(entry, info, startFrame: startFrame)))
+                case .samples(let samples):
+                    guard rejected == nil, let format else { continue }
+                    try await device.write(samples)
+                    streamFrames += Int64(samples.count / format.channels)
+                    await advance()
+                case .trackEnd(let entry):
+                    guard rejected == nil else { continue }
+                    pending.append((streamFrames, .end(entry)))
+                }
+            }
+            try Task.checkCancellation()
+            try await device.drain()
+            advance(to: streamFrames)
+            events.yield(.finished)
+        } catch is CancellationError {
+            return
+        } catch {
+            if !Task.isCancelled { events.yield(.failed(error)) }
+        }
+    }
+
+    /// What is being heard now, or nil when nothing is.
+    public func position() async -> PlaybackPosition? {
+        let played = await device.playedFrames()
+        advance(to: min(played, streamFrames))
+        guard let audible else { return nil }
+        var frame = audible.startFrame + max(0, min(played, streamFrames) - audible.streamFrame)
+        if let total = audible.info.totalFrames { frame = min(frame, total) }
+        return PlaybackPosition(entry: audible.entry, info: audible.info, frame: frame)
+    }
+
+    /// Drops the stream and the timeline: what was written but not heard is gone.
+    public func reset() async {
+        await device.stop()
+        format = nil
+        streamFrames = 0
+        pending.removeAll()
+        audible = nil
+        events = nil
+    }
+
+    public func setPaused(_ paused: Bool) async {
+        await device.setPaused(paused)
+    }
+
+    public func setVolume(_ volume: Double) async {
+        await device.setVolume(volume)
+    }
+
+    private func open(_ newFormat: PCMFormat) async throws {
+        guard newFormat != format else { return }
+        if format != nil {
+            try await device.drain()
+            advance(to: streamFrames)
+        }
+        try await device.start(format: newFormat)
+        format = newFormat
+        streamFrames = 0
+    }
+
+    private func advance() async {
+        advance(to: min(await device.playedFrames(), streamFrames))
+    }
+
+    /// Moves the timeline to `played`, reporting the boundaries passed.
+    private func advance(to played: Int64) {
+        while let first = pending.first, first.frame <= played {
+            pending.removeFirst()
+            switch first.mark {
+            case .start(let entry, let info, let startFrame):
+                audible = (entry, info, startFrame, first.frame)
+                events?.yield(.trackStarted(entry, info, startFrame: startFrame))
+            case .end(let entry):
+                events?.yield(.trackEnded(entry))
+            }
+        }
+    }
+}

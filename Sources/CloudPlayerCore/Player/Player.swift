@@ -1,0 +1,223 @@
+import AsyncAlgorithms
+import Foundation
+
+/// The playback state machine: the one place that talks to all four actors.
+///
+/// Every jump — play from stopped, seek, next, previous — is the same mechanism: tear down the
+/// pipeline (loader → decoder → channel → output) and build a new one at the new place. Pause is
+/// the output's. Commands arrive on an `AsyncStream` and run strictly one after another, so a
+/// burst of media-key presses can never interleave two teardowns.
+public actor Player {
+    private struct Pipeline {
+        let producer: Task<Void, Never>
+        let consumer: Task<Void, Never>
+    }
+
+    public let library: LibraryActor
+    private let loader: LoaderActor
+    private let decoder: DecoderActor
+    private let output: OutputActor
+
+    /// Everything that happens, for the CLI and the bus. Finishes after `shutdown()`.
+    public nonisolated let events: AsyncStream<PlayerEvent>
+    private let eventSink: AsyncStream<PlayerEvent>.Continuation
+    private let commands: AsyncStream<(PlayerCommand, CheckedContinuation<Void, Never>?)>.Continuation
+
+    public private(set) var status: PlaybackStatus = .stopped
+    /// The entry being heard (or about to be): what next, previous and seek act on.
+    public private(set) var current: QueueEntry?
+    public private(set) var currentInfo: TrackInfo?
+    public private(set) var volume = 1.0
+    private var pipeline: Pipeline?
+    /// Bumped by every teardown, so events from an old pipeline are recognised and ignored.
+    private var generation = 0
+
+    public init(library: LibraryActor = LibraryActor(), loader: LoaderActor = LoaderActor(),
+                decoder: DecoderActor = DecoderActor(), output: OutputActor) {
+        self.library = library
+        self.loader = loader
+        self.decoder = decoder
+        self.output = output
+        (events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
+        let (commandStream, commands) = AsyncStream.makeStream(of: (PlayerCommand, CheckedContinuation<Void, Never>?).self)
+        self.commands = commands
+        Task { await self.run(commandStream) }
+    }
+
+    // MARK: Asking
+
+    /// Queues a command without waiting for it.
+    public nonisolated func send(_ command: PlayerCommand) {
+        commands.yield((command, nil))
+    }
+
+    /// Runs a command and returns once it has been carried out.
+    public nonisolated func perform(_ command: PlayerCommand) async {
+        await withCheckedContinuation { done in
+            if case .terminated = commands.yield((command, done)) { done.resume() }
+        }
+    }
+
+    /// What the listener hears now; nil when stopped.
+    public func position() async -> PlaybackPosition? {
+        guard status != .stopped else { return nil }
+        return await output.position()
+    }
+
+    /// Stops playback, ends the event stream and refuses further commands.
+    public func shutdown() async {
+        await perform(.stop)
+        commands.finish()
+        eventSink.finish()
+    }
+
+    // MARK: Carrying out
+
+    private func run(_ stream: AsyncStream<(PlayerCommand, CheckedContinuation<Void, Never>?)>) async {
+        for await (command, done) in stream {
+            await execute(command)
+            done?.resume()
+        }
+    }
+
+    private func execute(_ command: PlayerCommand) async {
+        switch command {
+        case .play:
+            switch status {
+            case .playing: break
+            case .paused:
+                await output.setPaused(false)
+                set(.playing)
+            case .stopped:
+                if let entry = await startingEntry() { await start(entry, at: 0) }
+            }
+        case .pause:
+            guard status == .playing else { return }
+            await output.setPaused(true)
+            set(.paused)
+        case .playPause:
+            await execute(status == .playing ? .pause : .play)
+        case .stop:
+            await teardown()
+            await output.setPaused(false)
+            set(.stopped)
+        case .next:
+            guard let current else { return }
+            if let following = await library.entry(after: current.id) {
+                await start(following, at: 0)
+            } else {
+                await execute(.stop)
+            }
+        case .previous:
+            guard let current else { return }
+            await start(await library.entry(before: current.id) ?? current, at: 0)
+        case .seek(to: let seconds):
+            guard status != .stopped, let current else { return }
+            let target = max(0, seconds)
+            if let duration = currentInfo?.duration, target >= duration {
+                await execute(.next)
+                return
+            }
+            await start(current, at: target)
+            eventSink.yield(.seeked(seconds: target))
+        case .skip(by: let offset):
+            guard let now = await position() else { return }
+            await execute(.seek(to: now.seconds + offset))
+        case .playEntry(let id, let seconds):
+            guard let entry = await library.entry(id: id) else { return }
+            await start(entry, at: seconds)
+        case .setVolume(let level):
+            volume = max(0, level)
+            await output.setVolume(volume)
+        }
+    }
+
+    private func startingEntry() async -> QueueEntry? {
+        if let current, let stillQueued = await library.entry(id: current.id) { return stillQueued }
+        return await library.first
+    }
+
+    /// Builds a pipeline that plays from `entry` at `seconds` on through the queue.
+    /// A paused player stays paused (the output keeps its pause across streams).
+    private func start(_ entry: QueueEntry, at seconds: Double) async {
+        await teardown()
+        if status == .stopped { await output.setPaused(false) }
+        let generation = self.generation
+        current = entry
+        currentInfo = nil
+        let packets = AsyncChannel<PCMPacket>()
+        let (outputEvents, outputSink) = AsyncStream.makeStream(of: OutputEvent.self)
+        let producer = Task { [library, loader, decoder] in
+            var next: QueueEntry? = entry
+            var start = seconds
+            while let item = next, !Task.isCancelled {
+                do {
+                    let source = try await loader.open(item.url)
+                    try await decoder.decode(item, from: source, startingAt: start, into: packets)
+                } catch {
+                    if Task.isCancelled { break }
+                    self.trackFailed(item, error, generation: generation)
+                }
+                start = 0
+                next = await library.entry(after: item.id)
+            }
+            packets.finish()
+        }
+        let consumer = Task { [output] in
+            await output.play(packets, events: outputSink)
+            outputSink.finish()
+        }
+        Task {
+            for await event in outputEvents { self.handle(event, generation: generation) }
+        }
+        pipeline = Pipeline(producer: producer, consumer: consumer)
+        if status == .stopped { set(.playing) }
+    }
+
+    private func teardown() async {
+        generation += 1
+        if let pipeline {
+            self.pipeline = nil
+            pipeline.producer.cancel()
+            pipeline.consumer.cancel()
+            await pipeline.producer.value
+            await pipeline.consumer.value
+        }
+        await output.reset()
+    }
+
+    private func handle(_ event: OutputEvent, generation: Int) {
+        guard generation == self.generation else { return }
+        switch event {
+        case .trackStarted(let entry, let info, let startFrame):
+            current = entry
+            currentInfo = info
+            eventSink.yield(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
+        case .trackEnded(let entry):
+            eventSink.yield(.trackEnded(entry))
+        case .trackRejected(let entry, let error):
+            eventSink.yield(.trackFailed(entry, error))
+        case .finished:
+            pipeline = nil
+            self.generation += 1
+            set(.stopped)
+            eventSink.yield(.queueFinished)
+        case .failed(let error):
+            pipeline = nil
+            self.generation += 1
+            set(.stopped)
+            eventSink.yield(.outputFailed(error))
+        }
+    }
+
+    private func trackFailed(_ entry: QueueEntry, _ error: any Error, generation: Int) {
+        guard generation == self.generation else { return }
+        eventSink.yield(.trackFailed(entry, error))
+    }
+
+    private func set(_ newStatus: PlaybackStatus) {
+        guard newStatus != status else { return }
+        status = newStatus
+        eventSink.yield(.statusChanged(newStatus))
+    }
+}

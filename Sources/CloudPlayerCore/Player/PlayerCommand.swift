@@ -1,0 +1,16 @@
+/// What can be asked of the player. Commands run one at a time, in order, each to its end.
+public enum PlayerCommand: Sendable, Equatable {
+    case play
+    case pause
+    case playPause
+    case stop
+    case next
+    case previous
+    /// Jumps to `seconds` into the current track; past its end means `next`.
+    case seek(to: Double)
+    /// Jumps by `seconds` (negative: back) from the current position.
+    case skip(by: Double)
+    /// Plays this queue entry from `seconds` into it.
+    case playEntry(QueueEntry.ID, at: Double)
+    case setVolume(Double)
+}

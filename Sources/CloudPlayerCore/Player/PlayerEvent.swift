@@ -1,0 +1,15 @@
+/// What the player tells the world (the CLI, and MPRIS later).
+public enum PlayerEvent: Sendable {
+    case statusChanged(PlaybackStatus)
+    /// A track is now being heard, from `seconds` into it.
+    case trackStarted(QueueEntry, TrackInfo, seconds: Double)
+    case trackEnded(QueueEntry)
+    /// A track could not be played (or not to its end); the queue goes on.
+    case trackFailed(QueueEntry, any Error)
+    /// The position jumped (a seek, or a jump to another place).
+    case seeked(seconds: Double)
+    /// The queue was played to its end.
+    case queueFinished
+    /// The audio output failed; playback stopped.
+    case outputFailed(any Error)
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+import CloudPlayerCore
+
+extension OutputSpec: ExpressibleByArgument {
+    public init?(argument: String) {
+        try? self.init(parsing: argument)
+    }
+
+    public var defaultValueDescription: String { description }
+}
