@@ -72,6 +72,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     deinit {
         release()
+        pa_context_unref(context)
+        pa_threaded_mainloop_free(mainloop)
     }
 
     // MARK: AudioOutput
@@ -286,7 +288,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         .deviceFailed(serverReason())
     }
 
-    /// Tears everything down; safe to call twice. Called without the lock.
+    /// Disconnects and stops the mainloop thread; safe to call twice. The C objects themselves
+    /// are freed in `deinit`, so a late call on a closed output finds a lock, not freed memory.
+    /// Called without the lock.
     private func release() {
         let first: Bool = locked {
             guard !released else { return false }
@@ -301,8 +305,6 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         guard first else { return }
         pa_threaded_mainloop_stop(mainloop)
-        pa_context_unref(context)
-        pa_threaded_mainloop_free(mainloop)
     }
 }
 

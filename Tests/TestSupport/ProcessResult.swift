@@ -1,0 +1,15 @@
+import Foundation
+
+/// What a finished child process left behind.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    /// True when the process ended by a signal (then `status` is the signal number).
+    public var killedBySignal: Bool
+    public var stdout: String
+    public var stderr: String
+
+    /// Standard error, one trimmed line per entry.
+    public var errorLines: [String] {
+        stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
