@@ -77,7 +77,7 @@ struct PlayCommand: AsyncParsableCommand {
         for await event in player.events {
             switch event {
             case .trackStarted(let entry, let info, _):
-                if !quiet { print("Playing \(entry.displayName)\(Self.describe(info))") }
+                if !quiet { Self.say("Playing \(entry.displayName)\(Self.describe(info))") }
             case .trackFailed(let entry, let error):
                 failures += 1
                 Self.complain("\(entry.url.path): \(error)")
@@ -113,6 +113,11 @@ struct PlayCommand: AsyncParsableCommand {
         }
         parts.append("(\(technical))")
         return ": " + parts.joined(separator: " ")
+    }
+
+    /// One line to standard output, unbuffered: a line per event, even into a pipe or a file.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
     }
 
     static func complain(_ message: String) {

@@ -21,9 +21,9 @@ public enum DecoderError: Error, CustomStringConvertible, Equatable {
         case .decodeFailed(let codec, let reason):
             "\(codec.rawValue) decoding failed: \(reason)"
         case .formatChanged(let codec):
-            "\(codec.rawValue) stream changes sample rate or channels midway; not supported"
+            "\(codec.rawValue) data is damaged: the stream changes sample rate or channels midway"
         case .truncated(let played, let expected?):
-            "file is truncated: audio ends at \(Self.clock(played)) of \(Self.clock(expected))"
+            "file is truncated or damaged: its audio ends at \(Self.clock(played)) of \(Self.clock(expected))"
         case .truncated(let played, nil):
             "file is truncated: audio ends at \(Self.clock(played)), before the end of the stream"
         }

@@ -41,6 +41,9 @@ final class MP3Decoder: AudioDecoder {
             guard status == MPG123_OK.rawValue else { throw failure(handle, cursor, opening: true) }
         }
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue), 0))
+        // Skip damaged stretches however long, and play on after them (a damaged file then ends
+        // with an error that says so, after everything playable was played).
+        try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0))
         // Every rate and channel count the stream has, always as signed 16-bit: no resampling.
         try check(mpg123_format_none(handle))
         var rates: UnsafePointer<Int>?
@@ -56,6 +59,10 @@ final class MP3Decoder: AudioDecoder {
         var channels: Int32 = 0
         var encoding: Int32 = 0
         try check(mpg123_getformat(handle, &rate, &channels, &encoding))
+        // From here on only this format: a damaged stretch that parses as frames of another rate
+        // or channel count is converted by libmpg123 instead of switching formats midway.
+        try check(mpg123_format_none(handle))
+        try check(mpg123_format2(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue)))
         let length = mpg123_length(handle)
         return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
                          totalFrames: length >= 0 ? Int64(length) : nil, tags: tags(handle))
@@ -102,10 +109,10 @@ final class MP3Decoder: AudioDecoder {
         return samples
     }
 
-    /// At the end: a file whose header declares more frames than it holds is truncated.
-    /// (Two MPEG frames of slack for encoders that count loosely.)
+    /// At the end: a file whose header declares more frames than it yielded is truncated or
+    /// damaged. (Two MPEG frames of slack for encoders that count loosely.)
     private func checkComplete() throws {
-        guard exactLength, let total = info.totalFrames, total - position > 2 * 1152 else { return }
+        guard exactLength, let total = info.totalFrames, abs(total - position) > 2 * 1152 else { return }
         let rate = Double(info.format.sampleRate)
         throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(total) / rate)
     }

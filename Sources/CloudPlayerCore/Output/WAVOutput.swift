@@ -69,14 +69,17 @@ public actor WAVOutput: AudioOutput {
 
     public func playedFrames() -> Int64 { streamFrames }
 
-    /// Writes the final sizes into the header and closes the file.
+    /// Writes the final sizes into the header and closes the file. A file that never got a
+    /// track (every one failed) is removed rather than left empty and invalid.
     public func close() throws {
         guard !closed else { return }
         closed = true
         defer { Foundation.close(descriptor) }
-        if let format {
-            try writeAll(header(for: format, dataBytes: dataBytes), at: 0)
+        guard let format else {
+            unlink(path)
+            return
         }
+        try writeAll(header(for: format, dataBytes: dataBytes), at: 0)
         guard fsync(descriptor) == 0 else { throw failure() }
     }
 

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Bad input gets one clear line naming the file and the reason; the queue goes on; the exit
+/// status says something failed. Never a crash, never a hang.
+@Suite struct BadInputTests {
+    enum Case: String, CaseIterable, Sendable {
+        case empty, random, text, flac, wav, truncatedMP3, truncatedOpus, corruptMP3, missing, directory
+
+        var reason: String {
+            switch self {
+            case .empty: "empty file"
+            case .random, .text: "not an audio file"
+            case .flac: "unsupported format: FLAC"
+            case .wav: "unsupported format: WAV"
+            case .truncatedMP3, .corruptMP3: "truncated or damaged"
+            case .truncatedOpus: "truncated"
+            case .missing: "no such file"
+            case .directory: "not a regular file"
+            }
+        }
+
+        func path() async throws -> String {
+            switch self {
+            case .empty: try await Fixtures.shared.url(.empty).path
+            case .random: try await Fixtures.shared.url(.random).path
+            case .text: try await Fixtures.shared.url(.text).path
+            case .flac: try await Fixtures.shared.url(.flac).path
+            case .wav: try await Fixtures.shared.url(.wav).path
+            case .truncatedMP3: try await Fixtures.shared.url(.truncatedMP3).path
+            case .truncatedOpus: try await Fixtures.shared.url(.truncatedOpus).path
+            case .corruptMP3: try await Fixtures.shared.url(.corruptMP3).path
+            case .missing: try Fixtures.shared.scratchDirectory().appendingPathComponent("gone.mp3").path
+            case .directory: try Fixtures.shared.scratchDirectory().path
+            }
+        }
+
+        /// Whether the file yields some audio before its error.
+        var playsPartly: Bool { [.truncatedMP3, .truncatedOpus, .corruptMP3].contains(self) }
+    }
+
+    @Test("A bad file: one line naming it and why, then the next file plays", arguments: Case.allCases)
+    func badFileThenGoodFile(_ bad: Case) async throws {
+        let badPath = try await bad.path()
+        // A good file of the bad one's format follows, so a partly played file shares the WAV.
+        let good: Fixtures.File = bad == .truncatedOpus ? .opus : .cbrMP3
+        let goodURL = try await Fixtures.shared.url(good)
+        let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "--quiet", "--output", "wav:\(output.path)", badPath, goodURL.path])
+
+        #expect(result.status == 1)
+        #expect(!result.killedBySignal)
+        #expect(result.errorLines.count == 1, "stderr: \(result.stderr)")
+        let line = try #require(result.errorLines.first)
+        #expect(line.contains(badPath))
+        #expect(line.contains(bad.reason), "\(line)")
+
+        let written = try PCMAudio(wavFile: output)
+        let reference = good == .opus ? try await ReferenceDecoder.opusdec(goodURL) : try await ReferenceDecoder.mpg123(goodURL)
+        if bad.playsPartly {
+            #expect(written.frameCount > reference.frameCount)
+            #expect(written.frames(from: written.frameCount - reference.frameCount) == reference)
+        } else {
+            #expect(written == reference)
+        }
+    }
+
+    @Test("A truncated MP3 plays every frame it has, as mpg123 does")
+    func truncatedPlaysWhatItHas() async throws {
+        let url = try await Fixtures.shared.url(.truncatedMP3)
+        let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "-q", "-o", "wav:\(output.path)", url.path])
+        #expect(result.status == 1)
+        #expect(try PCMAudio(wavFile: output) == (try await ReferenceDecoder.mpg123(url)))
+    }
+
+    @Test("Only bad files: every one reported, exit 1, and no empty WAV left behind")
+    func onlyBadFiles() async throws {
+        var paths: [String] = []
+        for bad in [Case.empty, .random, .flac, .missing] { paths.append(try await bad.path()) }
+        let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "-o", "wav:\(output.path)"] + paths)
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == paths.count)
+        #expect(result.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test("No PulseAudio server: a clear error that suggests --output")
+    func noSoundServer() async throws {
+        let file = try await Fixtures.shared.url(.cbrMP3)
+        let nowhere = try Fixtures.shared.scratchDirectory().appendingPathComponent("no-server").path
+        let result = try await BuiltProducts.runCloudPlayerd(["play", file.path], environment: ["PULSE_SERVER": "unix:\(nowhere)"])
+        #expect(result.status == 2)
+        #expect(result.errorLines.count == 1)
+        #expect(result.stderr.contains("cannot connect to PulseAudio"))
+        #expect(result.stderr.contains("--output null"))
+    }
+
+    @Test("Bad options are refused with usage help, before anything plays",
+          arguments: [["--output", "speakers"], ["--start", "-3"], ["--volume", "-1"], ["--unpaced"], []])
+    func badOptions(_ options: [String]) async throws {
+        let file = try await Fixtures.shared.url(.cbrMP3)
+        let files = options.isEmpty ? [] : [file.path]
+        let result = try await BuiltProducts.runCloudPlayerd(["play"] + options + files)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Error:"))
+        #expect(result.stdout.isEmpty)
+    }
+}

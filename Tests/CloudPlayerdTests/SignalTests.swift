@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Ctrl-C and SIGTERM stop playback cleanly: the process exits by itself, status 0.
+@Suite struct SignalTests {
+    @Test("SIGINT and SIGTERM stop a playing process cleanly", arguments: [SIGINT, SIGTERM])
+    func stopsCleanly(_ number: Int32) async throws {
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--output", "null", file.path, file.path])
+        while !player.outputSoFar().contains("Playing") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        player.signal(number)
+        let result = await player.wait()
+        #expect(!result.killedBySignal)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.components(separatedBy: "Playing").count == 2)  // the second file never started
+    }
+}
