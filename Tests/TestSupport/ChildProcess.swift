@@ -1,13 +1,17 @@
 import Foundation
 
-/// Runs programs for tests: output goes to temporary files (no pipe can fill up and stall the
-/// child), and waiting is a continuation resumed by the termination handler, so no thread of the
-/// cooperative pool blocks.
-public final class ChildProcess: @unchecked Sendable {
-    public let process = Process()
+/// Runs programs for tests the way a shell would start them.
+///
+/// Foundation's `Process` spawns from whatever thread it is called on, and a child inherits that
+/// thread's blocked signals: from a dispatch worker, SIGINT and SIGTERM arrive blocked and a
+/// `parec` or a player under test can no longer be stopped. So this spawns with posix_spawn, an
+/// empty signal mask and default handlers. Output goes to temporary files (no pipe can fill up
+/// and stall the child); waiting happens on a thread of its own, never on the cooperative pool.
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
     private let outputURL: URL
     private let errorURL: URL
-    private let exited: Task<Void, Never>
+    private let exit: Task<Int32, Never>
 
     /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
@@ -15,33 +19,63 @@ public final class ChildProcess: @unchecked Sendable {
         let directory = FileManager.default.temporaryDirectory
         outputURL = directory.appendingPathComponent("child-\(UUID().uuidString).out")
         errorURL = directory.appendingPathComponent("child-\(UUID().uuidString).err")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        process.executableURL = URL(fileURLWithPath: try Self.resolve(executable))
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        let (stream, sink) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in sink.finish() }
-        exited = Task { for await _ in stream {} }
-        try process.run()
-    }
+        let path = try Self.resolve(executable)
 
-    public var pid: Int32 { process.processIdentifier }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw TestSupportError("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+        let spawned = child
+        let (stream, sink) = AsyncStream.makeStream(of: Int32.self)
+        let waiter = Thread {
+            var raw: Int32 = 0
+            while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
+            sink.yield(raw)
+            sink.finish()
+        }
+        waiter.start()
+        exit = Task { await stream.first { _ in true } ?? 0 }
+    }
 
     /// Sends a signal (SIGTERM by default).
     public func signal(_ number: Int32 = SIGTERM) {
-        kill(process.processIdentifier, number)
+        kill(pid, number)
     }
 
     /// Waits for the process to end and returns what it printed.
     public func wait() async -> ProcessResult {
-        await exited.value
+        let raw = await exit.value
+        let signalled = raw & 0x7F != 0
         let result = ProcessResult(
-            status: process.terminationStatus,
-            killedBySignal: process.terminationReason == .uncaughtSignal,
+            status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF,
+            killedBySignal: signalled,
             stdout: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
         try? FileManager.default.removeItem(at: outputURL)

@@ -6,12 +6,17 @@ import Foundation
 public actor PulseTestServer {
     public static let shared = PulseTestServer()
 
-    private var address: String?
+    /// One server for the whole run, however many tests ask at once.
+    private var startup: Task<String, any Error>?
     private var sinkCount = 0
 
     /// The server address for libpulse (`unix:/…/native`), starting the server on first use.
     public func serverAddress() async throws -> String {
-        if let address { return address }
+        if startup == nil { startup = Task { try await Self.start() } }
+        return try await startup!.value
+    }
+
+    private static func start() async throws -> String {
         let directory = try Fixtures.shared.scratchDirectory()
         chmod(directory.path, 0o700)
         let socket = directory.appendingPathComponent("native").path
@@ -27,7 +32,6 @@ public actor PulseTestServer {
         let candidate = "unix:\(socket)"
         for _ in 0..<200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
-                address = candidate
                 return candidate
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -82,7 +86,7 @@ public final class TestSink: Sendable {
 
     /// Stops recording and returns everything the sink played.
     public func finish() async throws -> PCMAudio {
-        recorder.signal(SIGINT)
+        recorder.signal(SIGTERM)
         _ = await recorder.wait()
         keeper.signal(SIGTERM)
         _ = await keeper.wait()
