@@ -40,13 +40,3 @@ import TestSupport
         #expect(abs(Double(heard.count) - expected) < 0.01 * expected, "heard \(heard.count) frames, expected \(expected)")
     }
 }
-
-extension PCMAudio {
-    /// From the first to the last frame that is not silent.
-    func audibleSpan() -> Range<Int> {
-        func silent(_ frame: Int) -> Bool { (0..<channels).allSatisfy { samples[frame * channels + $0] == 0 } }
-        guard let first = (0..<frameCount).first(where: { !silent($0) }),
-              let last = (0..<frameCount).last(where: { !silent($0) }) else { return 0..<0 }
-        return first..<(last + 1)
-    }
-}

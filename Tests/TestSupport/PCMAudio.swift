@@ -100,3 +100,36 @@ extension PCMAudio: CustomStringConvertible {
         "PCMAudio(\(sampleRate) Hz, \(channels) ch, \(frameCount) frames, rms \(Int(rms)))"
     }
 }
+
+extension PCMAudio {
+    private func isSilent(_ frame: Int) -> Bool {
+        (0..<channels).allSatisfy { samples[frame * channels + $0] == 0 }
+    }
+
+    /// From the first to the last frame that is not silent.
+    public func audibleSpan() -> Range<Int> {
+        guard let first = (0..<frameCount).first(where: { !isSilent($0) }),
+              let last = (0..<frameCount).last(where: { !isSilent($0) }) else { return 0..<0 }
+        return first..<(last + 1)
+    }
+
+    /// The same audio with every all-zero frame taken out.
+    public func droppingSilentFrames() -> PCMAudio {
+        var kept: [Int16] = []
+        kept.reserveCapacity(samples.count)
+        for frame in 0..<frameCount where !isSilent(frame) {
+            kept += samples[(frame * channels)..<((frame + 1) * channels)]
+        }
+        return PCMAudio(sampleRate: sampleRate, channels: channels, samples: kept)
+    }
+
+    /// The longest run of all-zero frames inside `range`.
+    public func longestSilence(within range: Range<Int>) -> Int {
+        var longest = 0, current = 0
+        for frame in range {
+            current = isSilent(frame) ? current + 1 : 0
+            longest = max(longest, current)
+        }
+        return longest
+    }
+}

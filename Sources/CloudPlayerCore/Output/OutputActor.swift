@@ -76,7 +76,7 @@ public actor OutputActor {
         guard let audible else { return nil }
         var frame = audible.startFrame + max(0, min(played, streamFrames) - audible.streamFrame)
         if let total = audible.info.totalFrames { frame = min(frame, total) }
-        return PlaybackPosition(entry: audible.entry, info: audible.info, frame: frame)
+        return PlaybackPosition(entry: audible.entry, seconds: Double(frame) / Double(audible.info.format.sampleRate))
     }
 
     /// Drops the stream and the timeline: what was written but not heard is gone.

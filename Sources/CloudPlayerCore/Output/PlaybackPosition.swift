@@ -1,8 +1,10 @@
-/// Where the listener is: which track, and which of its frames is being heard.
+/// Where the listener is: which track, and how far into it.
 public struct PlaybackPosition: Sendable, Equatable {
     public var entry: QueueEntry
-    public var info: TrackInfo
-    public var frame: Int64
+    public var seconds: Double
 
-    public var seconds: Double { Double(frame) / Double(info.format.sampleRate) }
+    public init(entry: QueueEntry, seconds: Double) {
+        self.entry = entry
+        self.seconds = seconds
+    }
 }

@@ -29,6 +29,9 @@ public actor Player {
     public private(set) var currentInfo: TrackInfo?
     public private(set) var volume = 1.0
     private var pipeline: Pipeline?
+    /// Where a new pipeline starts, until the output plays its first frame: a seek's target is
+    /// the position at once, not only once audio arrives.
+    private var pendingStart: PlaybackPosition?
     /// Bumped by every teardown, so events from an old pipeline are recognised and ignored.
     private var generation = 0
 
@@ -61,6 +64,7 @@ public actor Player {
     /// What the listener hears now; nil when stopped.
     public func position() async -> PlaybackPosition? {
         guard status != .stopped else { return nil }
+        if let pendingStart { return pendingStart }
         return await output.position()
     }
 
@@ -145,6 +149,7 @@ public actor Player {
         let generation = self.generation
         current = entry
         currentInfo = nil
+        pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
         let packets = AsyncChannel<PCMPacket>()
         let (outputEvents, outputSink) = AsyncStream.makeStream(of: OutputEvent.self)
         let producer = Task { [library, loader, decoder] in
@@ -176,6 +181,7 @@ public actor Player {
 
     private func teardown() async {
         generation += 1
+        pendingStart = nil
         if let pipeline {
             self.pipeline = nil
             pipeline.producer.cancel()
@@ -192,6 +198,7 @@ public actor Player {
         case .trackStarted(let entry, let info, let startFrame):
             current = entry
             currentInfo = info
+            pendingStart = nil
             eventSink.yield(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
         case .trackEnded(let entry):
             eventSink.yield(.trackEnded(entry))

@@ -1,0 +1,63 @@
+import CloudPlayerCore
+import Foundation
+import Testing
+import TestSupport
+
+/// Pause and volume through a real PulseAudio server, judged by what its null sink recorded.
+@Suite(.timeLimit(.minutes(2)))
+struct PulseControlTests {
+    @Test("pause corks the stream: the recording is the track with silence inserted, nothing lost or repeated")
+    func pauseAndResume() async throws {
+        let sink = try await PulseTestServer.shared.makeSink()
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
+        let player = Player(output: OutputActor(device: device))
+        let log = EventLog(player)
+        await player.library.enqueue([file])
+
+        await player.perform(.play)
+        _ = try await log.trackStarted()
+        while (await player.position()?.seconds ?? 0) < 1.5 { try await Task.sleep(for: .milliseconds(50)) }
+        await player.perform(.pause)
+        let paused = try #require(await player.position())
+        try await Task.sleep(for: .seconds(1))
+        let stillPaused = try #require(await player.position())
+        #expect(abs(stillPaused.seconds - paused.seconds) < 0.05, "the position moved while paused")
+        await player.perform(.play)
+        _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
+        await player.shutdown()
+        device.close()
+
+        let recording = try await sink.finish()
+        let reference = try await ReferenceDecoder.mpg123(file)
+        let start = try #require(recording.firstFrame(matching: reference))
+        let heard = recording.frames(from: start)
+        // Take out the silence: what is left is the track, every frame once.
+        #expect(heard.droppingSilentFrames() == reference.droppingSilentFrames())
+        // And the silence was there, in the middle, for about as long as the pause.
+        let gap = heard.longestSilence(within: heard.audibleSpan())
+        #expect(gap > 44100 / 2, "longest silence inside the track: \(gap) frames")
+    }
+
+    @Test("volume 0.5 plays the track at half amplitude, for its whole length")
+    func volume() async throws {
+        let sink = try await PulseTestServer.shared.makeSink()
+        let file = try await Fixtures.shared.url(.cbrMP3)
+        let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
+        let player = Player(output: OutputActor(device: device))
+        let log = EventLog(player)
+        await player.library.enqueue([file])
+        await player.perform(.setVolume(0.5))
+        await player.perform(.play)
+        _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
+        await player.shutdown()
+        device.close()
+
+        let recording = try await sink.finish()
+        let reference = try await ReferenceDecoder.mpg123(file)
+        let span = recording.audibleSpan()
+        #expect(abs(span.count - reference.frameCount) < 441, "heard \(span.count) frames of \(reference.frameCount)")
+        let ratio = recording.frames(from: span.lowerBound, to: span.upperBound).rms / reference.rms
+        #expect(abs(ratio - 0.5) < 0.03, "amplitude ratio \(ratio)")
+    }
+}
