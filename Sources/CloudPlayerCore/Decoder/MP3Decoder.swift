@@ -62,7 +62,8 @@ final class MP3Decoder: AudioDecoder {
         // From here on only this format: a damaged stretch that parses as frames of another rate
         // or channel count is converted by libmpg123 instead of switching formats midway.
         try check(mpg123_format_none(handle))
-        try check(mpg123_format2(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue)))
+        let layout = channels == 1 ? MPG123_MONO.rawValue : MPG123_STEREO.rawValue
+        try check(mpg123_format2(handle, rate, Int32(layout), Int32(MPG123_ENC_SIGNED_16.rawValue)))
         let length = mpg123_length(handle)
         return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
                          totalFrames: length >= 0 ? Int64(length) : nil, tags: tags(handle))
@@ -75,14 +76,15 @@ final class MP3Decoder: AudioDecoder {
     }
 
     func read(maxFrames: Int) throws -> [Int16] {
-        let frameBytes = info.format.bytesPerFrame
-        var samples = [Int16](repeating: 0, count: maxFrames * info.format.channels)
-        var filled = 0
-        var ended = false
-        try samples.withUnsafeMutableBytes { buffer in
-            while filled < buffer.count && !ended {
+        let channels = info.format.channels
+        // Uninitialised: libmpg123 writes every sample we keep, so zeroing first is wasted work.
+        let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            var filled = 0
+            var ended = false
+            while filled < bytes.count && !ended {
                 var done = 0
-                let status = mpg123_read(handle, buffer.baseAddress! + filled, buffer.count - filled, &done)
+                let status = mpg123_read(handle, bytes.baseAddress! + filled, bytes.count - filled, &done)
                 filled += done
                 switch status {
                 case MPG123_OK.rawValue:
@@ -91,21 +93,20 @@ final class MP3Decoder: AudioDecoder {
                     ended = true
                 case MPG123_NEW_FORMAT.rawValue:
                     var rate = 0
-                    var channels: Int32 = 0
+                    var newChannels: Int32 = 0
                     var encoding: Int32 = 0
-                    mpg123_getformat(handle, &rate, &channels, &encoding)
-                    if rate != info.format.sampleRate || Int(channels) != info.format.channels {
+                    mpg123_getformat(handle, &rate, &newChannels, &encoding)
+                    if rate != info.format.sampleRate || Int(newChannels) != channels {
                         throw DecoderError.formatChanged(.mp3)
                     }
                 default:
                     throw Self.failure(handle, cursor, opening: false)
                 }
             }
+            kept = filled / info.format.bytesPerFrame * channels
         }
-        let frames = filled / frameBytes
-        position += Int64(frames)
-        samples.removeSubrange((frames * info.format.channels)...)
-        if frames == 0 { try checkComplete() }
+        position += Int64(samples.count / channels)
+        if samples.isEmpty { try checkComplete() }
         return samples
     }
 

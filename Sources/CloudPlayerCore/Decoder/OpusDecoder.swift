@@ -41,9 +41,9 @@ final class OpusDecoder: AudioDecoder {
 
     func read(maxFrames: Int) throws -> [Int16] {
         let channels = info.format.channels
-        var samples = [Int16](repeating: 0, count: maxFrames * channels)
-        var frames = 0
-        try samples.withUnsafeMutableBufferPointer { buffer in
+        // Uninitialised: opusfile writes every sample we keep, so zeroing first is wasted work.
+        let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
+            var frames = 0
             while frames < maxFrames {
                 let room = Int32((maxFrames - frames) * channels)
                 let start = buffer.baseAddress! + frames * channels
@@ -56,10 +56,10 @@ final class OpusDecoder: AudioDecoder {
                     throw cursor.failure ?? DecoderError.decodeFailed(.opus, Self.describe(result))
                 }
             }
+            kept = frames * channels
         }
-        position += Int64(frames)
-        samples.removeSubrange((frames * channels)...)
-        if frames == 0, try !OggTail.endsWithEndOfStream(cursor.source) {
+        position += Int64(samples.count / channels)
+        if samples.isEmpty, try !OggTail.endsWithEndOfStream(cursor.source) {
             throw DecoderError.truncated(playedSeconds: Double(position) / 48000, expectedSeconds: nil)
         }
         return samples

@@ -1,4 +1,4 @@
-/// What flows through the bounded channel from the decoder to the output, in playing order.
+/// What flows through the bounded queue from the decoder to the output, in playing order.
 public enum PCMPacket: Sendable {
     /// A track begins; the samples that follow are its, from `startFrame` on.
     case trackStart(QueueEntry, TrackInfo, startFrame: Int64)

@@ -1,6 +1,4 @@
-import AsyncAlgorithms
-
-/// Feeds the PCM channel into one `AudioOutput` and keeps the timeline of what is heard.
+/// Feeds the PCM queue into one `AudioOutput` and keeps the timeline of what is heard.
 ///
 /// Track boundaries are marked in the output stream's frames as they are written; the device's
 /// played-frame count then says which track, and which frame of it, the listener hears. So the
@@ -12,6 +10,9 @@ public actor OutputActor {
         case start(QueueEntry, TrackInfo, startFrame: Int64)
         case end(QueueEntry)
     }
+
+    /// Frames per device write (about 0.09 s at 44.1 kHz).
+    private static let sliceFrames = 4096
 
     public let device: any AudioOutput
     private var format: PCMFormat?
@@ -28,13 +29,13 @@ public actor OutputActor {
         self.device = device
     }
 
-    /// Plays packets until the channel finishes, then drains and reports `.finished`.
+    /// Plays packets until the queue finishes, then drains and reports `.finished`.
     /// Returns early, quietly, when the task is cancelled.
-    public func play(_ packets: AsyncChannel<PCMPacket>, events: AsyncStream<OutputEvent>.Continuation) async {
+    public func play(_ packets: BoundedQueue<PCMPacket>, events: AsyncStream<OutputEvent>.Continuation) async {
         self.events = events
         var rejected: QueueEntry?
         do {
-            for await packet in packets {
+            while let packet = await packets.next() {
                 try Task.checkCancellation()
                 switch packet {
                 case .trackStart(let entry, let info, let startFrame):
@@ -50,9 +51,7 @@ public actor OutputActor {
                     pending.append((streamFrames, .start(entry, info, startFrame: startFrame)))
                 case .samples(let samples):
                     guard rejected == nil, let format else { continue }
-                    try await device.write(samples)
-                    streamFrames += Int64(samples.count / format.channels)
-                    await advance()
+                    try await write(samples, format: format)
                 case .trackEnd(let entry):
                     guard rejected == nil else { continue }
                     pending.append((streamFrames, .end(entry)))
@@ -106,6 +105,20 @@ public actor OutputActor {
         try await device.start(format: newFormat)
         format = newFormat
         streamFrames = 0
+    }
+
+    /// Writes a packet in slices, moving the timeline after each, so track changes are reported
+    /// within a slice of when they are heard however large the decoder's packets.
+    private func write(_ samples: [Int16], format: PCMFormat) async throws {
+        let slice = Self.sliceFrames * format.channels
+        var start = 0
+        while start < samples.count {
+            let end = min(start + slice, samples.count)
+            try await device.write(Array(samples[start..<end]))
+            streamFrames += Int64((end - start) / format.channels)
+            start = end
+            await advance()
+        }
     }
 
     private func advance() async {

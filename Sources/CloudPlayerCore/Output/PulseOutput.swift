@@ -11,9 +11,10 @@ import Foundation
 /// Every C call and every mutable field below is guarded by the threaded mainloop's lock; that
 /// lock is what makes this class safe to share (`@unchecked Sendable`).
 public final class PulseOutput: AudioOutput, @unchecked Sendable {
-    /// Server-side buffer of the stream: enough to ride out a slow decode, short enough that a
-    /// new stream (after a seek or a format change) starts promptly.
-    private static let bufferSeconds = 0.5
+    /// Server-side buffer of the stream (PulseAudio's own default): it rides out a process that
+    /// is starved of CPU for a while. Its length costs no responsiveness: pause is a cork, volume
+    /// acts on the sink input, and a seek drops the stream.
+    private static let bufferSeconds = 2.0
 
     private let mainloop: OpaquePointer
     private let context: OpaquePointer

@@ -1,10 +1,9 @@
-import AsyncAlgorithms
 import Foundation
 
 /// The playback state machine: the one place that talks to all four actors.
 ///
 /// Every jump — play from stopped, seek, next, previous — is the same mechanism: tear down the
-/// pipeline (loader → decoder → channel → output) and build a new one at the new place. Pause is
+/// pipeline (loader → decoder → bounded queue → output) and build a new one at the new place. Pause is
 /// the output's. Commands arrive on an `AsyncStream` and run strictly one after another, so a
 /// burst of media-key presses can never interleave two teardowns.
 public actor Player {
@@ -12,6 +11,9 @@ public actor Player {
         let producer: Task<Void, Never>
         let consumer: Task<Void, Never>
     }
+
+    /// PCM packets decoded ahead of the output: up to about 3 s at 44.1 kHz, 512 KiB.
+    private static let queuedPackets = 4
 
     public let library: LibraryActor
     private let loader: LoaderActor
@@ -150,7 +152,7 @@ public actor Player {
         current = entry
         currentInfo = nil
         pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
-        let packets = AsyncChannel<PCMPacket>()
+        let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
         let (outputEvents, outputSink) = AsyncStream.makeStream(of: OutputEvent.self)
         let producer = Task { [library, loader, decoder] in
             var next: QueueEntry? = entry

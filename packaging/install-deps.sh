@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what cloudplayerd needs from Debian 12's packages.
+#   packaging/install-deps.sh           build and run (the C libraries)
+#   packaging/install-deps.sh --test    also what the test suite runs: reference decoders, encoders
+#                                       for fixtures, a PulseAudio server and its tools
+#   packaging/install-deps.sh --bench   also what bench/ compares against
+# Uses sudo when not root. Installs nothing that is already there.
+set -euo pipefail
+
+packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libsystemd-dev)
+for option in "$@"; do
+    case "$option" in
+        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils) ;;
+        --bench) packages+=(mpg123 opus-tools lame sox time) ;;
+        --sample) packages+=(lame sox) ;;
+        *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
+    esac
+done
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo)
+echo "install-deps.sh: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
