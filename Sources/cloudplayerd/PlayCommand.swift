@@ -11,10 +11,12 @@ struct PlayCommand: AsyncParsableCommand {
             cannot be played is reported on one line and skipped; the exit status is then 1.
 
             Outputs:
-              pulse         the default PulseAudio sink
-              pulse:SINK    a named PulseAudio sink
-              wav:PATH      a WAV file, written as fast as decoding goes (consecutive tracks must share a format)
-              null          nowhere, at the pace of real time (add --unpaced: as fast as possible)
+              pulse        the default PulseAudio sink
+              pulse:SINK   a named PulseAudio sink
+              wav:PATH     a WAV file, written as fast as decoding goes;
+                           the files must share one sample rate and channel count
+              null         nowhere, at the pace of real time
+                           (with --unpaced: as fast as decoding goes)
 
             SIGINT (Ctrl-C) and SIGTERM stop playback cleanly.
             """
