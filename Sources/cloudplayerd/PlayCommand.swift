@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudPlayerCore
 import Foundation
+import Logging
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,6 +41,10 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error.",
+                               valueName: "level"))
+    var logLevel: Logger.Level = .warning
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one file to play.") }
         guard start >= 0, start.isFinite else { throw ValidationError("--start must be zero or more seconds.") }
@@ -48,6 +53,12 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         let device: any AudioOutput
         do {
             device = try await output.makeOutput(paced: !unpaced)

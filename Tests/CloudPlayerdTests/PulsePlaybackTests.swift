@@ -4,15 +4,16 @@ import TestSupport
 
 /// `cloudplayerd play` into a private PulseAudio server's null sink, recorded from its monitor.
 @Suite struct PulsePlaybackTests {
-    @Test("What PulseAudio plays is the reference decode, bit for bit, once and in full")
+    @Test("What PulseAudio plays is the reference decode, bit for bit, gapless across two tracks")
     func playsExactly() async throws {
         let sink = try await PulseTestServer.shared.makeSink()
-        let file = try await Fixtures.shared.url(.vbrMP3)
-        let result = try await BuiltProducts.runCloudPlayerd(["play", "--output", "pulse:\(sink.name)", file.path],
+        let first = try await Fixtures.shared.url(.vbrMP3)
+        let second = try await Fixtures.shared.url(.secondMP3)
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "--output", "pulse:\(sink.name)", first.path, second.path],
                                                              environment: ["PULSE_SERVER": sink.server])
         let recording = try await sink.finish()
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let reference = try await ReferenceDecoder.mpg123(file)
+        let reference = try await ReferenceDecoder.mpg123(first) + ReferenceDecoder.mpg123(second)
         let start = try #require(recording.firstFrame(matching: reference), "the recording never contains the track's start")
         #expect(recording.frames(from: start, to: start + reference.frameCount) == reference)
         // Nothing but silence after it: no frame was played twice.

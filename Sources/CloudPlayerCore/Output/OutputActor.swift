@@ -1,3 +1,5 @@
+import Logging
+
 /// Feeds the PCM queue into one `AudioOutput` and keeps the timeline of what is heard.
 ///
 /// Track boundaries are marked in the output stream's frames as they are written; the device's
@@ -6,6 +8,7 @@
 /// ahead. Consecutive tracks of one format share a stream (gapless); a format change drains the
 /// stream and opens a new one.
 public actor OutputActor {
+    private let logger = Logger(label: "cloudplayerd.output")
     private enum Mark {
         case start(QueueEntry, TrackInfo, startFrame: Int64)
         case end(QueueEntry)
@@ -102,6 +105,7 @@ public actor OutputActor {
             try await device.drain()
             advance(to: streamFrames)
         }
+        logger.debug("stream opens", metadata: ["format": "\(newFormat)", "previous": "\(format.map(\.description) ?? "none")"])
         try await device.start(format: newFormat)
         format = newFormat
         streamFrames = 0

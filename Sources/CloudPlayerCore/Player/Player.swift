@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The playback state machine: the one place that talks to all four actors.
 ///
@@ -19,6 +20,7 @@ public actor Player {
     private let loader: LoaderActor
     private let decoder: DecoderActor
     private let output: OutputActor
+    private let logger = Logger(label: "cloudplayerd.player")
 
     /// Everything that happens, for the CLI and the bus. Finishes after `shutdown()`.
     public nonisolated let events: AsyncStream<PlayerEvent>
@@ -81,6 +83,7 @@ public actor Player {
 
     private func run(_ stream: AsyncStream<(PlayerCommand, CheckedContinuation<Void, Never>?)>) async {
         for await (command, done) in stream {
+            logger.debug("command", metadata: ["command": "\(command)", "status": "\(status.rawValue)"])
             await execute(command)
             done?.resume()
         }
@@ -152,6 +155,7 @@ public actor Player {
         current = entry
         currentInfo = nil
         pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
+        logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
         let (outputEvents, outputSink) = AsyncStream.makeStream(of: OutputEvent.self)
         let producer = Task { [library, loader, decoder] in
@@ -201,6 +205,8 @@ public actor Player {
             current = entry
             currentInfo = info
             pendingStart = nil
+            logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
+                                                   "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
             eventSink.yield(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
         case .trackEnded(let entry):
             eventSink.yield(.trackEnded(entry))
@@ -221,6 +227,7 @@ public actor Player {
 
     private func trackFailed(_ entry: QueueEntry, _ error: any Error, generation: Int) {
         guard generation == self.generation else { return }
+        logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
         eventSink.yield(.trackFailed(entry, error))
     }
 
