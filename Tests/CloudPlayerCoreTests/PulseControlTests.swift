@@ -6,30 +6,36 @@ import TestSupport
 /// Pause and volume through a real PulseAudio server, judged by what its null sink recorded.
 @Suite(.timeLimit(.minutes(2)))
 struct PulseControlTests {
-    @Test("pause corks the stream: the recording is the track with silence inserted, nothing lost or repeated")
-    func pauseAndResume() async throws {
+    /// Plays `file` into a fresh sink of the test server, with `control` driving the player
+    /// while it plays; returns the sink's recording and the reference decode.
+    private func record(_ file: Fixtures.File,
+                        control: (Player, EventLog) async throws -> Void) async throws -> (PCMAudio, PCMAudio) {
         let sink = try await PulseTestServer.shared.makeSink()
-        let file = try await Fixtures.shared.url(.vbrMP3)
+        let url = try await Fixtures.shared.url(file)
         let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
         let player = Player(output: OutputActor(device: device))
         let log = EventLog(player)
-        await player.library.enqueue([file])
-
-        await player.perform(.play)
-        _ = try await log.trackStarted()
-        while (await player.position()?.seconds ?? 0) < 1.5 { try await Task.sleep(for: .milliseconds(50)) }
-        await player.perform(.pause)
-        let paused = try #require(await player.position())
-        try await Task.sleep(for: .seconds(1))
-        let stillPaused = try #require(await player.position())
-        #expect(abs(stillPaused.seconds - paused.seconds) < 0.05, "the position moved while paused")
-        await player.perform(.play)
+        await player.library.enqueue([url])
+        try await control(player, log)
         _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
         await player.shutdown()
         device.close()
+        return (try await sink.finish(), try await ReferenceDecoder.mpg123(url))
+    }
 
-        let recording = try await sink.finish()
-        let reference = try await ReferenceDecoder.mpg123(file)
+    @Test("pause corks the stream: the recording is the track with silence inserted, nothing lost or repeated")
+    func pauseAndResume() async throws {
+        let (recording, reference) = try await record(.vbrMP3) { player, log in
+            await player.perform(.play)
+            _ = try await log.trackStarted()
+            while (await player.position()?.seconds ?? 0) < 1.5 { try await Task.sleep(for: .milliseconds(50)) }
+            await player.perform(.pause)
+            let paused = try #require(await player.position())
+            try await Task.sleep(for: .seconds(1))
+            let stillPaused = try #require(await player.position())
+            #expect(abs(stillPaused.seconds - paused.seconds) < 0.05, "the position moved while paused")
+            await player.perform(.play)
+        }
         let start = try #require(recording.firstFrame(matching: reference))
         let heard = recording.frames(from: start)
         // Take out the silence: what is left is the track, every frame once.
@@ -41,20 +47,10 @@ struct PulseControlTests {
 
     @Test("volume 0.5 plays the track at half amplitude, for its whole length")
     func volume() async throws {
-        let sink = try await PulseTestServer.shared.makeSink()
-        let file = try await Fixtures.shared.url(.cbrMP3)
-        let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
-        let player = Player(output: OutputActor(device: device))
-        let log = EventLog(player)
-        await player.library.enqueue([file])
-        await player.perform(.setVolume(0.5))
-        await player.perform(.play)
-        _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
-        await player.shutdown()
-        device.close()
-
-        let recording = try await sink.finish()
-        let reference = try await ReferenceDecoder.mpg123(file)
+        let (recording, reference) = try await record(.cbrMP3) { player, _ in
+            await player.perform(.setVolume(0.5))
+            await player.perform(.play)
+        }
         // Silence taken out (a CPU-starved test machine may underrun): the whole track, quieter.
         let heard = recording.droppingSilentFrames()
         #expect(abs(heard.frameCount - reference.frameCount) < 441, "heard \(heard.frameCount) frames of \(reference.frameCount)")
