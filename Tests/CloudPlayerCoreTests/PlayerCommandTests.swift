@@ -81,6 +81,20 @@ struct PlayerCommandTests {
         #expect(abs(position.seconds - 3.0) < 0.5)
     }
 
+    @Test("next while stopped moves to the next track without playing it")
+    func nextWhileStopped() async throws {
+        let (player, entries, log) = try await makePlayer([.monoOpus, .monoMP3])
+        defer { Task { await player.shutdown() } }
+        await player.perform(.play)
+        #expect(try await log.trackStarted() == (entries[0], 0))
+        await player.perform(.stop)
+        await player.perform(.next)
+        #expect(await player.status == .stopped)
+        #expect(await player.current == entries[1])
+        await player.perform(.play)
+        #expect(try await log.trackStarted() == (entries[1], 0))
+    }
+
     @Test("next on the last track stops; the queue's end is reported once")
     func nextAtEndStops() async throws {
         let (player, entries, log) = try await makePlayer([.monoOpus])

@@ -113,13 +113,13 @@ public actor Player {
         case .next:
             guard let current else { return }
             if let following = await library.entry(after: current.id) {
-                await start(following, at: 0)
+                await move(to: following)
             } else {
                 await execute(.stop)
             }
         case .previous:
             guard let current else { return }
-            await start(await library.entry(before: current.id) ?? current, at: 0)
+            await move(to: await library.entry(before: current.id) ?? current)
         case .seek(to: let seconds):
             guard status != .stopped, let current else { return }
             let target = max(0, seconds)
@@ -141,6 +141,17 @@ public actor Player {
         }
     }
 
+    /// Next and previous: playing or paused, the new track starts (paused stays paused);
+    /// stopped, it only becomes the current track, as MPRIS asks.
+    private func move(to entry: QueueEntry) async {
+        if status == .stopped {
+            current = entry
+            currentInfo = nil
+        } else {
+            await start(entry, at: 0)
+        }
+    }
+
     private func startingEntry() async -> QueueEntry? {
         if let current, let stillQueued = await library.entry(id: current.id) { return stillQueued }
         return await library.first
@@ -152,8 +163,8 @@ public actor Player {
         await teardown()
         if status == .stopped { await output.setPaused(false) }
         let generation = self.generation
+        if entry != current { currentInfo = nil }
         current = entry
-        currentInfo = nil
         pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
