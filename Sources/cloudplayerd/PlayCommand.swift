@@ -79,6 +79,9 @@ struct PlayCommand: AsyncParsableCommand {
         let signals = watcher.signals
         let interruption = Task.detached {
             for await _ in signals {
+                // A second Ctrl-C, should stopping ever hang, ends the process the usual way.
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
                 await player.shutdown()
                 return
             }

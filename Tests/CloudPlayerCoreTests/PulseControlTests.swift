@@ -45,6 +45,22 @@ struct PulseControlTests {
         #expect(gap > 44100 / 2, "longest silence inside the track: \(gap) frames")
     }
 
+    @Test("seek while paused, then play: the new stream is uncorked and plays to the end")
+    func seekWhilePausedThenPlay() async throws {
+        let (recording, reference) = try await record(.cbrMP3) { player, log in
+            await player.perform(.play)
+            _ = try await log.trackStarted()
+            await player.perform(.pause)
+            await player.perform(.seek(to: 3.0))
+            await player.perform(.play)
+        }
+        // What was heard ends with the reference from 3.0 s to its end.
+        let tail = reference.frames(from: 3 * 44100)
+        let start = try #require(recording.firstFrame(matching: tail), "the part after the seek was never heard")
+        let after = recording.frames(from: start)
+        #expect(after.droppingSilentFrames() == tail.droppingSilentFrames())
+    }
+
     @Test("volume 0.5 plays the track at half amplitude, for its whole length")
     func volume() async throws {
         let (recording, reference) = try await record(.cbrMP3) { player, _ in

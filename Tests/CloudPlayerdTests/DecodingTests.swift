@@ -87,10 +87,25 @@ import TestSupport
         #expect(error.rms < 0.05 * reference.rms)
     }
 
-    @Test("--start past the end plays nothing and succeeds")
-    func startPastEnd() async throws {
-        let (ours, _) = try await decode([.cbrMP3], extra: ["--start", "600"])
-        #expect(ours.frameCount == 0)
+    @Test("--start at or past the end plays nothing of that file, and the next plays whole",
+          arguments: [(Fixtures.File.cbrMP3, "600"), (.opus, "600"), (.opus, "6.0")])
+    func startPastEnd(_ item: (Fixtures.File, String)) async throws {
+        let (ours, result) = try await decode([item.0, item.0], extra: ["--start", item.1])
+        #expect(result.stderr.isEmpty)
+        #expect(ours == (try await reference(item.0)))
+    }
+
+    @Test("WAV: a track of another format is refused alone; the ones around it join gaplessly")
+    func wavRefusesOtherFormat() async throws {
+        let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
+        let paths = [try await Fixtures.shared.url(.vbrMP3), try await Fixtures.shared.url(.opus),
+                     try await Fixtures.shared.url(.secondMP3)]
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "-q", "-o", "wav:\(output.path)"] + paths.map(\.path))
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1)
+        #expect(result.stderr.contains(paths[1].path) && result.stderr.contains("a WAV file holds one format"))
+        let expected = try await reference(.vbrMP3) + reference(.secondMP3)
+        #expect(try PCMAudio(wavFile: output) == expected)
     }
 
     private func reference(_ file: Fixtures.File) async throws -> PCMAudio {

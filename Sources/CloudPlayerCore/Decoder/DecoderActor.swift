@@ -30,13 +30,13 @@ public actor DecoderActor {
                        into packets: BoundedQueue<PCMPacket>) async throws {
         let decoder = try Self.open(source)
         let startFrame = decoder.info.frame(at: start)
-        if startFrame > 0 {
-            if let total = decoder.info.totalFrames, startFrame >= total {
-                try decoder.seek(toFrame: total)
-            } else {
-                try decoder.seek(toFrame: startFrame)
-            }
+        if let total = decoder.info.totalFrames, startFrame >= total {
+            // At or past the end: nothing to play (opusfile refuses to seek there at all).
+            await packets.send(.trackStart(entry, decoder.info, startFrame: total))
+            await packets.send(.trackEnd(entry))
+            return
         }
+        if startFrame > 0 { try decoder.seek(toFrame: startFrame) }
         await packets.send(.trackStart(entry, decoder.info, startFrame: decoder.position))
         do {
             var size = Self.firstPacketFrames

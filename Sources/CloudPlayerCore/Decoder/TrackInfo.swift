@@ -44,8 +44,11 @@ public struct TrackInfo: Sendable, Equatable {
         totalFrames.map { Double($0) / Double(format.sampleRate) }
     }
 
-    /// The frame index of a time in seconds: `round(seconds × rate)`, never negative.
+    /// The frame index of a time in seconds: `round(seconds × rate)`, never negative; a time
+    /// that is not a number counts as 0, one too large for any file as the largest frame index.
     public func frame(at seconds: Double) -> Int64 {
-        max(0, Int64((seconds * Double(format.sampleRate)).rounded()))
+        let frame = (seconds * Double(format.sampleRate)).rounded()
+        guard frame > 0 else { return 0 }  // also NaN and -inf
+        return frame >= Double(Int64.max) ? Int64.max : Int64(frame)
     }
 }

@@ -26,16 +26,21 @@ public actor OutputActor {
     /// The track being heard and the stream frame its `startFrame` fell on.
     private var audible: (entry: QueueEntry, info: TrackInfo, startFrame: Int64, streamFrame: Int64)?
     /// Where boundary events go while a pipeline plays.
-    private var events: AsyncStream<OutputEvent>.Continuation?
+    private var report: (@Sendable (OutputEvent) -> Void)?
+    /// Bumped whenever the stream is replaced, so a played-frame count read before an `await`
+    /// is not applied to the stream that replaced it.
+    private var streamEpoch = 0
 
     public init(device: any AudioOutput) {
         self.device = device
     }
 
     /// Plays packets until the queue finishes, then drains and reports `.finished`.
-    /// Returns early, quietly, when the task is cancelled.
-    public func play(_ packets: BoundedQueue<PCMPacket>, events: AsyncStream<OutputEvent>.Continuation) async {
-        self.events = events
+    /// Returns early, quietly, when the task is cancelled. However it returns, it closes the
+    /// queue, so a decoder never waits on an output that has stopped reading.
+    public func play(_ packets: BoundedQueue<PCMPacket>, report: @escaping @Sendable (OutputEvent) -> Void) async {
+        self.report = report
+        defer { packets.finish() }
         var rejected: QueueEntry?
         do {
             while let packet = await packets.next() {
@@ -48,7 +53,7 @@ public actor OutputActor {
                     } catch let error as OutputError {
                         guard case .unsupportedFormat = error else { throw error }
                         rejected = entry
-                        events.yield(.trackRejected(entry, error))
+                        report(.trackRejected(entry, error))
                         continue
                     }
                     pending.append((streamFrames, .start(entry, info, startFrame: startFrame)))
@@ -63,18 +68,19 @@ public actor OutputActor {
             try Task.checkCancellation()
             try await device.drain()
             advance(to: streamFrames)
-            events.yield(.finished)
+            report(.finished)
         } catch is CancellationError {
             return
         } catch {
-            if !Task.isCancelled { events.yield(.failed(error)) }
+            if !Task.isCancelled { report(.failed(error)) }
         }
     }
 
     /// What is being heard now, or nil when nothing is.
     public func position() async -> PlaybackPosition? {
+        let epoch = streamEpoch
         let played = await device.playedFrames()
-        advance(to: min(played, streamFrames))
+        if epoch == streamEpoch { advance(to: min(played, streamFrames)) }
         guard let audible else { return nil }
         var frame = audible.startFrame + max(0, min(played, streamFrames) - audible.streamFrame)
         if let total = audible.info.totalFrames { frame = min(frame, total) }
@@ -83,12 +89,13 @@ public actor OutputActor {
 
     /// Drops the stream and the timeline: what was written but not heard is gone.
     public func reset() async {
+        streamEpoch += 1
         await device.stop()
         format = nil
         streamFrames = 0
         pending.removeAll()
         audible = nil
-        events = nil
+        report = nil
     }
 
     public func setPaused(_ paused: Bool) async {
@@ -106,6 +113,7 @@ public actor OutputActor {
             advance(to: streamFrames)
         }
         logger.debug("stream opens", metadata: ["format": "\(newFormat)", "previous": "\(format.map(\.description) ?? "none")"])
+        streamEpoch += 1
         try await device.start(format: newFormat)
         format = newFormat
         streamFrames = 0
@@ -126,7 +134,9 @@ public actor OutputActor {
     }
 
     private func advance() async {
-        advance(to: min(await device.playedFrames(), streamFrames))
+        let epoch = streamEpoch
+        let played = await device.playedFrames()
+        if epoch == streamEpoch { advance(to: min(played, streamFrames)) }
     }
 
     /// Moves the timeline to `played`, reporting the boundaries passed.
@@ -136,9 +146,9 @@ public actor OutputActor {
             switch first.mark {
             case .start(let entry, let info, let startFrame):
                 audible = (entry, info, startFrame, first.frame)
-                events?.yield(.trackStarted(entry, info, startFrame: startFrame))
+                report?(.trackStarted(entry, info, startFrame: startFrame))
             case .end(let entry):
-                events?.yield(.trackEnded(entry))
+                report?(.trackEnded(entry))
             }
         }
     }

@@ -105,6 +105,12 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             }
         }
         try await waitForServer { try streamIsReady() }
+        // Pause and volume may have changed while the stream connected, when the server could
+        // not take them: apply what holds now.
+        locked {
+            applyPause()
+            applyVolume()
+        }
     }
 
     public func write(_ samples: [Int16]) async throws {
@@ -117,8 +123,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
                 return room > 0
             }
             try locked {
-                guard let stream else { throw CancellationError() }
-                let count = min(room, total - offset)
+                guard let stream, let format else { throw closedError() }
+                // Whole frames only: the server refuses a write that splits one.
+                let count = min(room, total - offset) / format.bytesPerFrame * format.bytesPerFrame
                 let status = samples.withUnsafeBytes { bytes in
                     pa_stream_write(stream, bytes.baseAddress! + offset, count, nil, 0, PA_SEEK_RELATIVE)
                 }
@@ -156,20 +163,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public func setPaused(_ newValue: Bool) {
         locked {
             paused = newValue
-            if let stream, let operation = pa_stream_cork(stream, newValue ? 1 : 0, nil, nil) {
-                pa_operation_unref(operation)
-            }
+            applyPause()
         }
     }
 
     public func setVolume(_ newValue: Double) {
         locked {
             volume = max(0, newValue)
-            guard let stream, let format else { return }
-            var levels = channelVolume(channels: format.channels)
-            if let operation = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &levels, nil, nil) {
-                pa_operation_unref(operation)
-            }
+            applyVolume()
         }
     }
 
@@ -229,6 +230,33 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    /// The stream as ready for cork and volume: both fail on a stream still connecting, and
+    /// `start` applies them once it is ready.
+    private var readyStream: OpaquePointer? {
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
+        return stream
+    }
+
+    private func applyPause() {
+        if let stream = readyStream, let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    private func applyVolume() {
+        guard let stream = readyStream, let format else { return }
+        var levels = channelVolume(channels: format.channels)
+        if let operation = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &levels, nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    /// Why there is no stream to write to: the task was cancelled, or the output was stopped or
+    /// closed under it.
+    private func closedError() -> any Error {
+        Task.isCancelled ? CancellationError() : OutputError.deviceFailed("the PulseAudio stream was closed")
+    }
+
     private func contextIsReady() throws -> Bool {
         switch pa_context_get_state(context) {
         case PA_CONTEXT_READY: return true
@@ -238,18 +266,19 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     private func streamIsReady() throws -> Bool {
-        guard let stream else { throw CancellationError() }
+        guard let stream else { throw closedError() }
         try checkHealthy()
         return pa_stream_get_state(stream) == PA_STREAM_READY
     }
 
+    /// Bytes the server takes now, in whole frames; 0 when it takes none.
     private func writableBytes() throws -> Int {
-        guard let stream else { throw CancellationError() }
+        guard let stream, let format else { throw closedError() }
         try checkHealthy()
         guard pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
         let size = pa_stream_writable_size(stream)
         guard size != Int.max, size != -1 else { throw OutputError.deviceFailed(serverReason()) }
-        return size
+        return size / format.bytesPerFrame * format.bytesPerFrame
     }
 
     private func checkHealthy() throws {

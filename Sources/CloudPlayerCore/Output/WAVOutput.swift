@@ -34,14 +34,15 @@ public actor WAVOutput: AudioOutput {
     }
 
     public func start(format newFormat: PCMFormat) throws {
-        streamFrames = 0
         if let format {
             guard format == newFormat else {
                 throw OutputError.unsupportedFormat(
                     "a WAV file holds one format: this track is \(newFormat), the file is \(format)")
             }
+            streamFrames = 0
             return
         }
+        streamFrames = 0
         format = newFormat
         try writeAll(header(for: newFormat, dataBytes: 0), at: 0)
     }

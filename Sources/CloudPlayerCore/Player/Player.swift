@@ -5,12 +5,20 @@ import Logging
 ///
 /// Every jump — play from stopped, seek, next, previous — is the same mechanism: tear down the
 /// pipeline (loader → decoder → bounded queue → output) and build a new one at the new place. Pause is
-/// the output's. Commands arrive on an `AsyncStream` and run strictly one after another, so a
-/// burst of media-key presses can never interleave two teardowns.
+/// the output's. Commands, and the pipeline's own reports, arrive on one `AsyncStream` and are
+/// handled strictly one after another: a burst of media-key presses can never interleave two
+/// teardowns, and a track ending can never land in the middle of a pause.
 public actor Player {
     private struct Pipeline {
         let producer: Task<Void, Never>
         let consumer: Task<Void, Never>
+    }
+
+    /// What the player's mailbox carries: requests from outside, reports from its pipeline.
+    private enum Message: Sendable {
+        case command(PlayerCommand, CheckedContinuation<Void, Never>?)
+        case output(OutputEvent, generation: Int)
+        case trackFailed(QueueEntry, any Error, generation: Int)
     }
 
     /// PCM packets decoded ahead of the output: up to about 3 s at 44.1 kHz, 512 KiB.
@@ -25,7 +33,7 @@ public actor Player {
     /// Everything that happens, for the CLI and the bus. Finishes after `shutdown()`.
     public nonisolated let events: AsyncStream<PlayerEvent>
     private let eventSink: AsyncStream<PlayerEvent>.Continuation
-    private let commands: AsyncStream<(PlayerCommand, CheckedContinuation<Void, Never>?)>.Continuation
+    private let mailbox: AsyncStream<Message>.Continuation
 
     public private(set) var status: PlaybackStatus = .stopped
     /// The entry being heard (or about to be): what next, previous and seek act on.
@@ -46,22 +54,22 @@ public actor Player {
         self.decoder = decoder
         self.output = output
         (events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
-        let (commandStream, commands) = AsyncStream.makeStream(of: (PlayerCommand, CheckedContinuation<Void, Never>?).self)
-        self.commands = commands
-        Task { await self.run(commandStream) }
+        let (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
+        self.mailbox = mailbox
+        Task { await self.run(messages) }
     }
 
     // MARK: Asking
 
     /// Queues a command without waiting for it.
     public nonisolated func send(_ command: PlayerCommand) {
-        commands.yield((command, nil))
+        mailbox.yield(.command(command, nil))
     }
 
     /// Runs a command and returns once it has been carried out.
     public nonisolated func perform(_ command: PlayerCommand) async {
         await withCheckedContinuation { done in
-            if case .terminated = commands.yield((command, done)) { done.resume() }
+            if case .terminated = mailbox.yield(.command(command, done)) { done.resume() }
         }
     }
 
@@ -75,17 +83,27 @@ public actor Player {
     /// Stops playback, ends the event stream and refuses further commands.
     public func shutdown() async {
         await perform(.stop)
-        commands.finish()
+        mailbox.finish()
         eventSink.finish()
     }
 
     // MARK: Carrying out
 
-    private func run(_ stream: AsyncStream<(PlayerCommand, CheckedContinuation<Void, Never>?)>) async {
-        for await (command, done) in stream {
-            logger.debug("command", metadata: ["command": "\(command)", "status": "\(status.rawValue)"])
-            await execute(command)
-            done?.resume()
+    private func run(_ messages: AsyncStream<Message>) async {
+        for await message in messages {
+            switch message {
+            case .command(let command, let done):
+                logger.debug("command", metadata: ["command": "\(command)", "status": "\(status.rawValue)"])
+                await execute(command)
+                done?.resume()
+            case .output(let event, let generation):
+                guard generation == self.generation else { continue }
+                await handle(event)
+            case .trackFailed(let entry, let error, let generation):
+                guard generation == self.generation else { continue }
+                logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
+                eventSink.yield(.trackFailed(entry, error))
+            }
         }
     }
 
@@ -121,7 +139,7 @@ public actor Player {
             guard let current else { return }
             await move(to: await library.entry(before: current.id) ?? current)
         case .seek(to: let seconds):
-            guard status != .stopped, let current else { return }
+            guard status != .stopped, seconds.isFinite, let current else { return }
             let target = max(0, seconds)
             if let duration = currentInfo?.duration, target >= duration {
                 await execute(.next)
@@ -130,12 +148,13 @@ public actor Player {
             await start(current, at: target)
             eventSink.yield(.seeked(seconds: target))
         case .skip(by: let offset):
-            guard let now = await position() else { return }
+            guard offset.isFinite, let now = await position() else { return }
             await execute(.seek(to: now.seconds + offset))
         case .playEntry(let id, let seconds):
-            guard let entry = await library.entry(id: id) else { return }
+            guard seconds.isFinite, let entry = await library.entry(id: id) else { return }
             await start(entry, at: seconds)
         case .setVolume(let level):
+            guard level.isFinite else { return }
             volume = max(0, level)
             await output.setVolume(volume)
         }
@@ -168,8 +187,7 @@ public actor Player {
         pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
-        let (outputEvents, outputSink) = AsyncStream.makeStream(of: OutputEvent.self)
-        let producer = Task { [library, loader, decoder] in
+        let producer = Task.detached { [library, loader, decoder, mailbox] in
             var next: QueueEntry? = entry
             var start = seconds
             while let item = next, !Task.isCancelled {
@@ -178,19 +196,15 @@ public actor Player {
                     try await decoder.decode(item, from: source, startingAt: start, into: packets)
                 } catch {
                     if Task.isCancelled { break }
-                    self.trackFailed(item, error, generation: generation)
+                    mailbox.yield(.trackFailed(item, error, generation: generation))
                 }
                 start = 0
                 next = await library.entry(after: item.id)
             }
             packets.finish()
         }
-        let consumer = Task { [output] in
-            await output.play(packets, events: outputSink)
-            outputSink.finish()
-        }
-        Task {
-            for await event in outputEvents { self.handle(event, generation: generation) }
+        let consumer = Task.detached { [output, mailbox] in
+            await output.play(packets) { mailbox.yield(.output($0, generation: generation)) }
         }
         pipeline = Pipeline(producer: producer, consumer: consumer)
         if status == .stopped { set(.playing) }
@@ -209,8 +223,7 @@ public actor Player {
         await output.reset()
     }
 
-    private func handle(_ event: OutputEvent, generation: Int) {
-        guard generation == self.generation else { return }
+    private func handle(_ event: OutputEvent) async {
         switch event {
         case .trackStarted(let entry, let info, let startFrame):
             current = entry
@@ -224,22 +237,16 @@ public actor Player {
         case .trackRejected(let entry, let error):
             eventSink.yield(.trackFailed(entry, error))
         case .finished:
-            pipeline = nil
-            self.generation += 1
+            await teardown()
+            await output.setPaused(false)
             set(.stopped)
             eventSink.yield(.queueFinished)
         case .failed(let error):
-            pipeline = nil
-            self.generation += 1
+            await teardown()  // also stops the decoder, which the output no longer drains
+            await output.setPaused(false)
             set(.stopped)
             eventSink.yield(.outputFailed(error))
         }
-    }
-
-    private func trackFailed(_ entry: QueueEntry, _ error: any Error, generation: Int) {
-        guard generation == self.generation else { return }
-        logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
-        eventSink.yield(.trackFailed(entry, error))
     }
 
     private func set(_ newStatus: PlaybackStatus) {
