@@ -17,11 +17,13 @@ let package = Package(
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopus-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus vtable entries, which Swift cannot build from the C macros.
+        .target(name: "CSDBusShim", dependencies: ["CSystemd"]),
 
         .target(
             name: "CloudPlayerCore",
             dependencies: [
-                "CMPG123", "COpusFile", "CPulse",
+                "CMPG123", "COpusFile", "CPulse", "CSystemd", "CSDBusShim",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -26,8 +26,7 @@ struct PlayCommand: AsyncParsableCommand {
     @Argument(help: "Audio files to play, in order.", completion: .file())
     var files: [String]
 
-    @Option(name: .shortAndLong, help: "Where the sound goes: pulse, pulse:SINK, wav:PATH or null.")
-    var output: OutputSpec = .pulse(sink: nil)
+    @OptionGroup var outputOptions: OutputOptions
 
     @Option(help: ArgumentHelp("Start the first file this many seconds in (sample-accurate).", valueName: "seconds"))
     var start: Double = 0
@@ -35,44 +34,19 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Volume, 0 to 1 (PulseAudio only).", valueName: "level"))
     var volume: Double = 1
 
-    @Flag(help: "With --output null: decode as fast as possible instead of in real time (for benchmarks).")
-    var unpaced = false
-
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
-
-    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error.",
-                               valueName: "level"))
-    var logLevel: Logger.Level = .warning
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one file to play.") }
         guard start >= 0, start.isFinite else { throw ValidationError("--start must be zero or more seconds.") }
         guard volume >= 0, volume.isFinite else { throw ValidationError("--volume must be zero or more.") }
-        if unpaced && output != .null { throw ValidationError("--unpaced goes with --output null.") }
     }
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let device: any AudioOutput
-        do {
-            device = try await output.makeOutput(paced: !unpaced)
-        } catch let error as OutputError {
-            if case .serverUnreachable = error {
-                Self.complain("\(error). Is PulseAudio (or PipeWire's pulse server) running? "
-                    + "To play without one: --output null, or --output wav:FILE.")
-            } else {
-                Self.complain("\(error)")
-            }
-            throw ExitCode(2)
-        }
-
+        let device = try await outputOptions.openDevice()
         let player = Player(output: OutputActor(device: device))
+        let events = player.subscribe()
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let entries = await player.library.enqueue(files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
         let watcher = SignalWatcher()
@@ -90,20 +64,20 @@ struct PlayCommand: AsyncParsableCommand {
         await player.perform(.setVolume(volume))
         await player.perform(.playEntry(entries[0].id, at: start))
         var failures = 0
-        for await event in player.events {
+        for await event in events {
             switch event {
             case .trackStarted(let entry, let info, _):
-                if !quiet { Self.say("Playing \(entry.displayName)\(Self.describe(info))") }
+                if !quiet { say("Playing \(entry.displayName)\(Self.describe(info))") }
             case .trackFailed(let entry, let error):
                 failures += 1
-                Self.complain("\(entry.url.path): \(error)")
+                complain("\(entry.url.path): \(error)")
             case .outputFailed(let error):
                 failures += 1
-                Self.complain("\(error)")
+                complain("\(error)")
                 await player.shutdown()
             case .queueFinished:
                 await player.shutdown()
-            case .statusChanged, .trackEnded, .seeked:
+            case .statusChanged, .trackEnded, .seeked, .volumeChanged:
                 break
             }
         }
@@ -113,7 +87,7 @@ struct PlayCommand: AsyncParsableCommand {
             try await device.close()
         } catch {
             failures += 1
-            Self.complain("\(error)")
+            complain("\(error)")
         }
         if failures > 0 { throw ExitCode.failure }
     }
@@ -129,14 +103,5 @@ struct PlayCommand: AsyncParsableCommand {
         }
         parts.append("(\(technical))")
         return ": " + parts.joined(separator: " ")
-    }
-
-    /// One line to standard output, unbuffered: a line per event, even into a pipe or a file.
-    static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
-    }
-
-    static func complain(_ message: String) {
-        FileHandle.standardError.write(Data("cloudplayerd: \(message)\n".utf8))
     }
 }

@@ -8,7 +8,7 @@ final class EventLog: @unchecked Sendable {
     private(set) var seen: [PlayerEvent] = []
 
     init(_ player: Player) {
-        iterator = player.events.makeAsyncIterator()
+        iterator = player.subscribe().makeAsyncIterator()
     }
 
     /// The next event `matches` accepts; events before it are kept in `seen`.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// The playback state machine: the one place that talks to all four actors.
 ///
@@ -30,9 +31,9 @@ public actor Player {
     private let output: OutputActor
     private let logger = Logger(label: "cloudplayerd.player")
 
-    /// Everything that happens, for the CLI and the bus. Finishes after `shutdown()`.
-    public nonisolated let events: AsyncStream<PlayerEvent>
-    private let eventSink: AsyncStream<PlayerEvent>.Continuation
+    /// Everything that happens goes to every subscriber (the CLI, the bus).
+    private let subscribers = Mutex<[UInt64: AsyncStream<PlayerEvent>.Continuation]>([:])
+    private let nextSubscriber = Atomic<UInt64>(0)
     private let mailbox: AsyncStream<Message>.Continuation
 
     public private(set) var status: PlaybackStatus = .stopped
@@ -53,13 +54,29 @@ public actor Player {
         self.loader = loader
         self.decoder = decoder
         self.output = output
-        (events, eventSink) = AsyncStream.makeStream(of: PlayerEvent.self)
         let (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
         self.mailbox = mailbox
         Task { await self.run(messages) }
     }
 
     // MARK: Asking
+
+    /// A new stream of everything that happens from now on; it finishes after `shutdown()`.
+    public nonisolated func subscribe() -> AsyncStream<PlayerEvent> {
+        let (stream, sink) = AsyncStream.makeStream(of: PlayerEvent.self)
+        let id = nextSubscriber.add(1, ordering: .relaxed).newValue
+        subscribers.withLock { $0[id] = sink }
+        sink.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        return stream
+    }
+
+    private nonisolated func unsubscribe(_ id: UInt64) {
+        subscribers.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    private nonisolated func publish(_ event: PlayerEvent) {
+        for sink in subscribers.withLock({ Array($0.values) }) { sink.yield(event) }
+    }
 
     /// Queues a command without waiting for it.
     public nonisolated func send(_ command: PlayerCommand) {
@@ -84,7 +101,7 @@ public actor Player {
     public func shutdown() async {
         await perform(.stop)
         mailbox.finish()
-        eventSink.finish()
+        for sink in subscribers.withLock({ Array($0.values) }) { sink.finish() }
     }
 
     // MARK: Carrying out
@@ -102,7 +119,7 @@ public actor Player {
             case .trackFailed(let entry, let error, let generation):
                 guard generation == self.generation else { continue }
                 logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
-                eventSink.yield(.trackFailed(entry, error))
+                publish(.trackFailed(entry, error))
             }
         }
     }
@@ -146,7 +163,7 @@ public actor Player {
                 return
             }
             await start(current, at: target)
-            eventSink.yield(.seeked(seconds: target))
+            publish(.seeked(seconds: target))
         case .skip(by: let offset):
             guard offset.isFinite, let now = await position() else { return }
             await execute(.seek(to: now.seconds + offset))
@@ -157,6 +174,7 @@ public actor Player {
             guard level.isFinite else { return }
             volume = max(0, level)
             await output.setVolume(volume)
+            publish(.volumeChanged(volume))
         }
     }
 
@@ -231,27 +249,27 @@ public actor Player {
             pendingStart = nil
             logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                    "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
-            eventSink.yield(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
+            publish(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
         case .trackEnded(let entry):
-            eventSink.yield(.trackEnded(entry))
+            publish(.trackEnded(entry))
         case .trackRejected(let entry, let error):
-            eventSink.yield(.trackFailed(entry, error))
+            publish(.trackFailed(entry, error))
         case .finished:
             await teardown()
             await output.setPaused(false)
             set(.stopped)
-            eventSink.yield(.queueFinished)
+            publish(.queueFinished)
         case .failed(let error):
             await teardown()  // also stops the decoder, which the output no longer drains
             await output.setPaused(false)
             set(.stopped)
-            eventSink.yield(.outputFailed(error))
+            publish(.outputFailed(error))
         }
     }
 
     private func set(_ newStatus: PlaybackStatus) {
         guard newStatus != status else { return }
         status = newStatus
-        eventSink.yield(.statusChanged(newStatus))
+        publish(.statusChanged(newStatus))
     }
 }

@@ -8,6 +8,7 @@ public enum PlayerEvent: Sendable {
     case trackFailed(QueueEntry, any Error)
     /// The position jumped (a seek, or a jump to another place).
     case seeked(seconds: Double)
+    case volumeChanged(Double)
     /// The queue was played to its end.
     case queueFinished
     /// The audio output failed; playback stopped.

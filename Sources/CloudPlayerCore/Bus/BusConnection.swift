@@ -1,0 +1,137 @@
+import CSystemd
+import Foundation
+import Synchronization
+
+/// One sd-bus connection and the thread that owns it.
+///
+/// sd-bus objects are not thread-safe, so every sd-bus call happens on this one thread: other
+/// threads hand it jobs with `perform`, which wakes its poll through a pipe.
+final class BusConnection: Sendable {
+    typealias Job = @Sendable (OpaquePointer) -> Void
+
+    private let address: String?
+    /// The wake-up pipe: written by `perform`, polled by the bus thread.
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
+    private let jobs = Mutex<[Job]>([])
+    private let stopping = Atomic<Bool>(false)
+    private let finished: Task<Void, Never>
+    private let finishedSink: AsyncStream<Void>.Continuation
+
+    /// Connects to the bus at `address` (nil: the session bus of `DBUS_SESSION_BUS_ADDRESS`) and
+    /// starts the bus thread.
+    init(address: String? = nil) throws {
+        var bus: OpaquePointer?
+        var status: Int32
+        if let address {
+            status = sd_bus_new(&bus)
+            if status >= 0 { status = sd_bus_set_address(bus, address) }
+            if status >= 0 { status = sd_bus_set_bus_client(bus, 1) }
+            if status >= 0 { status = sd_bus_start(bus) }
+        } else {
+            status = sd_bus_open_user(&bus)
+        }
+        guard status >= 0, let bus else {
+            if let bus { sd_bus_unref(bus) }
+            throw BusError.connectionFailed(String(cString: strerror(-status)))
+        }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            sd_bus_unref(bus)
+            throw BusError.connectionFailed(String(cString: strerror(errno)))
+        }
+        self.address = address
+        wakeReader = pipeEnds[0]
+        wakeWriter = pipeEnds[1]
+        for end in pipeEnds {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        let (stream, sink) = AsyncStream.makeStream(of: Void.self)
+        finishedSink = sink
+        finished = Task { for await _ in stream {} }
+        let owned = UncheckedBus(pointer: bus)
+        let thread = Thread { [self] in run(owned.pointer) }
+        thread.name = "bus"
+        thread.start()
+    }
+
+    /// Runs `job` on the bus thread, soon.
+    func perform(_ job: @escaping Job) {
+        jobs.withLock { $0.append(job) }
+        wake()
+    }
+
+    /// Flushes what is queued, closes the connection (releasing its names) and waits for the
+    /// thread to end.
+    func close() async {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        wake()
+        await finished.value
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)  // a full pipe already means "wake up"
+    }
+
+    /// Runs `body` on the bus thread and returns its result.
+    func call<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            perform { bus in continuation.resume(returning: body(bus)) }
+        }
+    }
+
+    private func run(_ bus: OpaquePointer) {
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            for job in jobs.withLock({ queued in defer { queued.removeAll() }; return queued }) { job(bus) }
+            while sd_bus_process(bus, nil) > 0 {}
+            var descriptors = [
+                pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
+                pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
+            ]
+            let result = poll(&descriptors, 2, Self.pollTimeout(bus))
+            if result < 0 && errno != EINTR { break }
+            if descriptors[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeReader, &drain, drain.count) > 0 {}
+            }
+        }
+        for job in jobs.withLock({ queued in defer { queued.removeAll() }; return queued }) { job(bus) }
+        sd_bus_flush_close_unref(bus)
+        Foundation.close(wakeReader)
+        Foundation.close(wakeWriter)
+        finishedSink.finish()
+    }
+
+    /// Milliseconds until sd-bus wants to run again (-1: no deadline).
+    private static func pollTimeout(_ bus: OpaquePointer) -> Int32 {
+        var deadline: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &deadline) >= 0, deadline != UInt64.max else { return -1 }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        guard deadline > nowMicroseconds else { return 0 }
+        return Int32(min((deadline - nowMicroseconds + 999) / 1000, UInt64(Int32.max)))
+    }
+}
+
+/// An sd-bus pointer handed to the bus thread that will own it.
+private struct UncheckedBus: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// Why the bus could not be used. One line, for a person.
+public enum BusError: Error, CustomStringConvertible {
+    case connectionFailed(String)
+    case nameTaken(String)
+    case registrationFailed(String)
+
+    public var description: String {
+        switch self {
+        case .connectionFailed(let reason): "cannot connect to the D-Bus session bus: \(reason)"
+        case .nameTaken(let name): "the bus name \(name) is already taken (is another cloudplayerd running?)"
+        case .registrationFailed(let reason): "cannot publish on D-Bus: \(reason)"
+        }
+    }
+}

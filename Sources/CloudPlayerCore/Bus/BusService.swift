@@ -1,0 +1,156 @@
+import CSystemd
+import Foundation
+import Logging
+
+/// Publishes the player on the session bus as an MPRIS 2.2 media player.
+///
+/// Property reads are answered on the bus thread from an `MPRISModel` that a task keeps current
+/// from the player's events; method calls become player commands. Objects are registered
+/// before the name is requested, so a client that sees the name finds them.
+public final class BusService: Sendable {
+    /// The well-known name: `org.mpris.MediaPlayer2.cloudplayerd`, or with `.instanceNAME`
+    /// appended for a second instance, as the MPRIS spec names them.
+    public static func busName(instance: String?) -> String {
+        "org.mpris.MediaPlayer2.cloudplayerd" + (instance.map { ".instance\($0)" } ?? "")
+    }
+
+    /// Whether `instance` can stand in a bus name element.
+    public static func isValidInstance(_ instance: String) -> Bool {
+        !instance.isEmpty && instance.count <= 64
+            && instance.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") }
+    }
+
+    public let name: String
+    /// Yields when a client calls `Quit`.
+    public let quitRequests: AsyncStream<Void>
+    private let connection: BusConnection
+    private let object: MPRISObject
+    private let feeder: Task<Void, Never>
+
+    /// Connects (to `address`, or the session bus), publishes, and takes the bus name.
+    public init(player: Player, instance: String? = nil, address: String? = nil) async throws {
+        let name = Self.busName(instance: instance)
+        let model = MPRISModel()
+        let (quitRequests, quitSink) = AsyncStream.makeStream(of: Void.self)
+        let object = MPRISObject(model: model) { request in
+            Self.carryOut(request, player: player, model: model, quit: quitSink)
+        }
+        let connection = try BusConnection(address: address)
+        let status = await connection.call { bus -> Int32 in
+            let registered = object.register(on: bus)
+            return registered < 0 ? registered : sd_bus_request_name(bus, name, 0)
+        }
+        if status < 0 {
+            await connection.close()
+            throw status == -EEXIST ? BusError.nameTaken(name)
+                : BusError.registrationFailed(String(cString: strerror(-status)))
+        }
+        self.name = name
+        self.quitRequests = quitRequests
+        self.connection = connection
+        self.object = object
+        let events = player.subscribe()
+        feeder = Task { await Self.feed(model, from: events, player: player, object: object, connection: connection) }
+    }
+
+    /// Releases the name and closes the connection.
+    public func stop() async {
+        feeder.cancel()
+        await feeder.value
+        await connection.close()
+        withExtendedLifetime(object) {}
+    }
+
+    /// Turns a method call or property write into a player command (on the bus thread, so it
+    /// only sends, never waits). Returns a D-Bus error for a request that cannot be honoured.
+    private static func carryOut(_ request: MPRISRequest, player: Player, model: MPRISModel,
+                                 quit: AsyncStream<Void>.Continuation) -> (String, String)? {
+        switch request {
+        case .raise: break
+        case .quit: quit.yield()
+        case .next: player.send(.next)
+        case .previous: player.send(.previous)
+        case .pause: player.send(.pause)
+        case .playPause: player.send(.playPause)
+        case .stop: player.send(.stop)
+        case .play: player.send(.play)
+        case .seek(let offset): player.send(.skip(by: Double(offset) / 1e6))
+        case .setPosition(let trackID, let microseconds):
+            // A stale track id or a position outside the track does nothing, by the spec.
+            let state = model.current
+            guard let entry = state.entry, trackID == MPRISModel.trackID(entry), microseconds >= 0,
+                  microseconds <= Int64(((state.info?.duration ?? 0) * 1e6).rounded()) else { break }
+            player.send(.seek(to: Double(microseconds) / 1e6))
+        case .openURI(let text):
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                  model.uriSchemes.contains(scheme), url.isFileURL else {
+                return ("org.freedesktop.DBus.Error.NotSupported",
+                        "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")
+            }
+            Task {
+                let added = await player.library.enqueue([url])
+                await player.perform(.playEntry(added[0].id, at: 0))
+            }
+        case .setVolume(let volume):
+            guard volume.isFinite else { return ("org.freedesktop.DBus.Error.InvalidArgs", "volume must be a number") }
+            player.send(.setVolume(max(0, volume)))
+        case .setRate(let rate):
+            if rate == 0 { player.send(.pause) }  // the spec: a rate of 0 pauses; others are clamped to 1.0
+        }
+        return nil
+    }
+
+    /// Keeps the model current and announces what changed.
+    private static func feed(_ model: MPRISModel, from events: AsyncStream<PlayerEvent>, player: Player,
+                             object: MPRISObject, connection: BusConnection) async {
+        let refresher = Task {
+            // While playing, re-anchor the position on the output's now and then.
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                if let position = await player.position() {
+                    _ = model.update { $0.anchorSeconds = position.seconds; $0.anchorTime = .now }
+                }
+            }
+        }
+        defer { refresher.cancel() }
+        for await event in events {
+            var seeked: Double?
+            var changes: [String: [String]]
+            switch event {
+            case .statusChanged(let status):
+                let position = await player.position()
+                changes = model.update {
+                    $0.status = status
+                    $0.anchorSeconds = position?.seconds ?? 0
+                    $0.anchorTime = .now
+                }
+            case .trackStarted(let entry, let info, let seconds):
+                let hasNext = await player.library.entry(after: entry.id) != nil
+                changes = model.update {
+                    $0.entry = entry
+                    $0.info = info
+                    $0.anchorSeconds = seconds
+                    $0.anchorTime = .now
+                    $0.canGoNext = hasNext
+                    $0.canGoPrevious = true
+                }
+            case .seeked(let seconds):
+                seeked = seconds
+                changes = model.update {
+                    $0.anchorSeconds = seconds
+                    $0.anchorTime = .now
+                }
+            case .volumeChanged(let volume):
+                changes = model.update { $0.volume = volume }
+            case .trackEnded, .trackFailed, .queueFinished, .outputFailed:
+                continue
+            }
+            let announced = changes
+            let jump = seeked
+            connection.perform { bus in
+                for (interface, names) in announced { object.emitChanged(on: bus, interface: interface, names: names) }
+                if let jump { object.emitSeeked(on: bus, microseconds: Int64((jump * 1e6).rounded())) }
+            }
+        }
+    }
+}

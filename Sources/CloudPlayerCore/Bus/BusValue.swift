@@ -1,0 +1,75 @@
+import CSystemd
+
+/// A D-Bus value as MPRIS needs them, appended to an sd-bus message with the non-variadic API
+/// (Swift cannot call `sd_bus_message_append`).
+enum BusValue: Sendable, Equatable {
+    case string(String)
+    case objectPath(String)
+    case bool(Bool)
+    case int32(Int32)
+    case int64(Int64)
+    case double(Double)
+    case strings([String])
+    /// `a{sv}`: a dictionary of variants, in this order.
+    case dictionary([(String, BusValue)])
+
+    static func == (lhs: BusValue, rhs: BusValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)), (.objectPath(let a), .objectPath(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int32(let a), .int32(let b)): a == b
+        case (.int64(let a), .int64(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.strings(let a), .strings(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        default: false
+        }
+    }
+
+    var signature: String {
+        switch self {
+        case .string: "s"
+        case .objectPath: "o"
+        case .bool: "b"
+        case .int32: "i"
+        case .int64: "x"
+        case .double: "d"
+        case .strings: "as"
+        case .dictionary: "a{sv}"
+        }
+    }
+
+    /// Appends the value; returns a negative errno on failure, as sd-bus does.
+    @discardableResult
+    func append(to message: OpaquePointer) -> Int32 {
+        switch self {
+        case .string(let text): return text.withCString { sd_bus_message_append_basic(message, Self.type("s"), $0) }
+        case .objectPath(let path): return path.withCString { sd_bus_message_append_basic(message, Self.type("o"), $0) }
+        case .bool(let flag):
+            var value: Int32 = flag ? 1 : 0
+            return sd_bus_message_append_basic(message, Self.type("b"), &value)
+        case .int32(var value): return sd_bus_message_append_basic(message, Self.type("i"), &value)
+        case .int64(var value): return sd_bus_message_append_basic(message, Self.type("x"), &value)
+        case .double(var value): return sd_bus_message_append_basic(message, Self.type("d"), &value)
+        case .strings(let texts):
+            var status = sd_bus_message_open_container(message, Self.type("a"), "s")
+            for text in texts where status >= 0 { status = BusValue.string(text).append(to: message) }
+            return status >= 0 ? sd_bus_message_close_container(message) : status
+        case .dictionary(let entries):
+            var status = sd_bus_message_open_container(message, Self.type("a"), "{sv}")
+            for (key, value) in entries where status >= 0 {
+                status = sd_bus_message_open_container(message, Self.type("e"), "sv")
+                if status >= 0 { status = BusValue.string(key).append(to: message) }
+                if status >= 0 { status = sd_bus_message_open_container(message, Self.type("v"), value.signature) }
+                if status >= 0 { status = value.append(to: message) }
+                if status >= 0 { status = sd_bus_message_close_container(message) }
+                if status >= 0 { status = sd_bus_message_close_container(message) }
+            }
+            return status >= 0 ? sd_bus_message_close_container(message) : status
+        }
+    }
+
+    private static func type(_ code: Character) -> CChar {
+        CChar(code.asciiValue!)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+/// What MPRIS says about the player, kept current from the player's events so that property
+/// reads on the bus thread are answered at once, without waiting on the player.
+final class MPRISModel: Sendable {
+    static let rootInterface = "org.mpris.MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+
+    struct State: Sendable {
+        var status: PlaybackStatus = .stopped
+        var entry: QueueEntry?
+        var info: TrackInfo?
+        var volume = 1.0
+        /// The position at `anchorTime`; while playing it moves on in real time from there.
+        var anchorSeconds = 0.0
+        var anchorTime = ContinuousClock.now
+        var canGoNext = false
+        var canGoPrevious = false
+    }
+
+    let identity = "cloudplayerd"
+    let uriSchemes = ["file"]
+    let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus"]
+    private let state = Mutex(State())
+
+    var current: State { state.withLock { $0 } }
+
+    /// Applies `change` and returns, per interface, the emitting properties whose values changed.
+    func update(_ change: (inout State) -> Void) -> [String: [String]] {
+        let (before, after) = state.withLock { state in
+            let before = state
+            change(&state)
+            return (before, state)
+        }
+        var changed: [String: [String]] = [:]
+        for (interface, names) in [(Self.playerInterface, Self.playerEmitting)] {
+            let differing = names.filter { value(interface, $0, in: before) != value(interface, $0, in: after) }
+            if !differing.isEmpty { changed[interface] = differing }
+        }
+        return changed
+    }
+
+    /// Player properties announced by PropertiesChanged (Position never is, by the spec).
+    static let playerEmitting = ["PlaybackStatus", "Metadata", "Volume", "CanGoNext", "CanGoPrevious",
+                                 "CanPlay", "CanPause", "CanSeek"]
+
+    /// The object path MPRIS clients see for a queue entry (not under /org/mpris, as the spec asks).
+    static func trackID(_ entry: QueueEntry) -> String {
+        "/org/cloudplayerd/track/\(entry.id)"
+    }
+
+    func value(_ interface: String, _ property: String) -> BusValue? {
+        value(interface, property, in: current)
+    }
+
+    func position(in state: State) -> Double {
+        switch state.status {
+        case .stopped: return 0
+        case .paused: return state.anchorSeconds
+        case .playing:
+            let elapsed = ContinuousClock.now - state.anchorTime
+            let seconds = state.anchorSeconds + Double(elapsed.components.seconds)
+                + Double(elapsed.components.attoseconds) / 1e18
+            return min(seconds, state.info?.duration ?? seconds)
+        }
+    }
+
+    private func value(_ interface: String, _ property: String, in state: State) -> BusValue? {
+        switch (interface, property) {
+        case (Self.rootInterface, "CanQuit"): .bool(true)
+        case (Self.rootInterface, "CanRaise"): .bool(false)
+        case (Self.rootInterface, "HasTrackList"): .bool(false)
+        case (Self.rootInterface, "Identity"): .string(identity)
+        case (Self.rootInterface, "DesktopEntry"): .string("cloudplayerd")
+        case (Self.rootInterface, "SupportedUriSchemes"): .strings(uriSchemes)
+        case (Self.rootInterface, "SupportedMimeTypes"): .strings(mimeTypes)
+        case (Self.playerInterface, "PlaybackStatus"): .string(state.status.rawValue)
+        case (Self.playerInterface, "Rate"), (Self.playerInterface, "MinimumRate"),
+             (Self.playerInterface, "MaximumRate"): .double(1)
+        case (Self.playerInterface, "Metadata"): metadata(state)
+        case (Self.playerInterface, "Volume"): .double(state.volume)
+        case (Self.playerInterface, "Position"): .int64(Int64((position(in: state) * 1e6).rounded()))
+        case (Self.playerInterface, "CanGoNext"): .bool(state.canGoNext)
+        case (Self.playerInterface, "CanGoPrevious"): .bool(state.canGoPrevious)
+        case (Self.playerInterface, "CanPlay"), (Self.playerInterface, "CanPause"): .bool(state.entry != nil)
+        case (Self.playerInterface, "CanSeek"): .bool(state.entry != nil && state.info?.totalFrames != nil)
+        case (Self.playerInterface, "CanControl"): .bool(true)
+        default: nil
+        }
+    }
+
+    private func metadata(_ state: State) -> BusValue {
+        guard let entry = state.entry else { return .dictionary([]) }
+        var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry)))]
+        let tags = state.info?.tags ?? TrackTags()
+        fields.append(("xesam:title", .string(tags.title ?? entry.displayName)))
+        if let duration = state.info?.duration { fields.append(("mpris:length", .int64(Int64((duration * 1e6).rounded())))) }
+        if let artist = tags.artist { fields.append(("xesam:artist", .strings([artist]))) }
+        if let album = tags.album { fields.append(("xesam:album", .string(album))) }
+        if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }
+        if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
+        if let genre = tags.genre { fields.append(("xesam:genre", .strings([genre]))) }
+        fields.append(("xesam:url", .string(entry.url.absoluteString)))
+        return .dictionary(fields)
+    }
+}

@@ -1,0 +1,177 @@
+import CSDBusShim
+import CSystemd
+import Foundation
+
+/// The `/org/mpris/MediaPlayer2` object: the vtables of the MPRIS root and player interfaces,
+/// whose C callbacks answer property reads from the `MPRISModel` and turn method calls into
+/// player commands. Lives on the bus thread (sd-bus calls every callback there).
+final class MPRISObject: @unchecked Sendable {
+    static let path = "/org/mpris/MediaPlayer2"
+
+    let model: MPRISModel
+    /// Carries out a method call or property write; returns a D-Bus error (name, message) or nil.
+    let handle: @Sendable (MPRISRequest) -> (String, String)?
+    // C strings and vtable arrays that sd-bus keeps pointers into for as long as the bus lives.
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+    private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
+
+    init(model: MPRISModel, handle: @escaping @Sendable (MPRISRequest) -> (String, String)?) {
+        self.model = model
+        self.handle = handle
+    }
+
+    deinit {
+        strings.forEach { free($0) }
+        tables.forEach { $0.deallocate() }
+    }
+
+    /// Adds both interfaces to `bus` (on the bus thread). Returns a negative errno on failure.
+    func register(on bus: OpaquePointer) -> Int32 {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let constant = UInt64(SD_BUS_VTABLE_PROPERTY_CONST)
+        let emits = UInt64(SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
+        let root = makeTable([
+            cp_vtable_method(c("Raise"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("Quit"), c(""), c(""), mprisMethod, 0),
+        ] + ["CanQuit": "b", "CanRaise": "b", "HasTrackList": "b", "Identity": "s", "DesktopEntry": "s",
+             "SupportedUriSchemes": "as", "SupportedMimeTypes": "as"].sorted(by: { $0.key < $1.key }).map {
+            cp_vtable_property(c($0.key), c($0.value), mprisGet, constant)
+        })
+        var player = [
+            cp_vtable_method(c("Next"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("Previous"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("Pause"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("PlayPause"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("Stop"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("Play"), c(""), c(""), mprisMethod, 0),
+            cp_vtable_method(c("Seek"), c("x"), c(""), mprisMethod, 0),
+            cp_vtable_method(c("SetPosition"), c("ox"), c(""), mprisMethod, 0),
+            cp_vtable_method(c("OpenUri"), c("s"), c(""), mprisMethod, 0),
+            cp_vtable_signal(c("Seeked"), c("x"), 0),
+            cp_vtable_property(c("PlaybackStatus"), c("s"), mprisGet, emits),
+            cp_vtable_property(c("Metadata"), c("a{sv}"), mprisGet, emits),
+            cp_vtable_property(c("Position"), c("x"), mprisGet, 0),
+            cp_vtable_property(c("MinimumRate"), c("d"), mprisGet, emits),
+            cp_vtable_property(c("MaximumRate"), c("d"), mprisGet, emits),
+            cp_vtable_property(c("CanControl"), c("b"), mprisGet, constant),
+        ]
+        for name in ["CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"] {
+            player.append(cp_vtable_property(c(name), c("b"), mprisGet, emits))
+        }
+        player.append(cp_vtable_writable_property(c("Volume"), c("d"), mprisGet, mprisSet, emits))
+        player.append(cp_vtable_writable_property(c("Rate"), c("d"), mprisGet, mprisSet, emits))
+        let playerTable = makeTable(player)
+        var status = sd_bus_add_object_vtable(bus, nil, Self.path, MPRISModel.rootInterface, root, me)
+        if status >= 0 {
+            status = sd_bus_add_object_vtable(bus, nil, Self.path, MPRISModel.playerInterface, playerTable, me)
+        }
+        return status
+    }
+
+    /// Emits PropertiesChanged for `names` of `interface` (on the bus thread).
+    func emitChanged(on bus: OpaquePointer, interface: String, names: [String]) {
+        var pointers = names.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        _ = sd_bus_emit_properties_changed_strv(bus, Self.path, interface, &pointers)
+    }
+
+    /// Emits the player's Seeked signal (on the bus thread).
+    func emitSeeked(on bus: OpaquePointer, microseconds: Int64) {
+        var signal: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &signal, Self.path, MPRISModel.playerInterface, "Seeked") >= 0,
+              let signal else { return }
+        defer { sd_bus_message_unref(signal) }
+        if BusValue.int64(microseconds).append(to: signal) >= 0 { _ = sd_bus_send(bus, signal, nil) }
+    }
+
+    private func c(_ text: String) -> UnsafePointer<CChar> {
+        let copy = strdup(text)!
+        strings.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    private func makeTable(_ entries: [sd_bus_vtable]) -> UnsafeMutablePointer<sd_bus_vtable> {
+        let all = [cp_vtable_start(0)] + entries + [cp_vtable_end()]
+        let table = UnsafeMutablePointer<sd_bus_vtable>.allocate(capacity: all.count)
+        table.initialize(from: all, count: all.count)
+        tables.append(table)
+        return table
+    }
+}
+
+/// A method call or property write, decoded from its message.
+enum MPRISRequest: Sendable {
+    case raise, quit, next, previous, pause, playPause, stop, play
+    case seek(microseconds: Int64)
+    case setPosition(trackID: String, microseconds: Int64)
+    case openURI(String)
+    case setVolume(Double)
+    case setRate(Double)
+}
+
+private func mprisObject(_ userdata: UnsafeMutableRawPointer?) -> MPRISObject {
+    Unmanaged<MPRISObject>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private func mprisGet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ interface: UnsafePointer<CChar>?,
+                      _ property: UnsafePointer<CChar>?, _ reply: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                      _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    let object = mprisObject(userdata)
+    guard let value = object.model.value(String(cString: interface!), String(cString: property!)) else { return -EINVAL }
+    return value.append(to: reply!)
+}
+
+private func mprisSet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ interface: UnsafePointer<CChar>?,
+                      _ property: UnsafePointer<CChar>?, _ value: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                      _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    var number = 0.0
+    let status = sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &number)
+    guard status >= 0 else { return status }
+    let request: MPRISRequest = String(cString: property!) == "Volume" ? .setVolume(number) : .setRate(number)
+    if let (name, message) = mprisObject(userdata).handle(request) {
+        return sd_bus_error_set(error, name, message)
+    }
+    return 0
+}
+
+private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                         _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let message, let member = sd_bus_message_get_member(message) else { return -EINVAL }
+    let request: MPRISRequest
+    switch String(cString: member) {
+    case "Raise": request = .raise
+    case "Quit": request = .quit
+    case "Next": request = .next
+    case "Previous": request = .previous
+    case "Pause": request = .pause
+    case "PlayPause": request = .playPause
+    case "Stop": request = .stop
+    case "Play": request = .play
+    case "Seek":
+        var offset: Int64 = 0
+        let status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &offset)
+        guard status >= 0 else { return status }
+        request = .seek(microseconds: offset)
+    case "SetPosition":
+        var path: UnsafePointer<CChar>?
+        var position: Int64 = 0
+        var status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "o")), &path)
+        if status >= 0 { status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &position) }
+        guard status >= 0, let path else { return status < 0 ? status : -EINVAL }
+        request = .setPosition(trackID: String(cString: path), microseconds: position)
+    case "OpenUri":
+        var uri: UnsafePointer<CChar>?
+        let status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &uri)
+        guard status >= 0, let uri else { return status < 0 ? status : -EINVAL }
+        request = .openURI(String(cString: uri))
+    default:
+        return -EINVAL
+    }
+    if let (name, text) = mprisObject(userdata).handle(request) {
+        return sd_bus_error_set(error, name, text)  // sd-bus replies with this error
+    }
+    var reply: OpaquePointer?
+    guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
+    defer { sd_bus_message_unref(reply) }
+    return sd_bus_send(nil, reply, nil)
+}

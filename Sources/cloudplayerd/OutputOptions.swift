@@ -1,0 +1,52 @@
+import ArgumentParser
+import CloudPlayerCore
+import Foundation
+import Logging
+
+/// Options every command that plays shares: where the sound goes, and diagnostics.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Where the sound goes: pulse, pulse:SINK, wav:PATH or null.")
+    var output: OutputSpec = .pulse(sink: nil)
+
+    @Flag(help: "With --output null: decode as fast as possible instead of in real time (for benchmarks).")
+    var unpaced = false
+
+    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error.",
+                               valueName: "level"))
+    var logLevel: Logger.Level = .warning
+
+    func validate() throws {
+        if unpaced && output != .null { throw ValidationError("--unpaced goes with --output null.") }
+    }
+
+    /// Sets up logging and opens the output; on failure says why on one line and exits 2.
+    func openDevice() async throws -> any AudioOutput {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            return try await output.makeOutput(paced: !unpaced)
+        } catch let error as OutputError {
+            if case .serverUnreachable = error {
+                complain("\(error). Is PulseAudio (or PipeWire's pulse server) running? "
+                    + "To play without one: --output null, or --output wav:FILE.")
+            } else {
+                complain("\(error)")
+            }
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// One line to standard error, prefixed with the program's name.
+func complain(_ message: String) {
+    FileHandle.standardError.write(Data("cloudplayerd: \(message)\n".utf8))
+}
+
+/// One line to standard output, unbuffered: a line per event, even into a pipe or a file.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+}
