@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `cloudplayerd daemon` on a private session bus, driven by the real `playerctl` and checked
+/// with `busctl`.
+@Suite(.timeLimit(.minutes(3)))
+struct MPRISTests {
+    static let name = "org.mpris.MediaPlayer2.cloudplayerd"
+    static let path = "/org/mpris/MediaPlayer2"
+    static let player = "org.mpris.MediaPlayer2.Player"
+
+    /// A daemon (null output) on a fresh bus, serving its name.
+    private func startDaemon(_ extra: [String] = []) async throws -> (DBusTestBus, ChildProcess) {
+        let bus = try await DBusTestBus()
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"] + extra,
+                                      environment: bus.environment)
+        let name = extra.firstIndex(of: "--instance").map { Self.name + ".instance" + extra[$0 + 1] } ?? Self.name
+        #expect(try await bus.waitForName(name), "the daemon never took \(name)")
+        return (bus, daemon)
+    }
+
+    private func playerctl(_ bus: DBusTestBus, _ arguments: String...) async throws -> String {
+        let result = try await bus.run("playerctl", ["-p", "cloudplayerd"] + arguments)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func property(_ bus: DBusTestBus, _ interface: String, _ name: String) async throws -> String {
+        let result = try await bus.run("busctl", ["--address=\(bus.address)", "get-property", Self.name, Self.path, interface, name])
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls `read` until it returns `expected` (a state change travels through the player).
+    private func eventually(_ expected: String, _ read: () async throws -> String) async throws -> String {
+        var last = ""
+        for _ in 0..<100 {
+            last = try await read()
+            if last == expected { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return last
+    }
+
+    @Test("playerctl: open, status, metadata, pause, position, volume, play-pause, stop")
+    func playerctlSession() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        #expect(try await playerctl(bus, "status") == "Stopped")
+
+        _ = try await playerctl(bus, "open", file.absoluteString)
+        #expect(try await eventually("Playing") { try await playerctl(bus, "status") } == "Playing")
+        #expect(try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") } == "Vbr Title")
+        #expect(try await playerctl(bus, "metadata", "--format", "{{artist}} – {{title}} {{duration(mpris:length)}}")
+                == "Some Artist – Vbr Title 0:06")
+        #expect(try await playerctl(bus, "metadata", "xesam:url") == file.absoluteString)
+
+        _ = try await playerctl(bus, "pause")
+        #expect(try await eventually("Paused") { try await playerctl(bus, "status") } == "Paused")
+        _ = try await playerctl(bus, "position", "3")
+        #expect(try await eventually("3.000000") { try await playerctl(bus, "position") } == "3.000000")
+        _ = try await playerctl(bus, "position", "1-")
+        #expect(try await eventually("2.000000") { try await playerctl(bus, "position") } == "2.000000")
+
+        _ = try await playerctl(bus, "volume", "0.5")
+        #expect(try await eventually("0.500000") { try await playerctl(bus, "volume") } == "0.500000")
+
+        _ = try await playerctl(bus, "play-pause")
+        #expect(try await eventually("Playing") { try await playerctl(bus, "status") } == "Playing")
+        _ = try await playerctl(bus, "stop")
+        #expect(try await eventually("Stopped") { try await playerctl(bus, "status") } == "Stopped")
+        #expect(try await playerctl(bus, "position") == "0.000000")
+
+        daemon.signal(SIGTERM)
+        let result = await daemon.wait()
+        #expect(result.status == 0 && !result.killedBySignal, "stderr: \(result.stderr)")
+        #expect(try await bus.waitForName(Self.name, present: false), "the name was not released")
+        await bus.stop()
+    }
+
+    @Test("properties have the types of the MPRIS spec")
+    func propertyTypes() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let file = try await Fixtures.shared.url(.opus)
+        _ = try await playerctl(bus, "open", file.absoluteString)
+        _ = try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") }
+        let root = "org.mpris.MediaPlayer2"
+        #expect(try await property(bus, root, "Identity") == "s \"cloudplayerd\"")
+        #expect(try await property(bus, root, "CanQuit") == "b true")
+        #expect(try await property(bus, root, "CanRaise") == "b false")
+        #expect(try await property(bus, root, "SupportedUriSchemes").hasPrefix("as "))
+        #expect(try await property(bus, Self.player, "PlaybackStatus") == "s \"Playing\"")
+        #expect(try await property(bus, Self.player, "Rate") == "d 1")
+        #expect(try await property(bus, Self.player, "CanControl") == "b true")
+        #expect(try await property(bus, Self.player, "Position").hasPrefix("x "))
+        let metadata = try await property(bus, Self.player, "Metadata")
+        #expect(metadata.hasPrefix("a{sv} "))
+        #expect(metadata.contains("\"mpris:trackid\" o \"/org/cloudplayerd/track/1\""))
+        #expect(metadata.contains("\"mpris:length\" x 6000000"))
+        #expect(metadata.contains("\"xesam:artist\" as 1 \"Opus Artist\""))
+        #expect(metadata.contains("\"xesam:trackNumber\" i 7"))
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
+    @Test("bad calls get D-Bus errors and the player keeps playing")
+    func badCalls() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        _ = try await playerctl(bus, "open", file.absoluteString)
+        _ = try await eventually("Playing") { try await playerctl(bus, "status") }
+        func call(_ arguments: [String]) async throws -> ProcessResult {
+            try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path] + arguments)
+        }
+        let http = try await call([Self.player, "OpenUri", "s", "gopher://example.org/a.mp3"])
+        #expect(http.status != 0)
+        #expect(http.stderr.contains("cannot open this URI"))
+        let wrongType = try await call([Self.player, "Seek", "s", "ten"])
+        #expect(wrongType.status != 0)
+        let unknown = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, "/no/such/object",
+                                                   Self.player, "Play"])
+        #expect(unknown.status != 0)
+        // A stale track id and a position past the end do nothing.
+        _ = try await call([Self.player, "SetPosition", "ox", "/org/cloudplayerd/track/99", "1000000"])
+        _ = try await call([Self.player, "SetPosition", "ox", "/org/cloudplayerd/track/1", "999000000"])
+        #expect(try await playerctl(bus, "status") == "Playing")
+        #expect(try await playerctl(bus, "metadata", "title") == "Vbr Title")
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
+    @Test("Quit ends the daemon and releases the name; a second instance gets its own name")
+    func quitAndInstances() async throws {
+        let (bus, first) = try await startDaemon()
+        let second = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--instance", "two"],
+                                      environment: bus.environment)
+        #expect(try await bus.waitForName(Self.name + ".instancetwo"))
+        // The plain name is taken: a third daemon says so and exits 2.
+        let third = try await bus.run(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"])
+        #expect(third.status == 2)
+        #expect(third.stderr.contains("already taken"))
+
+        _ = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path, "org.mpris.MediaPlayer2", "Quit"])
+        let result = await first.wait()
+        #expect(result.status == 0)
+        #expect(try await bus.waitForName(Self.name, present: false))
+        second.signal(SIGTERM)
+        #expect(await second.wait().status == 0)
+        await bus.stop()
+    }
+}

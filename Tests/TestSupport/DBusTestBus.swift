@@ -1,0 +1,53 @@
+import Foundation
+
+/// A private D-Bus session bus for one test: its own `dbus-daemon` on a unix socket in a
+/// temporary folder, stopped by a watchdog shell when the test process goes away (and by
+/// `stop()` before that).
+public final class DBusTestBus: Sendable {
+    public let address: String
+    private let daemon: ChildProcess
+
+    public init() async throws {
+        let directory = try Fixtures.shared.scratchDirectory()
+        let socket = directory.appendingPathComponent("bus").path
+        let script = """
+            dbus-daemon --session --nofork --address="unix:path=$2/bus" &
+            bus=$!
+            trap 'kill "$bus" 2>/dev/null; exit 0' TERM
+            while kill -0 "$1" 2>/dev/null && kill -0 "$bus" 2>/dev/null; do sleep 1; done
+            kill "$bus" 2>/dev/null
+            """
+        daemon = try ChildProcess("/bin/sh", ["-c", script, "dbus-watchdog", String(getpid()), directory.path])
+        address = "unix:path=\(socket)"
+        for _ in 0..<200 {
+            if let result = try? await ChildProcess.run("busctl", ["--address=\(address)", "list"]), result.status == 0 {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError("the test dbus-daemon did not come up")
+    }
+
+    /// The environment a client of this bus needs.
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+
+    /// Runs a client program against this bus.
+    public func run(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
+        try await ChildProcess.run(executable, arguments, environment: environment)
+    }
+
+    /// Waits until `name` is owned on the bus (true) or `attempts` polls went by (false).
+    public func waitForName(_ name: String, present: Bool = true, attempts: Int = 200) async throws -> Bool {
+        for _ in 0..<attempts {
+            let listing = try await run("busctl", ["--address=\(address)", "list", "--acquired"])
+            if listing.stdout.contains(name + " ") == present { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    public func stop() async {
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+    }
+}
