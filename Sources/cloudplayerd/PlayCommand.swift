@@ -77,7 +77,7 @@ struct PlayCommand: AsyncParsableCommand {
                 await player.shutdown()
             case .queueFinished:
                 await player.shutdown()
-            case .statusChanged, .trackEnded, .seeked, .volumeChanged:
+            case .statusChanged, .trackEnded, .seeked, .volumeChanged, .loopChanged, .shuffleChanged:
                 break
             }
         }

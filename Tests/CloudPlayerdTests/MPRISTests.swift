@@ -64,6 +64,11 @@ struct MPRISTests {
         _ = try await playerctl(bus, "volume", "0.5")
         #expect(try await eventually("0.500000") { try await playerctl(bus, "volume") } == "0.500000")
 
+        _ = try await playerctl(bus, "loop", "Playlist")
+        #expect(try await eventually("Playlist") { try await playerctl(bus, "loop") } == "Playlist")
+        _ = try await playerctl(bus, "shuffle", "On")
+        #expect(try await eventually("On") { try await playerctl(bus, "shuffle") } == "On")
+
         _ = try await playerctl(bus, "play-pause")
         #expect(try await eventually("Playing") { try await playerctl(bus, "status") } == "Playing")
         _ = try await playerctl(bus, "stop")
@@ -117,6 +122,11 @@ struct MPRISTests {
         #expect(http.stderr.contains("cannot open this URI"))
         let wrongType = try await call([Self.player, "Seek", "s", "ten"])
         #expect(wrongType.status != 0)
+        let badLoop = try await bus.run("busctl", ["--address=\(bus.address)", "set-property", Self.name, Self.path,
+                                                   Self.player, "LoopStatus", "s", "Forever"])
+        #expect(badLoop.status != 0)
+        #expect(badLoop.stderr.contains("LoopStatus is None, Track or Playlist"))
+        #expect(try await property(bus, Self.player, "LoopStatus") == "s \"None\"")
         let unknown = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, "/no/such/object",
                                                    Self.player, "Play"])
         #expect(unknown.status != 0)

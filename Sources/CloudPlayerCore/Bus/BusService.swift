@@ -96,8 +96,20 @@ public final class BusService: Sendable {
             player.send(.setVolume(max(0, volume)))
         case .setRate(let rate):
             if rate == 0 { player.send(.pause) }  // the spec: a rate of 0 pauses; others are clamped to 1.0
+        case .setLoopStatus(let text):
+            guard let mode = LoopMode(rawValue: text) else {
+                return ("org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist, not '\(text.prefix(40))'")
+            }
+            player.send(.setLoop(mode))
+        case .setShuffle(let on):
+            player.send(.setShuffle(on))
         }
         return nil
+    }
+
+    private static func hasNext(_ model: MPRISModel, _ player: Player) async -> Bool {
+        guard let entry = model.current.entry else { return false }
+        return await player.library.entry(after: entry.id) != nil
     }
 
     /// Keeps the model current and announces what changed.
@@ -142,6 +154,18 @@ public final class BusService: Sendable {
                 }
             case .volumeChanged(let volume):
                 changes = model.update { $0.volume = volume }
+            case .loopChanged(let mode):
+                let hasNext = await Self.hasNext(model, player)
+                changes = model.update {
+                    $0.loop = mode
+                    $0.canGoNext = hasNext
+                }
+            case .shuffleChanged(let on):
+                let hasNext = await Self.hasNext(model, player)
+                changes = model.update {
+                    $0.shuffle = on
+                    $0.canGoNext = hasNext
+                }
             case .trackEnded, .trackFailed, .queueFinished, .outputFailed:
                 continue
             }

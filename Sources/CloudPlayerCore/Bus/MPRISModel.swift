@@ -17,6 +17,8 @@ final class MPRISModel: Sendable {
         var anchorTime = ContinuousClock.now
         var canGoNext = false
         var canGoPrevious = false
+        var loop: LoopMode = .none
+        var shuffle = false
     }
 
     let identity = "cloudplayerd"
@@ -42,8 +44,8 @@ final class MPRISModel: Sendable {
     }
 
     /// Player properties announced by PropertiesChanged (Position never is, by the spec).
-    static let playerEmitting = ["PlaybackStatus", "Metadata", "Volume", "CanGoNext", "CanGoPrevious",
-                                 "CanPlay", "CanPause", "CanSeek"]
+    static let playerEmitting = ["PlaybackStatus", "LoopStatus", "Shuffle", "Metadata", "Volume", "CanGoNext",
+                                 "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"]
 
     /// The object path MPRIS clients see for a queue entry (not under /org/mpris, as the spec asks).
     static func trackID(_ entry: QueueEntry) -> String {
@@ -76,6 +78,8 @@ final class MPRISModel: Sendable {
         case (Self.rootInterface, "SupportedUriSchemes"): .strings(uriSchemes)
         case (Self.rootInterface, "SupportedMimeTypes"): .strings(mimeTypes)
         case (Self.playerInterface, "PlaybackStatus"): .string(state.status.rawValue)
+        case (Self.playerInterface, "LoopStatus"): .string(state.loop.rawValue)
+        case (Self.playerInterface, "Shuffle"): .bool(state.shuffle)
         case (Self.playerInterface, "Rate"), (Self.playerInterface, "MinimumRate"),
              (Self.playerInterface, "MaximumRate"): .double(1)
         case (Self.playerInterface, "Metadata"): metadata(state)

@@ -60,6 +60,8 @@ final class MPRISObject: @unchecked Sendable {
         }
         player.append(cp_vtable_writable_property(c("Volume"), c("d"), mprisGet, mprisSet, emits))
         player.append(cp_vtable_writable_property(c("Rate"), c("d"), mprisGet, mprisSet, emits))
+        player.append(cp_vtable_writable_property(c("LoopStatus"), c("s"), mprisGet, mprisSet, emits))
+        player.append(cp_vtable_writable_property(c("Shuffle"), c("b"), mprisGet, mprisSet, emits))
         let playerTable = makeTable(player)
         var status = sd_bus_add_object_vtable(bus, nil, Self.path, MPRISModel.rootInterface, root, me)
         if status >= 0 {
@@ -107,6 +109,8 @@ enum MPRISRequest: Sendable {
     case openURI(String)
     case setVolume(Double)
     case setRate(Double)
+    case setLoopStatus(String)
+    case setShuffle(Bool)
 }
 
 private func mprisObject(_ userdata: UnsafeMutableRawPointer?) -> MPRISObject {
@@ -124,10 +128,23 @@ private func mprisGet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ in
 private func mprisSet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ interface: UnsafePointer<CChar>?,
                       _ property: UnsafePointer<CChar>?, _ value: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
                       _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-    var number = 0.0
-    let status = sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &number)
+    let request: MPRISRequest
+    var status: Int32
+    switch String(cString: property!) {
+    case "LoopStatus":
+        var text: UnsafePointer<CChar>?
+        status = sd_bus_message_read_basic(value, CChar(UInt8(ascii: "s")), &text)
+        request = .setLoopStatus(text.map { String(cString: $0) } ?? "")
+    case "Shuffle":
+        var flag: Int32 = 0
+        status = sd_bus_message_read_basic(value, CChar(UInt8(ascii: "b")), &flag)
+        request = .setShuffle(flag != 0)
+    case let name:
+        var number = 0.0
+        status = sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &number)
+        request = name == "Volume" ? .setVolume(number) : .setRate(number)
+    }
     guard status >= 0 else { return status }
-    let request: MPRISRequest = String(cString: property!) == "Volume" ? .setVolume(number) : .setRate(number)
     if let (name, message) = mprisObject(userdata).handle(request) {
         return sd_bus_error_set(error, name, message)
     }

@@ -1,9 +1,14 @@
 import Foundation
 
-/// Owns the play queue. (Persistence, sources and the tag database come with the library issue.)
+/// Owns the play queue and its order: queue order, or a shuffled one; looping or not.
+/// (Persistence, sources and the tag database come with the library issue.)
 public actor LibraryActor {
     private var queue: [QueueEntry] = []
+    /// The order tracks play in: the queue's, or a permutation of it while shuffled.
+    private var order: [QueueEntry.ID] = []
     private var nextID: UInt64 = 1
+    public private(set) var loop: LoopMode = .none
+    public private(set) var shuffle = false
 
     public init() {}
 
@@ -15,30 +20,60 @@ public actor LibraryActor {
             return QueueEntry(id: nextID, url: url)
         }
         queue.append(contentsOf: added)
+        for entry in added {
+            // Shuffled, a new track lands anywhere in the order; otherwise at the end.
+            order.insert(entry.id, at: shuffle ? Int.random(in: 0...order.count) : order.count)
+        }
         return added
+    }
+
+    public func setLoop(_ mode: LoopMode) {
+        loop = mode
+    }
+
+    /// Shuffles (or restores queue order), keeping `current` where playback is so the tracks
+    /// after it are the ones not yet heard in the new order.
+    public func setShuffle(_ on: Bool, current: QueueEntry.ID?) {
+        guard on != shuffle else { return }
+        shuffle = on
+        if on {
+            let rest = queue.map(\.id).filter { $0 != current }.shuffled()
+            order = (current.map { [$0] } ?? []) + rest
+        } else {
+            order = queue.map(\.id)
+        }
     }
 
     public var entries: [QueueEntry] { queue }
 
-    public var first: QueueEntry? { queue.first }
+    /// The first entry in play order.
+    public var first: QueueEntry? { order.first.flatMap { entry(id: $0) } }
 
     public func entry(id: QueueEntry.ID) -> QueueEntry? {
         queue.first { $0.id == id }
     }
 
-    /// The entry that plays after `id`, or nil at the end of the queue (or if `id` is gone).
-    public func entry(after id: QueueEntry.ID) -> QueueEntry? {
-        guard let index = queue.firstIndex(where: { $0.id == id }), index + 1 < queue.count else { return nil }
-        return queue[index + 1]
+    /// The entry that plays after `id` in play order, or nil at the end (or if `id` is gone).
+    /// `automatically`: the track ended by itself, so a track loop repeats it; asked for (Next),
+    /// any loop wraps from the last track to the first.
+    public func entry(after id: QueueEntry.ID, automatically: Bool = false) -> QueueEntry? {
+        guard let index = order.firstIndex(of: id) else { return nil }
+        if automatically && loop == .track { return entry(id: id) }
+        if index + 1 < order.count { return entry(id: order[index + 1]) }
+        let wraps = automatically ? loop == .playlist : loop != .none
+        return wraps ? entry(id: order[0]) : nil
     }
 
-    /// The entry that plays before `id`, or nil at the start of the queue (or if `id` is gone).
+    /// The entry that plays before `id` in play order, or nil at the start (or if `id` is gone);
+    /// with a loop, the first track's previous is the last.
     public func entry(before id: QueueEntry.ID) -> QueueEntry? {
-        guard let index = queue.firstIndex(where: { $0.id == id }), index > 0 else { return nil }
-        return queue[index - 1]
+        guard let index = order.firstIndex(of: id) else { return nil }
+        if index > 0 { return entry(id: order[index - 1]) }
+        return loop != .none ? entry(id: order[order.count - 1]) : nil
     }
 
     public func clear() {
         queue.removeAll()
+        order.removeAll()
     }
 }

@@ -175,6 +175,12 @@ public actor Player {
             volume = max(0, level)
             await output.setVolume(volume)
             publish(.volumeChanged(volume))
+        case .setLoop(let mode):
+            await library.setLoop(mode)
+            publish(.loopChanged(mode))
+        case .setShuffle(let on):
+            await library.setShuffle(on, current: current?.id)
+            publish(.shuffleChanged(on))
         }
     }
 
@@ -217,7 +223,7 @@ public actor Player {
                     mailbox.yield(.trackFailed(item, error, generation: generation))
                 }
                 start = 0
-                next = await library.entry(after: item.id)
+                next = await library.entry(after: item.id, automatically: true)
             }
             packets.finish()
         }

@@ -13,4 +13,6 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Plays this queue entry from `seconds` into it.
     case playEntry(QueueEntry.ID, at: Double)
     case setVolume(Double)
+    case setLoop(LoopMode)
+    case setShuffle(Bool)
 }

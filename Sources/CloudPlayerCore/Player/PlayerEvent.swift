@@ -9,6 +9,8 @@ public enum PlayerEvent: Sendable {
     /// The position jumped (a seek, or a jump to another place).
     case seeked(seconds: Double)
     case volumeChanged(Double)
+    case loopChanged(LoopMode)
+    case shuffleChanged(Bool)
     /// The queue was played to its end.
     case queueFinished
     /// The audio output failed; playback stopped.
