@@ -11,8 +11,9 @@ sd_bus_vtable cp_vtable_end(void) {
 }
 
 sd_bus_vtable cp_vtable_method(const char *member, const char *signature, const char *result,
-                               sd_bus_message_handler_t handler, uint64_t flags) {
+                               const char *names, sd_bus_message_handler_t handler, uint64_t flags) {
     sd_bus_vtable entry[] = { SD_BUS_METHOD(member, signature, result, handler, flags) };
+    entry[0].x.method.names = names;
     return entry[0];
 }
 
@@ -28,7 +29,8 @@ sd_bus_vtable cp_vtable_writable_property(const char *member, const char *signat
     return entry[0];
 }
 
-sd_bus_vtable cp_vtable_signal(const char *member, const char *signature, uint64_t flags) {
+sd_bus_vtable cp_vtable_signal(const char *member, const char *signature, const char *names, uint64_t flags) {
     sd_bus_vtable entry[] = { SD_BUS_SIGNAL(member, signature, flags) };
+    entry[0].x.signal.names = names;
     return entry[0];
 }

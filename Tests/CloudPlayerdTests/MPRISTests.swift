@@ -82,6 +82,59 @@ struct MPRISTests {
         await bus.stop()
     }
 
+    @Test("PropertiesChanged carries every change with its value, Seeked follows a jump, Position never changes by signal")
+    func signals() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let monitor = try ChildProcess("dbus-monitor", ["--address", bus.address,
+                                                        "type='signal',path='/org/mpris/MediaPlayer2'"])
+        // The monitor is listening once it has printed its own NameAcquired.
+        while !monitor.outputSoFar().contains("NameAcquired") && !monitor.outputSoFar().contains("member=") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        _ = try await playerctl(bus, "open", file.absoluteString)
+        _ = try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") }
+        _ = try await playerctl(bus, "pause")
+        _ = try await eventually("Paused") { try await playerctl(bus, "status") }
+        _ = try await playerctl(bus, "position", "3")
+        _ = try await eventually("3.000000") { try await playerctl(bus, "position") }
+        _ = try await playerctl(bus, "volume", "0.25")
+        _ = try await eventually("0.250000") { try await playerctl(bus, "volume") }
+        try await Task.sleep(for: .milliseconds(200))  // let the last signals reach the monitor
+        monitor.signal(SIGTERM)
+        let signals = await monitor.wait().stdout.components(separatedBy: "signal time=")
+
+        func seen(_ member: String, _ fragments: String...) -> Bool {
+            signals.contains { block in block.contains("member=\(member)") && fragments.allSatisfy { block.contains($0) } }
+        }
+        #expect(seen("PropertiesChanged", "\"PlaybackStatus\"", "string \"Playing\""))
+        #expect(seen("PropertiesChanged", "\"PlaybackStatus\"", "string \"Paused\""))
+        // A new track: Metadata and the Can* that follow from it, in one signal, with values.
+        #expect(seen("PropertiesChanged", "\"Metadata\"", "\"mpris:trackid\"", "\"CanPlay\"", "\"CanSeek\""))
+        #expect(seen("PropertiesChanged", "\"Volume\"", "double 0.25"))
+        #expect(seen("Seeked", "int64 3000000"))
+        #expect(!signals.contains { $0.contains("member=PropertiesChanged") && $0.contains("\"Position\"") })
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
+    @Test("Introspect answers exactly what dbus/org.mpris.MediaPlayer2.xml documents")
+    func introspectionMatchesDocument() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let live = try await bus.run("busctl", ["--address=\(bus.address)", "introspect", "--xml-interface", Self.name, Self.path])
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("dbus/org.mpris.MediaPlayer2.xml")
+        let documented = try IntrospectionSummary.lines(of: String(contentsOf: document, encoding: .utf8),
+                                                        interfacesStartingWith: "org.mpris.")
+        let exported = try IntrospectionSummary.lines(of: live.stdout, interfacesStartingWith: "org.mpris.")
+        #expect(!documented.isEmpty)
+        #expect(exported == documented)
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
     @Test("properties have the types of the MPRIS spec")
     func propertyTypes() async throws {
         let (bus, daemon) = try await startDaemon()

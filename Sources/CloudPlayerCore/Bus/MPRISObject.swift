@@ -31,23 +31,23 @@ final class MPRISObject: @unchecked Sendable {
         let constant = UInt64(SD_BUS_VTABLE_PROPERTY_CONST)
         let emits = UInt64(SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
         let root = makeTable([
-            cp_vtable_method(c("Raise"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("Quit"), c(""), c(""), mprisMethod, 0),
+            method("Raise"),
+            method("Quit"),
         ] + ["CanQuit": "b", "CanRaise": "b", "HasTrackList": "b", "Identity": "s", "DesktopEntry": "s",
              "SupportedUriSchemes": "as", "SupportedMimeTypes": "as"].sorted(by: { $0.key < $1.key }).map {
             cp_vtable_property(c($0.key), c($0.value), mprisGet, constant)
         })
         var player = [
-            cp_vtable_method(c("Next"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("Previous"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("Pause"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("PlayPause"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("Stop"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("Play"), c(""), c(""), mprisMethod, 0),
-            cp_vtable_method(c("Seek"), c("x"), c(""), mprisMethod, 0),
-            cp_vtable_method(c("SetPosition"), c("ox"), c(""), mprisMethod, 0),
-            cp_vtable_method(c("OpenUri"), c("s"), c(""), mprisMethod, 0),
-            cp_vtable_signal(c("Seeked"), c("x"), 0),
+            method("Next"),
+            method("Previous"),
+            method("Pause"),
+            method("PlayPause"),
+            method("Stop"),
+            method("Play"),
+            method("Seek", "x", names: ["Offset"]),
+            method("SetPosition", "ox", names: ["TrackId", "Position"]),
+            method("OpenUri", "s", names: ["Uri"]),
+            cp_vtable_signal(c("Seeked"), c("x"), argumentNames(["Position"]), 0),
             cp_vtable_property(c("PlaybackStatus"), c("s"), mprisGet, emits),
             cp_vtable_property(c("Metadata"), c("a{sv}"), mprisGet, emits),
             cp_vtable_property(c("Position"), c("x"), mprisGet, 0),
@@ -84,6 +84,19 @@ final class MPRISObject: @unchecked Sendable {
               let signal else { return }
         defer { sd_bus_message_unref(signal) }
         if BusValue.int64(microseconds).append(to: signal) >= 0 { _ = sd_bus_send(bus, signal, nil) }
+    }
+
+    private func method(_ name: String, _ signature: String = "", names: [String] = []) -> sd_bus_vtable {
+        cp_vtable_method(c(name), c(signature), c(""), argumentNames(names), mprisMethod, 0)
+    }
+
+    /// Argument names as sd-bus keeps them: each ending in NUL, the list in one more.
+    private func argumentNames(_ names: [String]) -> UnsafePointer<CChar> {
+        let bytes: [CChar] = names.reduce(into: []) { $0 += $1.utf8CString } + [0]
+        let copy = malloc(bytes.count)!.bindMemory(to: CChar.self, capacity: bytes.count)
+        copy.initialize(from: bytes, count: bytes.count)
+        strings.append(copy)
+        return UnsafePointer(copy)
     }
 
     private func c(_ text: String) -> UnsafePointer<CChar> {
