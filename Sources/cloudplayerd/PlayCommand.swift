@@ -48,7 +48,7 @@ struct PlayCommand: AsyncParsableCommand {
         let player = Player(output: OutputActor(device: device))
         let events = player.subscribe()
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let entries = await player.library.enqueue(files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
+        let entries = await player.enqueue(files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
         let watcher = SignalWatcher()
         let signals = watcher.signals
         let interruption = Task.detached {
@@ -77,7 +77,7 @@ struct PlayCommand: AsyncParsableCommand {
                 await player.shutdown()
             case .queueFinished:
                 await player.shutdown()
-            case .statusChanged, .trackEnded, .seeked, .volumeChanged, .loopChanged, .shuffleChanged:
+            case .statusChanged, .trackEnded, .seeked, .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged:
                 break
             }
         }

@@ -135,6 +135,41 @@ struct MPRISTests {
         await bus.stop()
     }
 
+    @Test("TrackList: AddTrack, Tracks, GetTracksMetadata, GoTo, RemoveTrack; GoTo of a removed track is an error")
+    func trackList() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let trackList = "org.mpris.MediaPlayer2.TrackList"
+        func call(_ method: String, _ arguments: String...) async throws -> ProcessResult {
+            try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path, trackList, method] + arguments)
+        }
+        let first = try await Fixtures.shared.url(.vbrMP3)
+        let second = try await Fixtures.shared.url(.opus)
+        #expect(try await call("AddTrack", "sob", first.absoluteString, "/org/mpris/MediaPlayer2/TrackList/NoTrack", "false").status == 0)
+        #expect(try await call("AddTrack", "sob", second.absoluteString, "/org/cloudplayerd/track/1", "true").status == 0)
+        #expect(try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") } == "Opus Title")
+        #expect(try await property(bus, trackList, "Tracks") == "ao 2 \"/org/cloudplayerd/track/1\" \"/org/cloudplayerd/track/2\"")
+        let metadata = try await call("GetTracksMetadata", "ao", "2", "/org/cloudplayerd/track/1", "/org/cloudplayerd/track/2")
+        #expect(metadata.stdout.hasPrefix("aa{sv} 2 "))
+        #expect(metadata.stdout.contains("\"xesam:url\" s \"\(first.absoluteString)\""))
+        #expect(metadata.stdout.contains("\"xesam:title\" s \"Opus Title\""))
+
+        #expect(try await call("GoTo", "o", "/org/cloudplayerd/track/1").status == 0)
+        #expect(try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") } == "Vbr Title")
+        #expect(try await call("RemoveTrack", "o", "/org/cloudplayerd/track/1").status == 0)
+        // The removed track was playing: the next one takes over.
+        #expect(try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") } == "Opus Title")
+        #expect(try await property(bus, trackList, "Tracks") == "ao 1 \"/org/cloudplayerd/track/2\"")
+        let gone = try await call("GoTo", "o", "/org/cloudplayerd/track/1")
+        #expect(gone.status != 0)
+        #expect(gone.stderr.contains("is not in the track list"))
+        let badAfter = try await call("AddTrack", "sob", first.absoluteString, "/org/cloudplayerd/track/77", "false")
+        #expect(badAfter.status != 0)
+        #expect(try await playerctl(bus, "status") == "Playing")
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
     @Test("properties have the types of the MPRIS spec")
     func propertyTypes() async throws {
         let (bus, daemon) = try await startDaemon()
@@ -145,6 +180,7 @@ struct MPRISTests {
         #expect(try await property(bus, root, "Identity") == "s \"cloudplayerd\"")
         #expect(try await property(bus, root, "CanQuit") == "b true")
         #expect(try await property(bus, root, "CanRaise") == "b false")
+        #expect(try await property(bus, root, "HasTrackList") == "b true")
         #expect(try await property(bus, root, "SupportedUriSchemes").hasPrefix("as "))
         #expect(try await property(bus, Self.player, "PlaybackStatus") == "s \"Playing\"")
         #expect(try await property(bus, Self.player, "Rate") == "d 1")

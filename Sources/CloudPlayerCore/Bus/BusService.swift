@@ -7,6 +7,12 @@ import Logging
 /// Property reads are answered on the bus thread from an `MPRISModel` that a task keeps current
 /// from the player's events; method calls become player commands. Objects are registered
 /// before the name is requested, so a client that sees the name finds them.
+/// A D-Bus error to answer a request with, as a `Result`'s failure.
+struct MPRISRefusal: Error {
+    let outcome: MPRISOutcome
+    init(_ outcome: MPRISOutcome) { self.outcome = outcome }
+}
+
 public final class BusService: Sendable {
     /// The well-known name: `org.mpris.MediaPlayer2.cloudplayerd`, or with `.instanceNAME`
     /// appended for a second instance, as the MPRIS spec names them.
@@ -62,9 +68,9 @@ public final class BusService: Sendable {
     }
 
     /// Turns a method call or property write into a player command (on the bus thread, so it
-    /// only sends, never waits). Returns a D-Bus error for a request that cannot be honoured.
+    /// only sends, never waits). Refuses, with a D-Bus error, what cannot be honoured.
     private static func carryOut(_ request: MPRISRequest, player: Player, model: MPRISModel,
-                                 quit: AsyncStream<Void>.Continuation) -> (String, String)? {
+                                 quit: AsyncStream<Void>.Continuation) -> MPRISOutcome {
         switch request {
         case .raise: break
         case .quit: quit.yield()
@@ -82,29 +88,78 @@ public final class BusService: Sendable {
                   microseconds <= Int64(((state.info?.duration ?? 0) * 1e6).rounded()) else { break }
             player.send(.seek(to: Double(microseconds) / 1e6))
         case .openURI(let text):
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                  model.uriSchemes.contains(scheme), url.isFileURL else {
-                return ("org.freedesktop.DBus.Error.NotSupported",
-                        "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")
-            }
-            Task {
-                let added = await player.library.enqueue([url])
-                await player.perform(.playEntry(added[0].id, at: 0))
+            switch playableURL(text, model: model) {
+            case .failure(let refusal): return refusal.outcome
+            case .success(let url):
+                Task {
+                    let added = await player.enqueue([url])
+                    await player.perform(.playEntry(added[0].id, at: 0))
+                }
             }
         case .setVolume(let volume):
-            guard volume.isFinite else { return ("org.freedesktop.DBus.Error.InvalidArgs", "volume must be a number") }
+            guard volume.isFinite else { return .invalidArguments("Volume must be a number") }
             player.send(.setVolume(max(0, volume)))
         case .setRate(let rate):
             if rate == 0 { player.send(.pause) }  // the spec: a rate of 0 pauses; others are clamped to 1.0
         case .setLoopStatus(let text):
             guard let mode = LoopMode(rawValue: text) else {
-                return ("org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist, not '\(text.prefix(40))'")
+                return .invalidArguments("LoopStatus is None, Track or Playlist, not '\(text.prefix(40))'")
             }
             player.send(.setLoop(mode))
         case .setShuffle(let on):
             player.send(.setShuffle(on))
+        case .getTracksMetadata(let ids):
+            return .reply(model.metadata(of: ids.compactMap { model.entry(trackID: $0) }))
+        case .addTrack(let text, let after, let setAsCurrent):
+            let placement: LibraryActor.Placement
+            if after == MPRISModel.noTrack {
+                placement = .start
+            } else if let entry = model.entry(trackID: after) {
+                placement = .after(entry.id)
+            } else {
+                return .invalidArguments("AfterTrack \(after.prefix(80)) is not in the track list")
+            }
+            switch playableURL(text, model: model) {
+            case .failure(let refusal): return refusal.outcome
+            case .success(let url):
+                Task {
+                    let added = await player.enqueue([url], at: placement)
+                    if setAsCurrent { await player.perform(.playEntry(added[0].id, at: 0)) }
+                }
+            }
+        case .removeTrack(let id):
+            guard let entry = model.entry(trackID: id) else { return .invalidArguments("\(id.prefix(80)) is not in the track list") }
+            player.send(.remove(entry.id))
+        case .goTo(let id):
+            guard let entry = model.entry(trackID: id) else { return .invalidArguments("\(id.prefix(80)) is not in the track list") }
+            player.send(.playEntry(entry.id, at: 0))
         }
-        return nil
+        return .done
+    }
+
+    /// A URI the loader can play, or the refusal to send back.
+    private static func playableURL(_ text: String, model: MPRISModel) -> Result<URL, MPRISRefusal> {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), model.uriSchemes.contains(scheme),
+              url.isFileURL else {
+            return .failure(MPRISRefusal(.failed(
+                name: "org.freedesktop.DBus.Error.NotSupported",
+                message: "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")))
+        }
+        return .success(url)
+    }
+
+    /// TrackRemoved for each entry gone, TrackAdded (after its neighbour) for each new one.
+    private static func trackListSignals(from before: [QueueEntry], to after: [QueueEntry],
+                                         model: MPRISModel) -> [(String, [BusValue])] {
+        let kept = Set(after.map(\.id))
+        let old = Set(before.map(\.id))
+        var signals = before.filter { !kept.contains($0.id) }.map { ("TrackRemoved", [BusValue.objectPath(MPRISModel.trackID($0))]) }
+        for (index, entry) in after.enumerated() where !old.contains(entry.id) {
+            let neighbour = index == 0 ? MPRISModel.noTrack : MPRISModel.trackID(after[index - 1])
+            guard case .dictionaries(let metadata) = model.metadata(of: [entry]) else { continue }
+            signals.append(("TrackAdded", [.dictionary(metadata[0]), .objectPath(neighbour)]))
+        }
+        return signals
     }
 
     private static func hasNext(_ model: MPRISModel, _ player: Player) async -> Bool {
@@ -154,6 +209,17 @@ public final class BusService: Sendable {
                 }
             case .volumeChanged(let volume):
                 changes = model.update { $0.volume = volume }
+            case .queueChanged(let entries):
+                let before = model.current.tracks
+                changes = model.update { $0.tracks = entries }
+                let hasNext = await Self.hasNext(model, player)
+                changes.merge(model.update { $0.canGoNext = hasNext }) { $0 + $1 }
+                let signals = Self.trackListSignals(from: before, to: entries, model: model)
+                connection.perform { bus in
+                    for (member, arguments) in signals {
+                        object.emit(on: bus, interface: MPRISModel.trackListInterface, signal: member, arguments)
+                    }
+                }
             case .loopChanged(let mode):
                 let hasNext = await Self.hasNext(model, player)
                 changes = model.update {
@@ -173,7 +239,10 @@ public final class BusService: Sendable {
             let jump = seeked
             connection.perform { bus in
                 for (interface, names) in announced { object.emitChanged(on: bus, interface: interface, names: names) }
-                if let jump { object.emitSeeked(on: bus, microseconds: Int64((jump * 1e6).rounded())) }
+                if let jump {
+                    object.emit(on: bus, interface: MPRISModel.playerInterface, signal: "Seeked",
+                                [.int64(Int64((jump * 1e6).rounded()))])
+                }
             }
         }
     }

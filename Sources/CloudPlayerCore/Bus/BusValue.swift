@@ -10,8 +10,11 @@ enum BusValue: Sendable, Equatable {
     case int64(Int64)
     case double(Double)
     case strings([String])
+    case objectPaths([String])
     /// `a{sv}`: a dictionary of variants, in this order.
     case dictionary([(String, BusValue)])
+    /// `aa{sv}`: a list of such dictionaries.
+    case dictionaries([[(String, BusValue)]])
 
     static func == (lhs: BusValue, rhs: BusValue) -> Bool {
         switch (lhs, rhs) {
@@ -20,8 +23,9 @@ enum BusValue: Sendable, Equatable {
         case (.int32(let a), .int32(let b)): a == b
         case (.int64(let a), .int64(let b)): a == b
         case (.double(let a), .double(let b)): a == b
-        case (.strings(let a), .strings(let b)): a == b
+        case (.strings(let a), .strings(let b)), (.objectPaths(let a), .objectPaths(let b)): a == b
         case (.dictionary(let a), .dictionary(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        case (.dictionaries(let a), .dictionaries(let b)): a.map { BusValue.dictionary($0) } == b.map { BusValue.dictionary($0) }
         default: false
         }
     }
@@ -35,7 +39,9 @@ enum BusValue: Sendable, Equatable {
         case .int64: "x"
         case .double: "d"
         case .strings: "as"
+        case .objectPaths: "ao"
         case .dictionary: "a{sv}"
+        case .dictionaries: "aa{sv}"
         }
     }
 
@@ -52,9 +58,11 @@ enum BusValue: Sendable, Equatable {
         case .int64(var value): return sd_bus_message_append_basic(message, Self.type("x"), &value)
         case .double(var value): return sd_bus_message_append_basic(message, Self.type("d"), &value)
         case .strings(let texts):
-            var status = sd_bus_message_open_container(message, Self.type("a"), "s")
-            for text in texts where status >= 0 { status = BusValue.string(text).append(to: message) }
-            return status >= 0 ? sd_bus_message_close_container(message) : status
+            return Self.appendArray(of: "s", texts.map(BusValue.string), to: message)
+        case .objectPaths(let paths):
+            return Self.appendArray(of: "o", paths.map(BusValue.objectPath), to: message)
+        case .dictionaries(let dictionaries):
+            return Self.appendArray(of: "a{sv}", dictionaries.map(BusValue.dictionary), to: message)
         case .dictionary(let entries):
             var status = sd_bus_message_open_container(message, Self.type("a"), "{sv}")
             for (key, value) in entries where status >= 0 {
@@ -67,6 +75,12 @@ enum BusValue: Sendable, Equatable {
             }
             return status >= 0 ? sd_bus_message_close_container(message) : status
         }
+    }
+
+    private static func appendArray(of signature: String, _ elements: [BusValue], to message: OpaquePointer) -> Int32 {
+        var status = sd_bus_message_open_container(message, type("a"), signature)
+        for element in elements where status >= 0 { status = element.append(to: message) }
+        return status >= 0 ? sd_bus_message_close_container(message) : status
     }
 
     private static func type(_ code: Character) -> CChar {

@@ -6,6 +6,9 @@ import Synchronization
 final class MPRISModel: Sendable {
     static let rootInterface = "org.mpris.MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    /// The track id that means "no track" (AddTrack at the start, TrackAdded at the start).
+    static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     struct State: Sendable {
         var status: PlaybackStatus = .stopped
@@ -19,6 +22,8 @@ final class MPRISModel: Sendable {
         var canGoPrevious = false
         var loop: LoopMode = .none
         var shuffle = false
+        /// The queue, in queue order: MPRIS's track list.
+        var tracks: [QueueEntry] = []
     }
 
     let identity = "cloudplayerd"
@@ -36,7 +41,7 @@ final class MPRISModel: Sendable {
             return (before, state)
         }
         var changed: [String: [String]] = [:]
-        for (interface, names) in [(Self.playerInterface, Self.playerEmitting)] {
+        for (interface, names) in [(Self.playerInterface, Self.playerEmitting), (Self.trackListInterface, ["Tracks"])] {
             let differing = names.filter { value(interface, $0, in: before) != value(interface, $0, in: after) }
             if !differing.isEmpty { changed[interface] = differing }
         }
@@ -50,6 +55,20 @@ final class MPRISModel: Sendable {
     /// The object path MPRIS clients see for a queue entry (not under /org/mpris, as the spec asks).
     static func trackID(_ entry: QueueEntry) -> String {
         "/org/cloudplayerd/track/\(entry.id)"
+    }
+
+    /// The queue entry a track id names, if it is in the track list.
+    func entry(trackID: String) -> QueueEntry? {
+        current.tracks.first { Self.trackID($0) == trackID }
+    }
+
+    /// Metadata of queued tracks: what the decoder read for the one playing, the location for
+    /// the others (their tags come with the library).
+    func metadata(of entries: [QueueEntry]) -> BusValue {
+        let state = current
+        return .dictionaries(entries.map { entry in
+            fields(entry, info: entry == state.entry ? state.info : nil)
+        })
     }
 
     func value(_ interface: String, _ property: String) -> BusValue? {
@@ -72,7 +91,7 @@ final class MPRISModel: Sendable {
         switch (interface, property) {
         case (Self.rootInterface, "CanQuit"): .bool(true)
         case (Self.rootInterface, "CanRaise"): .bool(false)
-        case (Self.rootInterface, "HasTrackList"): .bool(false)
+        case (Self.rootInterface, "HasTrackList"): .bool(true)
         case (Self.rootInterface, "Identity"): .string(identity)
         case (Self.rootInterface, "DesktopEntry"): .string("cloudplayerd")
         case (Self.rootInterface, "SupportedUriSchemes"): .strings(uriSchemes)
@@ -90,22 +109,28 @@ final class MPRISModel: Sendable {
         case (Self.playerInterface, "CanPlay"), (Self.playerInterface, "CanPause"): .bool(state.entry != nil)
         case (Self.playerInterface, "CanSeek"): .bool(state.entry != nil && state.info?.totalFrames != nil)
         case (Self.playerInterface, "CanControl"): .bool(true)
+        case (Self.trackListInterface, "Tracks"): .objectPaths(state.tracks.map(Self.trackID))
+        case (Self.trackListInterface, "CanEditTracks"): .bool(true)
         default: nil
         }
     }
 
     private func metadata(_ state: State) -> BusValue {
         guard let entry = state.entry else { return .dictionary([]) }
+        return .dictionary(fields(entry, info: state.info))
+    }
+
+    private func fields(_ entry: QueueEntry, info: TrackInfo?) -> [(String, BusValue)] {
         var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry)))]
-        let tags = state.info?.tags ?? TrackTags()
+        let tags = info?.tags ?? TrackTags()
         fields.append(("xesam:title", .string(tags.title ?? entry.displayName)))
-        if let duration = state.info?.duration { fields.append(("mpris:length", .int64(Int64((duration * 1e6).rounded())))) }
+        if let duration = info?.duration { fields.append(("mpris:length", .int64(Int64((duration * 1e6).rounded())))) }
         if let artist = tags.artist { fields.append(("xesam:artist", .strings([artist]))) }
         if let album = tags.album { fields.append(("xesam:album", .string(album))) }
         if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
         if let genre = tags.genre { fields.append(("xesam:genre", .strings([genre]))) }
         fields.append(("xesam:url", .string(entry.url.absoluteString)))
-        return .dictionary(fields)
+        return fields
     }
 }

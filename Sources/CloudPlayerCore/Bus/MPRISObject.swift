@@ -9,13 +9,13 @@ final class MPRISObject: @unchecked Sendable {
     static let path = "/org/mpris/MediaPlayer2"
 
     let model: MPRISModel
-    /// Carries out a method call or property write; returns a D-Bus error (name, message) or nil.
-    let handle: @Sendable (MPRISRequest) -> (String, String)?
+    /// Carries out a method call or property write.
+    let handle: @Sendable (MPRISRequest) -> MPRISOutcome
     // C strings and vtable arrays that sd-bus keeps pointers into for as long as the bus lives.
     private var strings: [UnsafeMutablePointer<CChar>] = []
     private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
 
-    init(model: MPRISModel, handle: @escaping @Sendable (MPRISRequest) -> (String, String)?) {
+    init(model: MPRISModel, handle: @escaping @Sendable (MPRISRequest) -> MPRISOutcome) {
         self.model = model
         self.handle = handle
     }
@@ -63,9 +63,22 @@ final class MPRISObject: @unchecked Sendable {
         player.append(cp_vtable_writable_property(c("LoopStatus"), c("s"), mprisGet, mprisSet, emits))
         player.append(cp_vtable_writable_property(c("Shuffle"), c("b"), mprisGet, mprisSet, emits))
         let playerTable = makeTable(player)
-        var status = sd_bus_add_object_vtable(bus, nil, Self.path, MPRISModel.rootInterface, root, me)
-        if status >= 0 {
-            status = sd_bus_add_object_vtable(bus, nil, Self.path, MPRISModel.playerInterface, playerTable, me)
+        let trackList = makeTable([
+            method("GetTracksMetadata", "ao", result: "aa{sv}", names: ["TrackIds", "Metadata"]),
+            method("AddTrack", "sob", names: ["Uri", "AfterTrack", "SetAsCurrent"]),
+            method("RemoveTrack", "o", names: ["TrackId"]),
+            method("GoTo", "o", names: ["TrackId"]),
+            cp_vtable_signal(c("TrackListReplaced"), c("aoo"), argumentNames(["Tracks", "CurrentTrack"]), 0),
+            cp_vtable_signal(c("TrackAdded"), c("a{sv}o"), argumentNames(["Metadata", "AfterTrack"]), 0),
+            cp_vtable_signal(c("TrackRemoved"), c("o"), argumentNames(["TrackId"]), 0),
+            cp_vtable_signal(c("TrackMetadataChanged"), c("oa{sv}"), argumentNames(["TrackId", "Metadata"]), 0),
+            cp_vtable_property(c("Tracks"), c("ao"), mprisGet, UInt64(SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION)),
+            cp_vtable_property(c("CanEditTracks"), c("b"), mprisGet, constant),
+        ])
+        var status: Int32 = 0
+        for (interface, table) in [(MPRISModel.rootInterface, root), (MPRISModel.playerInterface, playerTable),
+                                   (MPRISModel.trackListInterface, trackList)] where status >= 0 {
+            status = sd_bus_add_object_vtable(bus, nil, Self.path, interface, table, me)
         }
         return status
     }
@@ -77,17 +90,17 @@ final class MPRISObject: @unchecked Sendable {
         _ = sd_bus_emit_properties_changed_strv(bus, Self.path, interface, &pointers)
     }
 
-    /// Emits the player's Seeked signal (on the bus thread).
-    func emitSeeked(on bus: OpaquePointer, microseconds: Int64) {
+    /// Emits a signal of this object (on the bus thread).
+    func emit(on bus: OpaquePointer, interface: String, signal member: String, _ arguments: [BusValue]) {
         var signal: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &signal, Self.path, MPRISModel.playerInterface, "Seeked") >= 0,
-              let signal else { return }
+        guard sd_bus_message_new_signal(bus, &signal, Self.path, interface, member) >= 0, let signal else { return }
         defer { sd_bus_message_unref(signal) }
-        if BusValue.int64(microseconds).append(to: signal) >= 0 { _ = sd_bus_send(bus, signal, nil) }
+        for argument in arguments where argument.append(to: signal) < 0 { return }
+        _ = sd_bus_send(bus, signal, nil)
     }
 
-    private func method(_ name: String, _ signature: String = "", names: [String] = []) -> sd_bus_vtable {
-        cp_vtable_method(c(name), c(signature), c(""), argumentNames(names), mprisMethod, 0)
+    private func method(_ name: String, _ signature: String = "", result: String = "", names: [String] = []) -> sd_bus_vtable {
+        cp_vtable_method(c(name), c(signature), c(result), argumentNames(names), mprisMethod, 0)
     }
 
     /// Argument names as sd-bus keeps them: each ending in NUL, the list in one more.
@@ -124,6 +137,21 @@ enum MPRISRequest: Sendable {
     case setRate(Double)
     case setLoopStatus(String)
     case setShuffle(Bool)
+    case getTracksMetadata([String])
+    case addTrack(uri: String, after: String, setAsCurrent: Bool)
+    case removeTrack(String)
+    case goTo(String)
+}
+
+/// How a request went: done, done with a value to return, or refused with a D-Bus error.
+enum MPRISOutcome: Sendable {
+    case done
+    case reply(BusValue)
+    case failed(name: String, message: String)
+
+    static func invalidArguments(_ message: String) -> MPRISOutcome {
+        .failed(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
+    }
 }
 
 private func mprisObject(_ userdata: UnsafeMutableRawPointer?) -> MPRISObject {
@@ -158,7 +186,7 @@ private func mprisSet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ in
         request = name == "Volume" ? .setVolume(number) : .setRate(number)
     }
     guard status >= 0 else { return status }
-    if let (name, message) = mprisObject(userdata).handle(request) {
+    if case .failed(let name, let message) = mprisObject(userdata).handle(request) {
         return sd_bus_error_set(error, name, message)
     }
     return 0
@@ -190,18 +218,50 @@ private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRaw
         guard status >= 0, let path else { return status < 0 ? status : -EINVAL }
         request = .setPosition(trackID: String(cString: path), microseconds: position)
     case "OpenUri":
-        var uri: UnsafePointer<CChar>?
-        let status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &uri)
-        guard status >= 0, let uri else { return status < 0 ? status : -EINVAL }
-        request = .openURI(String(cString: uri))
+        guard let uri = readString(message, "s") else { return -EINVAL }
+        request = .openURI(uri)
+    case "GetTracksMetadata":
+        guard let ids = readObjectPaths(message) else { return -EINVAL }
+        request = .getTracksMetadata(ids)
+    case "AddTrack":
+        var flag: Int32 = 0
+        guard let uri = readString(message, "s"), let after = readString(message, "o"),
+              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &flag) >= 0 else { return -EINVAL }
+        request = .addTrack(uri: uri, after: after, setAsCurrent: flag != 0)
+    case "RemoveTrack":
+        guard let id = readString(message, "o") else { return -EINVAL }
+        request = .removeTrack(id)
+    case "GoTo":
+        guard let id = readString(message, "o") else { return -EINVAL }
+        request = .goTo(id)
     default:
         return -EINVAL
     }
-    if let (name, text) = mprisObject(userdata).handle(request) {
-        return sd_bus_error_set(error, name, text)  // sd-bus replies with this error
+    var value: BusValue?
+    switch mprisObject(userdata).handle(request) {
+    case .failed(let name, let text): return sd_bus_error_set(error, name, text)  // sd-bus replies with it
+    case .reply(let result): value = result
+    case .done: break
     }
     var reply: OpaquePointer?
     guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
     defer { sd_bus_message_unref(reply) }
+    if let value, value.append(to: reply) < 0 { return -ENOMEM }
     return sd_bus_send(nil, reply, nil)
+}
+
+/// Reads a string-like argument (`s` or `o`); nil on a wrong type.
+private func readString(_ message: OpaquePointer, _ type: Character) -> String? {
+    var text: UnsafePointer<CChar>?
+    guard sd_bus_message_read_basic(message, CChar(type.asciiValue!), &text) > 0, let text else { return nil }
+    return String(cString: text)
+}
+
+/// Reads an `ao` argument; nil on a wrong type.
+private func readObjectPaths(_ message: OpaquePointer) -> [String]? {
+    guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "o") > 0 else { return nil }
+    var paths: [String] = []
+    while let path = readString(message, "o") { paths.append(path) }
+    guard sd_bus_message_exit_container(message) >= 0 else { return nil }
+    return paths
 }

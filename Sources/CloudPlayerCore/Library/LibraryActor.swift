@@ -12,19 +12,44 @@ public actor LibraryActor {
 
     public init() {}
 
-    /// Appends locations to the queue and returns their new entries.
+    /// Where new entries go in the queue.
+    public enum Placement: Sendable, Equatable {
+        case start
+        case end
+        /// Right after this entry (at the end if it is gone).
+        case after(QueueEntry.ID)
+    }
+
+    /// Adds locations to the queue and returns their new entries.
     @discardableResult
-    public func enqueue(_ urls: [URL]) -> [QueueEntry] {
+    public func enqueue(_ urls: [URL], at placement: Placement = .end) -> [QueueEntry] {
         let added = urls.map { url -> QueueEntry in
             defer { nextID += 1 }
             return QueueEntry(id: nextID, url: url)
         }
-        queue.append(contentsOf: added)
-        for entry in added {
-            // Shuffled, a new track lands anywhere in the order; otherwise at the end.
-            order.insert(entry.id, at: shuffle ? Int.random(in: 0...order.count) : order.count)
+        let index: Int
+        switch placement {
+        case .start: index = 0
+        case .end: index = queue.count
+        case .after(let id): index = queue.firstIndex { $0.id == id }.map { $0 + 1 } ?? queue.count
+        }
+        queue.insert(contentsOf: added, at: index)
+        if shuffle {
+            // Shuffled, a new track lands anywhere in the order.
+            for entry in added { order.insert(entry.id, at: Int.random(in: 0...order.count)) }
+        } else {
+            order = queue.map(\.id)
         }
         return added
+    }
+
+    /// Takes an entry out of the queue; false if it was not there.
+    @discardableResult
+    public func remove(_ id: QueueEntry.ID) -> Bool {
+        guard let index = queue.firstIndex(where: { $0.id == id }) else { return false }
+        queue.remove(at: index)
+        order.removeAll { $0 == id }
+        return true
     }
 
     public func setLoop(_ mode: LoopMode) {

@@ -90,6 +90,13 @@ public actor Player {
         }
     }
 
+    /// Adds locations to the queue (without playing them) and returns their entries.
+    public func enqueue(_ urls: [URL], at placement: LibraryActor.Placement = .end) async -> [QueueEntry] {
+        let added = await library.enqueue(urls, at: placement)
+        publish(.queueChanged(await library.entries))
+        return added
+    }
+
     /// What the listener hears now; nil when stopped.
     public func position() async -> PlaybackPosition? {
         guard status != .stopped else { return nil }
@@ -170,6 +177,18 @@ public actor Player {
         case .playEntry(let id, let seconds):
             guard seconds.isFinite, let entry = await library.entry(id: id) else { return }
             await start(entry, at: seconds)
+        case .remove(let id):
+            let following = await library.entry(after: id)
+            guard await library.remove(id) else { return }
+            publish(.queueChanged(await library.entries))
+            guard id == current?.id else { return }
+            if let following, following.id != id {
+                await move(to: following)
+            } else {
+                await execute(.stop)
+                current = nil
+                currentInfo = nil
+            }
         case .setVolume(let level):
             guard level.isFinite else { return }
             volume = max(0, level)

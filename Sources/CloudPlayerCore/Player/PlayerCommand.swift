@@ -12,6 +12,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case skip(by: Double)
     /// Plays this queue entry from `seconds` into it.
     case playEntry(QueueEntry.ID, at: Double)
+    /// Takes an entry out of the queue; if it is playing, the next one plays.
+    case remove(QueueEntry.ID)
     case setVolume(Double)
     case setLoop(LoopMode)
     case setShuffle(Bool)

@@ -9,6 +9,8 @@ public enum PlayerEvent: Sendable {
     /// The position jumped (a seek, or a jump to another place).
     case seeked(seconds: Double)
     case volumeChanged(Double)
+    /// The queue now holds these entries, in queue order.
+    case queueChanged([QueueEntry])
     case loopChanged(LoopMode)
     case shuffleChanged(Bool)
     /// The queue was played to its end.
