@@ -192,6 +192,16 @@ struct MPRISTests {
         #expect(metadata.contains("\"mpris:length\" x 6000000"))
         #expect(metadata.contains("\"xesam:artist\" as 1 \"Opus Artist\""))
         #expect(metadata.contains("\"xesam:trackNumber\" i 7"))
+        let playlists = "org.mpris.MediaPlayer2.Playlists"
+        #expect(try await property(bus, playlists, "PlaylistCount") == "u 0")
+        #expect(try await property(bus, playlists, "ActivePlaylist") == "(b(oss)) false \"/\" \"\" \"\"")
+        // What GNOME Shell and KDE do first: GetAll on every interface, through GDBus.
+        for interface in ["org.mpris.MediaPlayer2", Self.player, "org.mpris.MediaPlayer2.TrackList", playlists] {
+            let all = try await bus.run("gdbus", ["call", "--address", bus.address, "--dest", Self.name, "--object-path", Self.path,
+                                                  "--method", "org.freedesktop.DBus.Properties.GetAll", interface])
+            #expect(all.status == 0, "GetAll \(interface): \(all.stderr)")
+            #expect(all.stdout.hasPrefix("({"))
+        }
         daemon.signal(SIGTERM)
         _ = await daemon.wait()
         await bus.stop()

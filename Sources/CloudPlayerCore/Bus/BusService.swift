@@ -133,6 +133,10 @@ public final class BusService: Sendable {
         case .goTo(let id):
             guard let entry = model.entry(trackID: id) else { return .invalidArguments("\(id.prefix(80)) is not in the track list") }
             player.send(.playEntry(entry.id, at: 0))
+        case .activatePlaylist(let id):
+            return .invalidArguments("there is no playlist \(id.prefix(80))")
+        case .getPlaylists:
+            return .reply(.playlists([]))
         }
         return .done
     }

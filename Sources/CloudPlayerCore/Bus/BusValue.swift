@@ -7,6 +7,7 @@ enum BusValue: Sendable, Equatable {
     case objectPath(String)
     case bool(Bool)
     case int32(Int32)
+    case uint32(UInt32)
     case int64(Int64)
     case double(Double)
     case strings([String])
@@ -15,12 +16,19 @@ enum BusValue: Sendable, Equatable {
     case dictionary([(String, BusValue)])
     /// `aa{sv}`: a list of such dictionaries.
     case dictionaries([[(String, BusValue)]])
+    /// `a(oss)`: MPRIS playlists — id, name, icon.
+    case playlists([MPRISPlaylist])
+    /// `(b(oss))`: MPRIS's "maybe a playlist".
+    case maybePlaylist(MPRISPlaylist?)
 
     static func == (lhs: BusValue, rhs: BusValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)), (.objectPath(let a), .objectPath(let b)): a == b
         case (.bool(let a), .bool(let b)): a == b
         case (.int32(let a), .int32(let b)): a == b
+        case (.uint32(let a), .uint32(let b)): a == b
+        case (.playlists(let a), .playlists(let b)): a == b
+        case (.maybePlaylist(let a), .maybePlaylist(let b)): a == b
         case (.int64(let a), .int64(let b)): a == b
         case (.double(let a), .double(let b)): a == b
         case (.strings(let a), .strings(let b)), (.objectPaths(let a), .objectPaths(let b)): a == b
@@ -36,6 +44,9 @@ enum BusValue: Sendable, Equatable {
         case .objectPath: "o"
         case .bool: "b"
         case .int32: "i"
+        case .uint32: "u"
+        case .playlists: "a(oss)"
+        case .maybePlaylist: "(b(oss))"
         case .int64: "x"
         case .double: "d"
         case .strings: "as"
@@ -55,6 +66,16 @@ enum BusValue: Sendable, Equatable {
             var value: Int32 = flag ? 1 : 0
             return sd_bus_message_append_basic(message, Self.type("b"), &value)
         case .int32(var value): return sd_bus_message_append_basic(message, Self.type("i"), &value)
+        case .uint32(var value): return sd_bus_message_append_basic(message, Self.type("u"), &value)
+        case .playlists(let playlists):
+            var status = sd_bus_message_open_container(message, Self.type("a"), "(oss)")
+            for playlist in playlists where status >= 0 { status = playlist.append(to: message) }
+            return status >= 0 ? sd_bus_message_close_container(message) : status
+        case .maybePlaylist(let playlist):
+            var status = sd_bus_message_open_container(message, Self.type("r"), "b(oss)")
+            if status >= 0 { status = BusValue.bool(playlist != nil).append(to: message) }
+            if status >= 0 { status = (playlist ?? MPRISPlaylist(id: "/", name: "", icon: "")).append(to: message) }
+            return status >= 0 ? sd_bus_message_close_container(message) : status
         case .int64(var value): return sd_bus_message_append_basic(message, Self.type("x"), &value)
         case .double(var value): return sd_bus_message_append_basic(message, Self.type("d"), &value)
         case .strings(let texts):
@@ -85,5 +106,20 @@ enum BusValue: Sendable, Equatable {
 
     private static func type(_ code: Character) -> CChar {
         CChar(code.asciiValue!)
+    }
+}
+
+/// An MPRIS playlist as the Playlists interface names it.
+struct MPRISPlaylist: Sendable, Equatable {
+    var id: String
+    var name: String
+    var icon: String
+
+    func append(to message: OpaquePointer) -> Int32 {
+        var status = sd_bus_message_open_container(message, CChar(UInt8(ascii: "r")), "oss")
+        for field in [BusValue.objectPath(id), .string(name), .string(icon)] where status >= 0 {
+            status = field.append(to: message)
+        }
+        return status >= 0 ? sd_bus_message_close_container(message) : status
     }
 }

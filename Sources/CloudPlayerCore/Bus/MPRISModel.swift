@@ -7,6 +7,7 @@ final class MPRISModel: Sendable {
     static let rootInterface = "org.mpris.MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
     static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    static let playlistsInterface = "org.mpris.MediaPlayer2.Playlists"
     /// The track id that means "no track" (AddTrack at the start, TrackAdded at the start).
     static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
@@ -111,6 +112,11 @@ final class MPRISModel: Sendable {
         case (Self.playerInterface, "CanControl"): .bool(true)
         case (Self.trackListInterface, "Tracks"): .objectPaths(state.tracks.map(Self.trackID))
         case (Self.trackListInterface, "CanEditTracks"): .bool(true)
+        // The library has no playlists yet (folders, feeds and playlist files come with it):
+        // an empty list, validly answered.
+        case (Self.playlistsInterface, "PlaylistCount"): .uint32(0)
+        case (Self.playlistsInterface, "Orderings"): .strings(["Alphabetical"])
+        case (Self.playlistsInterface, "ActivePlaylist"): .maybePlaylist(nil)
         default: nil
         }
     }

@@ -75,9 +75,18 @@ final class MPRISObject: @unchecked Sendable {
             cp_vtable_property(c("Tracks"), c("ao"), mprisGet, UInt64(SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION)),
             cp_vtable_property(c("CanEditTracks"), c("b"), mprisGet, constant),
         ])
+        let playlists = makeTable([
+            method("ActivatePlaylist", "o", names: ["PlaylistId"]),
+            method("GetPlaylists", "uusb", result: "a(oss)", names: ["Index", "MaxCount", "Order", "ReverseOrder", "Playlists"]),
+            cp_vtable_signal(c("PlaylistChanged"), c("(oss)"), argumentNames(["Playlist"]), 0),
+            cp_vtable_property(c("PlaylistCount"), c("u"), mprisGet, emits),
+            cp_vtable_property(c("Orderings"), c("as"), mprisGet, emits),
+            cp_vtable_property(c("ActivePlaylist"), c("(b(oss))"), mprisGet, emits),
+        ])
         var status: Int32 = 0
         for (interface, table) in [(MPRISModel.rootInterface, root), (MPRISModel.playerInterface, playerTable),
-                                   (MPRISModel.trackListInterface, trackList)] where status >= 0 {
+                                   (MPRISModel.trackListInterface, trackList),
+                                   (MPRISModel.playlistsInterface, playlists)] where status >= 0 {
             status = sd_bus_add_object_vtable(bus, nil, Self.path, interface, table, me)
         }
         return status
@@ -141,6 +150,8 @@ enum MPRISRequest: Sendable {
     case addTrack(uri: String, after: String, setAsCurrent: Bool)
     case removeTrack(String)
     case goTo(String)
+    case activatePlaylist(String)
+    case getPlaylists(index: UInt32, maxCount: UInt32, order: String, reverse: Bool)
 }
 
 /// How a request went: done, done with a value to return, or refused with a D-Bus error.
@@ -234,6 +245,18 @@ private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRaw
     case "GoTo":
         guard let id = readString(message, "o") else { return -EINVAL }
         request = .goTo(id)
+    case "ActivatePlaylist":
+        guard let id = readString(message, "o") else { return -EINVAL }
+        request = .activatePlaylist(id)
+    case "GetPlaylists":
+        var index: UInt32 = 0
+        var count: UInt32 = 0
+        var reverse: Int32 = 0
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &index) > 0,
+              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &count) > 0,
+              let order = readString(message, "s"),
+              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &reverse) > 0 else { return -EINVAL }
+        request = .getPlaylists(index: index, maxCount: count, order: order, reverse: reverse != 0)
     default:
         return -EINVAL
     }
