@@ -38,10 +38,10 @@ public final class BusService: Sendable {
         let name = Self.busName(instance: instance)
         let model = MPRISModel()
         let (quitRequests, quitSink) = AsyncStream.makeStream(of: Void.self)
-        let object = MPRISObject(model: model) { request in
+        let connection = try BusConnection(address: address)
+        let object = MPRISObject(model: model, connection: connection) { request in
             Self.carryOut(request, player: player, model: model, quit: quitSink)
         }
-        let connection = try BusConnection(address: address)
         let status = await connection.call { bus -> Int32 in
             let registered = object.register(on: bus)
             return registered < 0 ? registered : sd_bus_request_name(bus, name, 0)
@@ -91,9 +91,11 @@ public final class BusService: Sendable {
             switch playableURL(text, model: model) {
             case .failure(let refusal): return refusal.outcome
             case .success(let url):
-                Task {
+                return .later {
+                    if let refusal = await unplayable(url, player: player) { return refusal }
                     let added = await player.enqueue([url])
                     await player.perform(.playEntry(added[0].id, at: 0))
+                    return .done
                 }
             }
         case .setVolume(let volume):
@@ -122,9 +124,11 @@ public final class BusService: Sendable {
             switch playableURL(text, model: model) {
             case .failure(let refusal): return refusal.outcome
             case .success(let url):
-                Task {
+                return .later {
+                    if let refusal = await unplayable(url, player: player) { return refusal }
                     let added = await player.enqueue([url], at: placement)
                     if setAsCurrent { await player.perform(.playEntry(added[0].id, at: 0)) }
+                    return .done
                 }
             }
         case .removeTrack(let id):
@@ -139,6 +143,16 @@ public final class BusService: Sendable {
             return .reply(.playlists([]))
         }
         return .done
+    }
+
+    /// The refusal for a location whose bytes cannot be played (missing, not audio, …), or nil.
+    private static func unplayable(_ url: URL, player: Player) async -> MPRISOutcome? {
+        do {
+            _ = try await player.probe(url)
+            return nil
+        } catch {
+            return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(url.lastPathComponent): \(error)")
+        }
     }
 
     /// A URI the loader can play, or the refusal to send back.

@@ -9,14 +9,16 @@ final class MPRISObject: @unchecked Sendable {
     static let path = "/org/mpris/MediaPlayer2"
 
     let model: MPRISModel
+    let connection: BusConnection
     /// Carries out a method call or property write.
     let handle: @Sendable (MPRISRequest) -> MPRISOutcome
     // C strings and vtable arrays that sd-bus keeps pointers into for as long as the bus lives.
     private var strings: [UnsafeMutablePointer<CChar>] = []
     private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
 
-    init(model: MPRISModel, handle: @escaping @Sendable (MPRISRequest) -> MPRISOutcome) {
+    init(model: MPRISModel, connection: BusConnection, handle: @escaping @Sendable (MPRISRequest) -> MPRISOutcome) {
         self.model = model
+        self.connection = connection
         self.handle = handle
     }
 
@@ -154,11 +156,13 @@ enum MPRISRequest: Sendable {
     case getPlaylists(index: UInt32, maxCount: UInt32, order: String, reverse: Bool)
 }
 
-/// How a request went: done, done with a value to return, or refused with a D-Bus error.
+/// How a request went: done, done with a value to return, refused with a D-Bus error — or to
+/// be decided by work that must not run on the bus thread, after which the reply goes out.
 enum MPRISOutcome: Sendable {
     case done
     case reply(BusValue)
     case failed(name: String, message: String)
+    case later(@Sendable () async -> MPRISOutcome)
 
     static func invalidArguments(_ message: String) -> MPRISOutcome {
         .failed(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
@@ -197,10 +201,10 @@ private func mprisSet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ in
         request = name == "Volume" ? .setVolume(number) : .setRate(number)
     }
     guard status >= 0 else { return status }
-    if case .failed(let name, let message) = mprisObject(userdata).handle(request) {
-        return sd_bus_error_set(error, name, message)
+    switch mprisObject(userdata).handle(request) {
+    case .failed(let name, let message): return sd_bus_error_set(error, name, message)
+    default: return 0
     }
-    return 0
 }
 
 private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
@@ -260,17 +264,43 @@ private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRaw
     default:
         return -EINVAL
     }
-    var value: BusValue?
-    switch mprisObject(userdata).handle(request) {
-    case .failed(let name, let text): return sd_bus_error_set(error, name, text)  // sd-bus replies with it
-    case .reply(let result): value = result
-    case .done: break
+    let object = mprisObject(userdata)
+    object.reply(to: message, with: object.handle(request))
+    return 1
+}
+
+extension MPRISObject {
+    /// Answers a method call (on the bus thread). Work that must wait runs in a task, and its
+    /// answer comes back to this thread; the call message is kept alive until then.
+    func reply(to call: OpaquePointer, with outcome: MPRISOutcome) {
+        switch outcome {
+        case .later(let work):
+            let pending = PendingCall(message: sd_bus_message_ref(call))
+            Task {
+                let outcome = await work()
+                connection.perform { _ in
+                    self.reply(to: pending.message, with: outcome)
+                    sd_bus_message_unref(pending.message)
+                }
+            }
+        case .failed(let name, let text):
+            var error = sd_bus_error()
+            _ = sd_bus_error_set(&error, name, text)
+            _ = sd_bus_reply_method_error(call, &error)
+            sd_bus_error_free(&error)
+        case .done, .reply:
+            var reply: OpaquePointer?
+            guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
+            defer { sd_bus_message_unref(reply) }
+            if case .reply(let value) = outcome, value.append(to: reply) < 0 { return }
+            _ = sd_bus_send(nil, reply, nil)
+        }
     }
-    var reply: OpaquePointer?
-    guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
-    defer { sd_bus_message_unref(reply) }
-    if let value, value.append(to: reply) < 0 { return -ENOMEM }
-    return sd_bus_send(nil, reply, nil)
+}
+
+/// A method call awaiting its reply, handed from the bus thread to a task and back.
+private struct PendingCall: @unchecked Sendable {
+    let message: OpaquePointer
 }
 
 /// Reads a string-like argument (`s` or `o`); nil on a wrong type.

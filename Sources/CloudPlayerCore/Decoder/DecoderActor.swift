@@ -53,6 +53,14 @@ public actor DecoderActor {
         await packets.send(.trackEnd(entry))
     }
 
+    /// What codec the bytes are, without opening a decoder; throws what playing them would.
+    public func probe(_ source: any ByteSource) throws -> AudioCodec {
+        switch try FormatSniffer.sniff(source) {
+        case .mp3: .mp3
+        case .opus: .opus
+        }
+    }
+
     private static func open(_ source: any ByteSource) throws -> any AudioDecoder {
         switch try FormatSniffer.sniff(source) {
         case .mp3(let exactLength): try MP3Decoder(source: source, exactLength: exactLength)

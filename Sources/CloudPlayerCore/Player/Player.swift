@@ -97,6 +97,12 @@ public actor Player {
         return added
     }
 
+    /// Whether a location can be played: its codec, or the error that playing it would meet.
+    public func probe(_ url: URL) async throws -> AudioCodec {
+        let source = try await loader.open(url)
+        return try await decoder.probe(source)
+    }
+
     /// What the listener hears now; nil when stopped.
     public func position() async -> PlaybackPosition? {
         guard status != .stopped else { return nil }
