@@ -19,6 +19,9 @@ struct PlayCommand: AsyncParsableCommand {
               null         nowhere, at the pace of real time
                            (with --unpaced: as fast as decoding goes)
 
+            While it plays, it publishes MPRIS on the session bus (org.mpris.MediaPlayer2.cloudplayerd, \
+            or ….instancePID beside a running daemon), so media keys and playerctl control it.
+
             SIGINT (Ctrl-C) and SIGTERM stop playback cleanly.
             """
     )
@@ -37,6 +40,9 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
+    @Flag(name: .customLong("no-mpris"), help: "Do not publish the MPRIS interface on the session bus while playing.")
+    var noMPRIS = false
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one file to play.") }
         guard start >= 0, start.isFinite else { throw ValidationError("--start must be zero or more seconds.") }
@@ -47,6 +53,7 @@ struct PlayCommand: AsyncParsableCommand {
         let device = try await outputOptions.openDevice()
         let player = Player(output: OutputActor(device: device))
         let events = player.subscribe()
+        let service = noMPRIS ? nil : await Self.publish(player)
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let entries = await player.enqueue(files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
         let watcher = SignalWatcher()
@@ -56,6 +63,13 @@ struct PlayCommand: AsyncParsableCommand {
                 // A second Ctrl-C, should stopping ever hang, ends the process the usual way.
                 signal(SIGINT, SIG_DFL)
                 signal(SIGTERM, SIG_DFL)
+                await player.shutdown()
+                return
+            }
+        }
+        let quitting = Task.detached { [quits = service?.quitRequests] in
+            guard let quits else { return }
+            for await _ in quits {
                 await player.shutdown()
                 return
             }
@@ -75,13 +89,16 @@ struct PlayCommand: AsyncParsableCommand {
                 failures += 1
                 complain("\(error)")
                 await player.shutdown()
-            case .queueFinished:
+            case .queueFinished, .statusChanged(.stopped):
+                // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
                 await player.shutdown()
             case .statusChanged, .trackEnded, .seeked, .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged:
                 break
             }
         }
         interruption.cancel()
+        quitting.cancel()
+        await service?.stop()
         withExtendedLifetime(watcher) {}
         do {
             try await device.close()
@@ -90,6 +107,20 @@ struct PlayCommand: AsyncParsableCommand {
             complain("\(error)")
         }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Publishes MPRIS while playing, as `…cloudplayerd`, or `…cloudplayerd.instancePID` when a
+    /// daemon holds that name. Without a session bus, plays on unpublished.
+    private static func publish(_ player: Player) async -> BusService? {
+        let logger = Logger(label: "cloudplayerd.play")
+        do {
+            return try await BusService(player: player)
+        } catch BusError.nameTaken {
+            return try? await BusService(player: player, instance: String(getpid()))
+        } catch {
+            logger.notice("playing without MPRIS: \(error)")
+            return nil
+        }
     }
 
     private static func describe(_ info: TrackInfo) -> String {

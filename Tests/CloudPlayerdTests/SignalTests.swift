@@ -7,7 +7,8 @@ import TestSupport
     @Test("SIGINT and SIGTERM stop a playing process cleanly", arguments: [SIGINT, SIGTERM])
     func stopsCleanly(_ number: Int32) async throws {
         let file = try await Fixtures.shared.url(.vbrMP3)
-        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--output", "null", file.path, file.path])
+        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--output", "null", file.path, file.path],
+                                      environment: BuiltProducts.isolation)
         while !player.outputSoFar().contains("Playing") {
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -8,8 +8,12 @@ public enum BuiltProducts {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("cloudplayerd").path
     }
 
+    /// What a `cloudplayerd` under test sees unless a test says otherwise: no session bus, so a
+    /// test never publishes on the desktop's own bus of whoever runs the suite.
+    public static let isolation = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/cloudplayerd-test-bus"]
+
     /// Runs `cloudplayerd ARGUMENTS…` to its end.
     public static func runCloudPlayerd(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await ChildProcess.run(cloudplayerd, arguments, environment: environment)
+        try await ChildProcess.run(cloudplayerd, arguments, environment: isolation.merging(environment) { $1 })
     }
 }
