@@ -36,6 +36,13 @@ let package = Package(
             ]
         ),
 
+        // bench/bus's client: times MPRIS calls; also the tests' misbehaving client.
+        .executableTarget(
+            name: "cloudplayerd-busbench",
+            dependencies: ["CloudPlayerCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "bench/BusBench"
+        ),
+
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
         // a private PulseAudio server, running child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -2,10 +2,15 @@ import Foundation
 
 /// Programs this package builds, found beside the running test bundle.
 public enum BuiltProducts {
-    public static var cloudplayerd: String {
+    public static var cloudplayerd: String { product("cloudplayerd") }
+
+    /// bench/bus's client, which the tests use as a client that calls and calls.
+    public static var busbench: String { product("cloudplayerd-busbench") }
+
+    private static func product(_ name: String) -> String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("cloudplayerd").path
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// What a `cloudplayerd` under test sees unless a test says otherwise: no session bus, so a
