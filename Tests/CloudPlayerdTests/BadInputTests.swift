@@ -51,8 +51,11 @@ import TestSupport
 
         #expect(result.status == 1)
         #expect(!result.killedBySignal)
-        #expect(result.errorLines.count == 1, "stderr: \(result.stderr)")
-        let line = try #require(result.errorLines.first)
+        // Our own lines; libmpg123 may add one of its own for some damaged data (see MP3Decoder).
+        let ours = result.errorLines.filter { $0.hasPrefix("cloudplayerd: ") }
+        #expect(ours.count == 1, "stderr: \(result.stderr)")
+        #expect(result.errorLines.count == 1 || bad == .corruptMP3, "stderr: \(result.stderr)")
+        let line = try #require(ours.first)
         #expect(line.contains(badPath))
         #expect(line.contains(bad.reason), "\(line)")
 

@@ -11,10 +11,11 @@ struct MPRISTests {
     static let player = "org.mpris.MediaPlayer2.Player"
 
     /// A daemon (null output) on a fresh bus, serving its name.
-    private func startDaemon(_ extra: [String] = []) async throws -> (DBusTestBus, ChildProcess) {
+    private func startDaemon(_ extra: [String] = [], cache: URL? = nil) async throws -> (DBusTestBus, ChildProcess) {
         let bus = try await DBusTestBus()
+        let cacheHome = try cache ?? Fixtures.shared.scratchDirectory()
         let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"] + extra,
-                                      environment: bus.environment)
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 })
         let name = extra.firstIndex(of: "--instance").map { Self.name + ".instance" + extra[$0 + 1] } ?? Self.name
         #expect(try await bus.waitForName(name), "the daemon never took \(name)")
         return (bus, daemon)
@@ -171,9 +172,30 @@ struct MPRISTests {
         await bus.stop()
     }
 
+    @Test("embedded cover art becomes a private local file behind mpris:artUrl", arguments: [Fixtures.File.artMP3, .artOpus])
+    func coverArt(_ file: Fixtures.File) async throws {
+        let cache = try Fixtures.shared.scratchDirectory()
+        let (bus, daemon) = try await startDaemon(cache: cache)
+        _ = try await playerctl(bus, "open", try await Fixtures.shared.url(file).absoluteString)
+        let art = try await eventually("file:") { String(try await playerctl(bus, "metadata", "mpris:artUrl").prefix(5)) }
+        #expect(art == "file:")
+        let url = try #require(URL(string: try await playerctl(bus, "metadata", "mpris:artUrl")))
+        #expect(url.path.hasPrefix(cache.appendingPathComponent("cloudplayerd/art").path))
+        let stored = try Data(contentsOf: url)
+        #expect(stored == (try Data(contentsOf: try await Fixtures.shared.url(.coverArt))))
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: url.deletingLastPathComponent().path)
+        #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
     @Test("properties have the types of the MPRIS spec")
     func propertyTypes() async throws {
         let (bus, daemon) = try await startDaemon()
+        _ = try await playerctl(bus, "loop", "Track")  // a short track must not end under a busy machine
         let file = try await Fixtures.shared.url(.opus)
         _ = try await playerctl(bus, "open", file.absoluteString)
         _ = try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") }

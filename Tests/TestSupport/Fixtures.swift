@@ -14,6 +14,9 @@ public actor Fixtures {
         case secondOpus = "second.opus"
         case monoOpus = "mono.opus"
         case opusNamedMP3 = "opus-named.mp3"   // Opus bytes under an .mp3 name
+        case coverArt = "cover.png"            // a 1×1 PNG
+        case artMP3 = "art.mp3"                // ID3v2 APIC front cover
+        case artOpus = "art.opus"              // METADATA_BLOCK_PICTURE
         // Bad input
         case empty = "empty.mp3"
         case random = "random.mp3"
@@ -72,6 +75,11 @@ public actor Fixtures {
         try await ChildProcess.check("opusenc", ["--quiet", path("b.wav"), path(File.secondOpus.rawValue)])
         try await ChildProcess.check("opusenc", ["--quiet", path("m.wav"), path(File.monoOpus.rawValue)])
         try FileManager.default.copyItem(atPath: path(File.opus.rawValue), toPath: path(File.opusNamedMP3.rawValue))
+        try write(path(File.coverArt.rawValue), Data(base64Encoded: Self.onePixelPNG)!)
+        try await ChildProcess.check("lame", ["--quiet", "-V", "4", "--ti", path(File.coverArt.rawValue), "--tt", "Art Title",
+                                              path("m.wav"), path(File.artMP3.rawValue)])
+        try await ChildProcess.check("opusenc", ["--quiet", "--picture", path(File.coverArt.rawValue), "--title", "Art Title",
+                                                 path("m.wav"), path(File.artOpus.rawValue)])
 
         try write(path(File.empty.rawValue), Data())
         try write(path(File.random.rawValue), Data(Self.noise(count: 200_000, seed: 7)))
@@ -89,6 +97,8 @@ public actor Fixtures {
 
         return dir
     }
+
+    static let onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
     /// Deterministic pseudo-random bytes (xorshift), so a failing case can be reproduced.
     public static func noise(count: Int, seed: UInt64) -> [UInt8] {

@@ -212,6 +212,7 @@ public final class BusService: Sendable {
             case .trackStarted(let entry, let info, let seconds):
                 let hasNext = await player.library.entry(after: entry.id) != nil
                 changes = model.update {
+                    if $0.entry != entry { $0.artURL = nil }
                     $0.entry = entry
                     $0.info = info
                     $0.anchorSeconds = seconds
@@ -250,6 +251,8 @@ public final class BusService: Sendable {
                     $0.shuffle = on
                     $0.canGoNext = hasNext
                 }
+            case .artworkReady(let entry, let url):
+                changes = model.update { if $0.entry == entry { $0.artURL = url } }
             case .trackEnded, .trackFailed, .queueFinished, .outputFailed:
                 continue
             }

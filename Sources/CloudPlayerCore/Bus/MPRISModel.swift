@@ -15,6 +15,8 @@ final class MPRISModel: Sendable {
         var status: PlaybackStatus = .stopped
         var entry: QueueEntry?
         var info: TrackInfo?
+        /// The current track's cover art as a local file.
+        var artURL: URL?
         var volume = 1.0
         /// The position at `anchorTime`; while playing it moves on in real time from there.
         var anchorSeconds = 0.0
@@ -123,7 +125,9 @@ final class MPRISModel: Sendable {
 
     private func metadata(_ state: State) -> BusValue {
         guard let entry = state.entry else { return .dictionary([]) }
-        return .dictionary(fields(entry, info: state.info))
+        var result = fields(entry, info: state.info)
+        if let art = state.artURL { result.append(("mpris:artUrl", .string(art.absoluteString))) }
+        return .dictionary(result)
     }
 
     private func fields(_ entry: QueueEntry, info: TrackInfo?) -> [(String, BusValue)] {

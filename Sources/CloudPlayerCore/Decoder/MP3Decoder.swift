@@ -40,7 +40,11 @@ final class MP3Decoder: AudioDecoder {
         func check(_ status: Int32) throws {
             guard status == MPG123_OK.rawValue else { throw failure(handle, cursor, opening: true) }
         }
-        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue), 0))
+        // Not MPG123_NO_FRANKENSTEIN: it ends decoding at the first damaged stretch that looks
+        // like another kind of frame, where we want to play on past it. (The price: for such
+        // junk, libmpg123 1.31's layer II code prints a line to stderr that QUIET cannot stop.)
+        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0))
         // Skip damaged stretches however long, and play on after them (a damaged file then ends
         // with an error that says so, after everything playable was played).
         try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0))
@@ -143,6 +147,13 @@ final class MP3Decoder: AudioDecoder {
                 case "TRCK": tags.trackNumber = string(&field.text).flatMap { Int($0.split(separator: "/").first ?? "") }
                 default: break
                 }
+            }
+            let pictures = (0..<v2.pictures).map { v2.picture[$0] }
+            if let picture = pictures.first(where: { $0.type == 3 }) ?? pictures.first, picture.size > 0,
+               let bytes = picture.data {
+                var mime = picture.mime_type
+                tags.artwork = Artwork(data: Array(UnsafeBufferPointer(start: bytes, count: picture.size)),
+                                       mimeType: string(&mime) ?? "image/jpeg")
             }
         }
         if let v1 = v1?.pointee {

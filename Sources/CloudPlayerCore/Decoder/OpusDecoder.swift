@@ -75,7 +75,26 @@ final class OpusDecoder: AudioDecoder {
         return TrackTags(title: value("TITLE"), artist: value("ARTIST"), album: value("ALBUM"),
                          albumArtist: value("ALBUMARTIST"),
                          trackNumber: value("TRACKNUMBER").flatMap { Int($0.split(separator: "/").first ?? "") },
-                         genre: value("GENRE"))
+                         genre: value("GENRE"), artwork: artwork(tags))
+    }
+
+    /// The front cover (picture type 3) if there is one, else the first embedded picture.
+    private static func artwork(_ tags: UnsafePointer<OpusTags>) -> Artwork? {
+        var found: Artwork?
+        var index: Int32 = 0
+        while let tag = opus_tags_query(tags, "METADATA_BLOCK_PICTURE", index) {
+            index += 1
+            var picture = OpusPictureTag()
+            opus_picture_tag_init(&picture)
+            defer { opus_picture_tag_clear(&picture) }
+            guard opus_picture_tag_parse(&picture, tag) == 0, picture.format != OP_PIC_FORMAT_URL,
+                  let data = picture.data, picture.data_length > 0 else { continue }
+            let art = Artwork(data: Array(UnsafeBufferPointer(start: data, count: Int(picture.data_length))),
+                              mimeType: picture.mime_type.map { String(cString: $0) } ?? "image/jpeg")
+            if picture.type == 3 { return art }
+            found = found ?? art
+        }
+        return found
     }
 
     private static func describe(_ code: Int32) -> String {

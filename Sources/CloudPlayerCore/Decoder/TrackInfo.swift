@@ -4,6 +4,24 @@ public enum AudioCodec: String, Sendable {
     case opus = "Opus"
 }
 
+/// A picture embedded in the file (ID3 APIC, Opus METADATA_BLOCK_PICTURE): the front cover if
+/// there is one, else the first.
+public struct Artwork: Sendable, Equatable {
+    public var data: [UInt8]
+    /// The file name extension its MIME type calls for ("jpg", "png", …).
+    public var fileExtension: String
+
+    public init(data: [UInt8], mimeType: String) {
+        self.data = data
+        switch mimeType.lowercased() {
+        case "image/png": fileExtension = "png"
+        case "image/gif": fileExtension = "gif"
+        case "image/webp": fileExtension = "webp"
+        default: fileExtension = "jpg"
+        }
+    }
+}
+
 /// Tags read from the file itself (ID3, Opus comments).
 public struct TrackTags: Sendable, Equatable {
     public var title: String?
@@ -12,15 +30,17 @@ public struct TrackTags: Sendable, Equatable {
     public var albumArtist: String?
     public var trackNumber: Int?
     public var genre: String?
+    public var artwork: Artwork?
 
     public init(title: String? = nil, artist: String? = nil, album: String? = nil,
-                albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil) {
+                albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil, artwork: Artwork? = nil) {
         self.title = title
         self.artist = artist
         self.album = album
         self.albumArtist = albumArtist
         self.trackNumber = trackNumber
         self.genre = genre
+        self.artwork = artwork
     }
 }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// Turns a track's location into a `ByteSource`.
 ///
-/// It runs on a thread of its own because opening files (and, later, cache files) are blocking
-/// system calls that must stay off the cooperative pool.
+/// It runs on a thread of its own because opening files and writing cache files (cover art
+/// now, downloads later) are blocking system calls that must stay off the cooperative pool.
 public actor LoaderActor {
     private let executor = ThreadExecutor(name: "loader")
 
@@ -11,10 +11,20 @@ public actor LoaderActor {
         executor.asUnownedSerialExecutor()
     }
 
-    public init() {}
+    private let artwork: ArtworkCache
+
+    /// `artworkDirectory`: where embedded cover art is written (default: the user's cache).
+    public init(artworkDirectory: URL? = nil) {
+        artwork = ArtworkCache(directory: artworkDirectory ?? ArtworkCache.defaultDirectory)
+    }
 
     deinit {
         executor.shutdown()
+    }
+
+    /// A local file holding `art`, for MPRIS's `mpris:artUrl`.
+    public func storeArtwork(_ art: Artwork) throws -> URL {
+        try artwork.store(art)
     }
 
     public func open(_ url: URL) throws -> any ByteSource {

@@ -281,6 +281,13 @@ public actor Player {
             logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                    "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
             publish(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
+            if let art = info.tags.artwork {
+                do {
+                    publish(.artworkReady(entry, try await loader.storeArtwork(art)))
+                } catch {
+                    logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
+                }
+            }
         case .trackEnded(let entry):
             publish(.trackEnded(entry))
         case .trackRejected(let entry, let error):

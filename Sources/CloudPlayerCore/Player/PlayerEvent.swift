@@ -1,9 +1,13 @@
+import Foundation
+
 /// What the player tells the world (the CLI, and MPRIS later).
 public enum PlayerEvent: Sendable {
     case statusChanged(PlaybackStatus)
     /// A track is now being heard, from `seconds` into it.
     case trackStarted(QueueEntry, TrackInfo, seconds: Double)
     case trackEnded(QueueEntry)
+    /// The track's embedded cover art is now a local file.
+    case artworkReady(QueueEntry, URL)
     /// A track could not be played (or not to its end); the queue goes on.
     case trackFailed(QueueEntry, any Error)
     /// The position jumped (a seek, or a jump to another place).
