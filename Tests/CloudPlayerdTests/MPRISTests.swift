@@ -271,6 +271,80 @@ struct MPRISTests {
         await bus.stop()
     }
 
+    @Test("the spec's state rules: Seek below 0 clamps, past the end is Next, Rate 0 pauses, Volume below 0 is 0")
+    func stateRules() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let first = try await Fixtures.shared.url(.vbrMP3)
+        let second = try await Fixtures.shared.url(.opus)
+        // "--" so that busctl takes a negative number for an argument, not an option.
+        func call(_ arguments: String...) async throws -> ProcessResult {
+            try await bus.run("busctl", ["--address=\(bus.address)", "call", "--", Self.name, Self.path] + arguments)
+        }
+        func set(_ name: String, _ type: String, _ value: String) async throws -> ProcessResult {
+            try await bus.run("busctl", ["--address=\(bus.address)", "set-property", "--", Self.name, Self.path, Self.player, name, type, value])
+        }
+        _ = try await playerctl(bus, "open", first.absoluteString)
+        _ = try await call("org.mpris.MediaPlayer2.TrackList", "AddTrack", "sob", second.absoluteString, "/org/cloudplayerd/track/1", "false")
+        _ = try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") }
+        _ = try await playerctl(bus, "pause")
+        _ = try await eventually("Paused") { try await playerctl(bus, "status") }
+
+        #expect(try await call(Self.player, "Seek", "x", "-60000000").status == 0)
+        #expect(try await eventually("0.000000") { try await playerctl(bus, "position") } == "0.000000")
+        #expect(try await call(Self.player, "Seek", "x", "600000000").status == 0)
+        #expect(try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") } == "Opus Title")
+        #expect(try await playerctl(bus, "status") == "Paused")  // Next while paused stays paused
+
+        #expect(try await set("Volume", "d", "-0.5").status == 0)
+        #expect(try await eventually("d 0") { try await property(bus, Self.player, "Volume") } == "d 0")
+        _ = try await playerctl(bus, "play")
+        _ = try await eventually("Playing") { try await playerctl(bus, "status") }
+        #expect(try await set("Rate", "d", "0").status == 0)
+        #expect(try await eventually("Paused") { try await playerctl(bus, "status") } == "Paused")
+        #expect(try await property(bus, Self.player, "Rate") == "d 1")
+
+        // A huge array of track ids: answered (unknown ids are left out), nothing breaks.
+        let ids = (0..<5000).map { "/org/cloudplayerd/track/\($0)" }
+        let many = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path,
+                                                "org.mpris.MediaPlayer2.TrackList", "GetTracksMetadata", "ao", "\(ids.count)"] + ids)
+        #expect(many.status == 0)
+        #expect(many.stdout.hasPrefix("aa{sv} 2 "))
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
+    @Test("playerctl --follow and a GDBus client both see each change as it happens")
+    func followers() async throws {
+        let (bus, daemon) = try await startDaemon()
+        let follow = try ChildProcess("playerctl", ["-p", "cloudplayerd", "--follow", "metadata", "--format", "{{status}} {{title}}"],
+                                      environment: bus.environment)
+        let monitor = try ChildProcess("gdbus", ["monitor", "--address", bus.address, "--dest", Self.name,
+                                                 "--object-path", Self.path], environment: bus.environment)
+        try await Task.sleep(for: .milliseconds(300))  // both subscribed before anything changes
+        _ = try await playerctl(bus, "open", try await Fixtures.shared.url(.vbrMP3).absoluteString)
+        _ = try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") }
+        _ = try await playerctl(bus, "pause")
+        _ = try await eventually("Paused") { try await playerctl(bus, "status") }
+        var followed = ""
+        for _ in 0..<100 where !followed.contains("Paused Vbr Title") {
+            followed = follow.outputSoFar()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(followed.contains("Playing Vbr Title"))
+        #expect(followed.contains("Paused Vbr Title"))
+        follow.signal(SIGTERM)
+        _ = await follow.wait()
+        monitor.signal(SIGTERM)
+        let seen = await monitor.wait().stdout
+        #expect(seen.contains("'PlaybackStatus': <'Playing'>"))
+        #expect(seen.contains("'PlaybackStatus': <'Paused'>"))
+        #expect(seen.contains("'xesam:title': <'Vbr Title'>"))
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
     @Test("a client hammering the bus (thousands of calls) is answered every time, and play goes on")
     func flood() async throws {
         let (bus, daemon) = try await startDaemon()

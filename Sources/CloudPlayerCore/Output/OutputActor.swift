@@ -57,6 +57,9 @@ public actor OutputActor {
                         continue
                     }
                     pending.append((streamFrames, .start(entry, info, startFrame: startFrame)))
+                    // On a fresh stream the track is "heard" from its first frame on at once —
+                    // also while paused, so a Next or a seek while paused is reported now.
+                    await advance()
                 case .samples(let samples):
                     guard rejected == nil, let format else { continue }
                     try await write(samples, format: format)
