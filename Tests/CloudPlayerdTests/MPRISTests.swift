@@ -114,6 +114,7 @@ struct MPRISTests {
         #expect(seen("PropertiesChanged", "\"Metadata\"", "\"mpris:trackid\"", "\"CanPlay\"", "\"CanSeek\""))
         #expect(seen("PropertiesChanged", "\"Volume\"", "double 0.25"))
         #expect(seen("Seeked", "int64 3000000"))
+        #expect(seen("TrackMetadataChanged", "\"/org/cloudplayerd/track/1\"", "string \"Vbr Title\""))
         #expect(!signals.contains { $0.contains("member=PropertiesChanged") && $0.contains("\"Position\"") })
         daemon.signal(SIGTERM)
         _ = await daemon.wait()
@@ -294,6 +295,10 @@ struct MPRISTests {
         #expect(try await call(Self.player, "Seek", "x", "600000000").status == 0)
         #expect(try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") } == "Opus Title")
         #expect(try await playerctl(bus, "status") == "Paused")  // Next while paused stays paused
+        _ = try await playerctl(bus, "previous")
+        #expect(try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") } == "Vbr Title")
+        _ = try await playerctl(bus, "next")
+        #expect(try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") } == "Opus Title")
 
         #expect(try await set("Volume", "d", "-0.5").status == 0)
         #expect(try await eventually("d 0") { try await property(bus, Self.player, "Volume") } == "d 0")

@@ -220,6 +220,14 @@ public final class BusService: Sendable {
                     $0.canGoNext = hasNext
                     $0.canGoPrevious = true
                 }
+                // What the track list said of it (its file name) gives way to its tags.
+                let metadata = model.metadata(of: [entry])
+                if case .dictionaries(let fields) = metadata, let first = fields.first {
+                    connection.perform { bus in
+                        object.emit(on: bus, interface: MPRISModel.trackListInterface, signal: "TrackMetadataChanged",
+                                    [.objectPath(MPRISModel.trackID(entry)), .dictionary(first)])
+                    }
+                }
             case .seeked(let seconds):
                 seeked = seconds
                 changes = model.update {
