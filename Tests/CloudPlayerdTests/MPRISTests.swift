@@ -21,6 +21,18 @@ struct MPRISTests {
         return (bus, daemon)
     }
 
+    /// Stops the daemon (SIGTERM) and then the bus.
+    private func stop(_ daemon: ChildProcess, _ bus: DBusTestBus) async {
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
+    /// `busctl call` on the daemon's object; "--" lets a negative number be an argument.
+    private func call(_ bus: DBusTestBus, _ interface: String, _ arguments: [String]) async throws -> ProcessResult {
+        try await bus.run("busctl", ["--address=\(bus.address)", "call", "--", Self.name, Self.path, interface] + arguments)
+    }
+
     private func playerctl(_ bus: DBusTestBus, _ arguments: String...) async throws -> String {
         let result = try await bus.run("playerctl", ["-p", "cloudplayerd"] + arguments)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -116,9 +128,7 @@ struct MPRISTests {
         #expect(seen("Seeked", "int64 3000000"))
         #expect(seen("TrackMetadataChanged", "\"/org/cloudplayerd/track/1\"", "string \"Vbr Title\""))
         #expect(!signals.contains { $0.contains("member=PropertiesChanged") && $0.contains("\"Position\"") })
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("Introspect answers exactly what dbus/org.mpris.MediaPlayer2.xml documents")
@@ -132,9 +142,7 @@ struct MPRISTests {
         let exported = try IntrospectionSummary.lines(of: live.stdout, interfacesStartingWith: "org.mpris.")
         #expect(!documented.isEmpty)
         #expect(exported == documented)
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("TrackList: AddTrack, Tracks, GetTracksMetadata, GoTo, RemoveTrack; GoTo of a removed track is an error")
@@ -143,7 +151,7 @@ struct MPRISTests {
         _ = try await playerctl(bus, "loop", "Playlist")  // short tracks must not run out under a busy machine
         let trackList = "org.mpris.MediaPlayer2.TrackList"
         func call(_ method: String, _ arguments: String...) async throws -> ProcessResult {
-            try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path, trackList, method] + arguments)
+            try await self.call(bus, trackList, [method] + arguments)
         }
         let first = try await Fixtures.shared.url(.vbrMP3)
         let second = try await Fixtures.shared.url(.opus)
@@ -168,9 +176,7 @@ struct MPRISTests {
         let badAfter = try await call("AddTrack", "sob", first.absoluteString, "/org/cloudplayerd/track/77", "false")
         #expect(badAfter.status != 0)
         #expect(try await playerctl(bus, "status") == "Playing")
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("embedded cover art becomes a private local file behind mpris:artUrl", arguments: [Fixtures.File.artMP3, .artOpus])
@@ -188,9 +194,7 @@ struct MPRISTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let folder = try FileManager.default.attributesOfItem(atPath: url.deletingLastPathComponent().path)
         #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("properties have the types of the MPRIS spec")
@@ -226,9 +230,7 @@ struct MPRISTests {
             #expect(all.status == 0, "GetAll \(interface): \(all.stderr)")
             #expect(all.stdout.hasPrefix("({"))
         }
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("bad calls get D-Bus errors and the player keeps playing")
@@ -239,7 +241,7 @@ struct MPRISTests {
         _ = try await playerctl(bus, "open", file.absoluteString)
         _ = try await eventually("Playing") { try await playerctl(bus, "status") }
         func call(_ arguments: [String]) async throws -> ProcessResult {
-            try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path] + arguments)
+            try await self.call(bus, arguments[0], Array(arguments.dropFirst()))
         }
         let http = try await call([Self.player, "OpenUri", "s", "gopher://example.org/a.mp3"])
         #expect(http.status != 0)
@@ -267,9 +269,7 @@ struct MPRISTests {
         _ = try await call([Self.player, "SetPosition", "ox", "/org/cloudplayerd/track/1", "999000000"])
         #expect(try await playerctl(bus, "status") == "Playing")
         #expect(try await playerctl(bus, "metadata", "title") == "Vbr Title")
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("the spec's state rules: Seek below 0 clamps, past the end is Next, Rate 0 pauses, Volume below 0 is 0")
@@ -277,9 +277,8 @@ struct MPRISTests {
         let (bus, daemon) = try await startDaemon()
         let first = try await Fixtures.shared.url(.vbrMP3)
         let second = try await Fixtures.shared.url(.opus)
-        // "--" so that busctl takes a negative number for an argument, not an option.
         func call(_ arguments: String...) async throws -> ProcessResult {
-            try await bus.run("busctl", ["--address=\(bus.address)", "call", "--", Self.name, Self.path] + arguments)
+            try await self.call(bus, arguments[0], Array(arguments.dropFirst()))
         }
         func set(_ name: String, _ type: String, _ value: String) async throws -> ProcessResult {
             try await bus.run("busctl", ["--address=\(bus.address)", "set-property", "--", Self.name, Self.path, Self.player, name, type, value])
@@ -314,9 +313,7 @@ struct MPRISTests {
                                                 "org.mpris.MediaPlayer2.TrackList", "GetTracksMetadata", "ao", "\(ids.count)"] + ids)
         #expect(many.status == 0)
         #expect(many.stdout.hasPrefix("aa{sv} 2 "))
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("playerctl --follow and a GDBus client both see each change as it happens")
@@ -345,9 +342,7 @@ struct MPRISTests {
         #expect(seen.contains("'PlaybackStatus': <'Playing'>"))
         #expect(seen.contains("'PlaybackStatus': <'Paused'>"))
         #expect(seen.contains("'xesam:title': <'Vbr Title'>"))
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
-        await bus.stop()
+        await stop(daemon, bus)
     }
 
     @Test("a client hammering the bus (thousands of calls) is answered every time, and play goes on")
