@@ -92,7 +92,7 @@ struct PlayCommand: AsyncParsableCommand {
             case .queueFinished, .statusChanged(.stopped):
                 // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
                 await player.shutdown()
-            case .statusChanged, .trackEnded, .artworkReady, .seeked, .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged:
+            case .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged:
                 break
             }
         }

@@ -306,6 +306,12 @@ struct MPRISTests {
         #expect(try await set("Rate", "d", "0").status == 0)
         #expect(try await eventually("Paused") { try await playerctl(bus, "status") } == "Paused")
         #expect(try await property(bus, Self.player, "Rate") == "d 1")
+        // Stopped, Previous only changes the current track — and Metadata shows it.
+        _ = try await playerctl(bus, "stop")
+        _ = try await eventually("Stopped") { try await playerctl(bus, "status") }
+        _ = try await playerctl(bus, "previous")
+        #expect(try await eventually("vbr.mp3") { try await playerctl(bus, "metadata", "title") } == "vbr.mp3")
+        #expect(try await playerctl(bus, "status") == "Stopped")
 
         // A huge array of track ids: answered (unknown ids are left out), nothing breaks.
         let ids = (0..<5000).map { "/org/cloudplayerd/track/\($0)" }

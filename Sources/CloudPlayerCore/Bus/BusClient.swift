@@ -16,7 +16,7 @@ public final class BusClient: Sendable {
     /// nothing but the bus and the peer is timed. Error replies count as round trips too.
     public func roundTrips(count: Int, destination: String, path: String, interface: String, member: String,
                            arguments: [String] = []) async throws -> [UInt64] {
-        let outcome: Result<[UInt64], BusError> = await connection.call { bus in
+        let outcome: Result<[UInt64], BusError>? = await connection.call { bus -> Result<[UInt64], BusError> in
             var times: [UInt64] = []
             times.reserveCapacity(count)
             for _ in 0..<count {
@@ -38,6 +38,7 @@ public final class BusClient: Sendable {
             }
             return .success(times)
         }
+        guard let outcome else { throw BusError.connectionFailed("the connection is closed") }
         return try outcome.get()
     }
 

@@ -13,7 +13,15 @@ final class BusConnection: Sendable {
     /// The wake-up pipe: written by `perform`, polled by the bus thread.
     private let wakeReader: Int32
     private let wakeWriter: Int32
-    private let jobs = Mutex<[Job]>([])
+    private struct Queue {
+        var jobs: [Job] = []
+        /// Set by the bus thread as it ends: later jobs are refused, and the pipe is gone.
+        var closed = false
+        /// Objects sd-bus holds pointers to (vtables, userdata), released after the bus is.
+        var keptAlive: [AnyObject] = []
+    }
+
+    private let queue = Mutex(Queue())
     private let stopping = Atomic<Bool>(false)
     private let finished: Task<Void, Never>
     private let finishedSink: AsyncStream<Void>.Continuation
@@ -27,6 +35,8 @@ final class BusConnection: Sendable {
             status = sd_bus_new(&bus)
             if status >= 0 { status = sd_bus_set_address(bus, address) }
             if status >= 0 { status = sd_bus_set_bus_client(bus, 1) }
+            // As sd_bus_open_user does: the peer is the session bus, trusted to check callers.
+            if status >= 0 { status = sd_bus_set_trusted(bus, 1) }
             if status >= 0 { status = sd_bus_start(bus) }
         } else {
             status = sd_bus_open_user(&bus)
@@ -56,36 +66,45 @@ final class BusConnection: Sendable {
         thread.start()
     }
 
-    /// Runs `job` on the bus thread, soon.
-    func perform(_ job: @escaping Job) {
-        jobs.withLock { $0.append(job) }
-        wake()
+    /// Runs `job` on the bus thread, soon; false (and it never runs) once the connection closed.
+    @discardableResult
+    func perform(_ job: @escaping Job) -> Bool {
+        queue.withLock { queue in
+            guard !queue.closed else { return false }
+            queue.jobs.append(job)
+            var byte: UInt8 = 1
+            _ = write(wakeWriter, &byte, 1)  // a full pipe already means "wake up"
+            return true
+        }
+    }
+
+    /// Keeps `object` alive as long as the bus: sd-bus holds raw pointers into it.
+    func keepAlive(_ object: AnyObject & Sendable) {
+        queue.withLock { $0.keptAlive.append(object) }
     }
 
     /// Flushes what is queued, closes the connection (releasing its names) and waits for the
     /// thread to end.
     func close() async {
         stopping.store(true, ordering: .sequentiallyConsistent)
-        wake()
+        perform { _ in }  // wakes the thread, unless it has ended already
         await finished.value
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)  // a full pipe already means "wake up"
-    }
-
-    /// Runs `body` on the bus thread and returns its result.
-    func call<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            perform { bus in continuation.resume(returning: body(bus)) }
+    /// Runs `body` on the bus thread and returns its result; nil if the connection has closed.
+    func call<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) -> T) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let queued = perform { bus in continuation.resume(returning: body(bus)) }
+            if !queued { continuation.resume(returning: nil) }
         }
     }
 
     private func run(_ bus: OpaquePointer) {
         while !stopping.load(ordering: .sequentiallyConsistent) {
-            for job in jobs.withLock({ queued in defer { queued.removeAll() }; return queued }) { job(bus) }
-            while sd_bus_process(bus, nil) > 0 {}
+            for job in takeJobs() { job(bus) }
+            var processed: Int32 = 1
+            while processed > 0 { processed = sd_bus_process(bus, nil) }
+            if processed < 0 { break }  // the bus went away (ECONNRESET …): nothing more to serve
             var descriptors = [
                 pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
                 pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
@@ -97,11 +116,29 @@ final class BusConnection: Sendable {
                 while read(wakeReader, &drain, drain.count) > 0 {}
             }
         }
-        for job in jobs.withLock({ queued in defer { queued.removeAll() }; return queued }) { job(bus) }
+        // Last jobs, then refuse more: a reply that comes later has no bus to go to.
+        let last = queue.withLock { queue in
+            queue.closed = true
+            defer { queue.jobs.removeAll() }
+            return queue.jobs
+        }
+        for job in last { job(bus) }
         sd_bus_flush_close_unref(bus)
-        Foundation.close(wakeReader)
-        Foundation.close(wakeWriter)
+        let kept = queue.withLock { queue in
+            Foundation.close(wakeReader)
+            Foundation.close(wakeWriter)
+            defer { queue.keptAlive.removeAll() }
+            return queue.keptAlive
+        }
+        withExtendedLifetime(kept) {}
         finishedSink.finish()
+    }
+
+    private func takeJobs() -> [Job] {
+        queue.withLock { queue in
+            defer { queue.jobs.removeAll() }
+            return queue.jobs
+        }
     }
 
     /// Milliseconds until sd-bus wants to run again (-1: no deadline).

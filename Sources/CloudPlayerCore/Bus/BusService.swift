@@ -42,10 +42,11 @@ public final class BusService: Sendable {
         let object = MPRISObject(model: model, connection: connection) { request in
             Self.carryOut(request, player: player, model: model, quit: quitSink)
         }
+        connection.keepAlive(object)
         let status = await connection.call { bus -> Int32 in
             let registered = object.register(on: bus)
             return registered < 0 ? registered : sd_bus_request_name(bus, name, 0)
-        }
+        } ?? -ENOTCONN
         if status < 0 {
             await connection.close()
             throw status == -EEXIST ? BusError.nameTaken(name)
@@ -85,7 +86,7 @@ public final class BusService: Sendable {
             // A stale track id or a position outside the track does nothing, by the spec.
             let state = model.current
             guard let entry = state.entry, trackID == MPRISModel.trackID(entry), microseconds >= 0,
-                  microseconds <= Int64(((state.info?.duration ?? 0) * 1e6).rounded()) else { break }
+                  microseconds <= MPRISModel.microseconds(state.info?.duration ?? 0) else { break }
             player.send(.seek(to: Double(microseconds) / 1e6))
         case .openURI(let text):
             switch playableURL(text, model: model) {
@@ -111,7 +112,7 @@ public final class BusService: Sendable {
         case .setShuffle(let on):
             player.send(.setShuffle(on))
         case .getTracksMetadata(let ids):
-            return .reply(model.metadata(of: ids.compactMap { model.entry(trackID: $0) }))
+            return .reply(model.metadata(of: model.entries(trackIDs: ids)))
         case .addTrack(let text, let after, let setAsCurrent):
             let placement: LibraryActor.Placement
             if after == MPRISModel.noTrack {
@@ -192,8 +193,13 @@ public final class BusService: Sendable {
             // While playing, re-anchor the position on the output's now and then.
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(2))
+                let sequence = model.current.anchorSequence
                 if let position = await player.position() {
-                    _ = model.update { $0.anchorSeconds = position.seconds; $0.anchorTime = .now }
+                    _ = model.update {
+                        guard $0.anchorSequence == sequence else { return }  // an event re-anchored meanwhile
+                        $0.anchorSeconds = position.seconds
+                        $0.anchorTime = .now
+                    }
                 }
             }
         }
@@ -208,6 +214,7 @@ public final class BusService: Sendable {
                     $0.status = status
                     $0.anchorSeconds = position?.seconds ?? 0
                     $0.anchorTime = .now
+                    $0.anchorSequence += 1
                 }
             case .trackStarted(let entry, let info, let seconds):
                 let hasNext = await player.library.entry(after: entry.id) != nil
@@ -217,6 +224,7 @@ public final class BusService: Sendable {
                     $0.info = info
                     $0.anchorSeconds = seconds
                     $0.anchorTime = .now
+                    $0.anchorSequence += 1
                     $0.canGoNext = hasNext
                     $0.canGoPrevious = true
                 }
@@ -233,6 +241,7 @@ public final class BusService: Sendable {
                 changes = model.update {
                     $0.anchorSeconds = seconds
                     $0.anchorTime = .now
+                    $0.anchorSequence += 1
                 }
             case .volumeChanged(let volume):
                 changes = model.update { $0.volume = volume }
@@ -259,6 +268,15 @@ public final class BusService: Sendable {
                     $0.shuffle = on
                     $0.canGoNext = hasNext
                 }
+            case .currentChanged(let entry):
+                var hasNext = false
+                if let entry { hasNext = await player.library.entry(after: entry.id) != nil }
+                changes = model.update {
+                    $0.entry = entry
+                    $0.info = nil
+                    $0.artURL = nil
+                    $0.canGoNext = hasNext
+                }
             case .artworkReady(let entry, let url):
                 changes = model.update { if $0.entry == entry { $0.artURL = url } }
             case .trackEnded, .trackFailed, .queueFinished, .outputFailed:
@@ -270,7 +288,7 @@ public final class BusService: Sendable {
                 for (interface, names) in announced { object.emitChanged(on: bus, interface: interface, names: names) }
                 if let jump {
                     object.emit(on: bus, interface: MPRISModel.playerInterface, signal: "Seeked",
-                                [.int64(Int64((jump * 1e6).rounded()))])
+                                [.int64(MPRISModel.microseconds(jump))])
                 }
             }
         }

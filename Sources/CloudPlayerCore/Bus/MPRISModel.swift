@@ -21,6 +21,9 @@ final class MPRISModel: Sendable {
         /// The position at `anchorTime`; while playing it moves on in real time from there.
         var anchorSeconds = 0.0
         var anchorTime = ContinuousClock.now
+        /// Bumped by every event that sets the anchor, so a periodic refresh read before it
+        /// cannot overwrite it with an older position.
+        var anchorSequence = 0
         var canGoNext = false
         var canGoPrevious = false
         var loop: LoopMode = .none
@@ -55,6 +58,14 @@ final class MPRISModel: Sendable {
     static let playerEmitting = ["PlaybackStatus", "LoopStatus", "Shuffle", "Metadata", "Volume", "CanGoNext",
                                  "CanGoPrevious", "CanPlay", "CanPause", "CanSeek"]
 
+    /// Seconds as MPRIS's microseconds, clamped: a file may claim any length, and a trap on
+    /// the bus thread would take the daemon down.
+    static func microseconds(_ seconds: Double) -> Int64 {
+        let value = (seconds * 1e6).rounded()
+        guard value > 0 else { return 0 }  // also NaN
+        return value >= Double(Int64.max) ? Int64.max : Int64(value)
+    }
+
     /// The object path MPRIS clients see for a queue entry (not under /org/mpris, as the spec asks).
     static func trackID(_ entry: QueueEntry) -> String {
         "/org/cloudplayerd/track/\(entry.id)"
@@ -62,7 +73,15 @@ final class MPRISModel: Sendable {
 
     /// The queue entry a track id names, if it is in the track list.
     func entry(trackID: String) -> QueueEntry? {
-        current.tracks.first { Self.trackID($0) == trackID }
+        entries(trackIDs: [trackID]).first
+    }
+
+    /// The queue entries that track ids name, in their order, each once; ids not in the track
+    /// list are left out, and at most `limit` ids are looked at (a client may send millions).
+    func entries(trackIDs: [String], limit: Int = 10_000) -> [QueueEntry] {
+        let byID = Dictionary(current.tracks.map { (Self.trackID($0), $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        return trackIDs.prefix(limit).compactMap { id in seen.insert(id).inserted ? byID[id] : nil }
     }
 
     /// Metadata of queued tracks: what the decoder read for the one playing, the location for
@@ -106,7 +125,7 @@ final class MPRISModel: Sendable {
              (Self.playerInterface, "MaximumRate"): .double(1)
         case (Self.playerInterface, "Metadata"): metadata(state)
         case (Self.playerInterface, "Volume"): .double(state.volume)
-        case (Self.playerInterface, "Position"): .int64(Int64((position(in: state) * 1e6).rounded()))
+        case (Self.playerInterface, "Position"): .int64(Self.microseconds(position(in: state)))
         case (Self.playerInterface, "CanGoNext"): .bool(state.canGoNext)
         case (Self.playerInterface, "CanGoPrevious"): .bool(state.canGoPrevious)
         case (Self.playerInterface, "CanPlay"), (Self.playerInterface, "CanPause"): .bool(state.entry != nil)
@@ -134,7 +153,7 @@ final class MPRISModel: Sendable {
         var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry)))]
         let tags = info?.tags ?? TrackTags()
         fields.append(("xesam:title", .string(tags.title ?? entry.displayName)))
-        if let duration = info?.duration { fields.append(("mpris:length", .int64(Int64((duration * 1e6).rounded())))) }
+        if let duration = info?.duration { fields.append(("mpris:length", .int64(Self.microseconds(duration)))) }
         if let artist = tags.artist { fields.append(("xesam:artist", .strings([artist]))) }
         if let album = tags.album { fields.append(("xesam:album", .string(album))) }
         if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }

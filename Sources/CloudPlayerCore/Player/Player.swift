@@ -194,6 +194,7 @@ public actor Player {
                 await execute(.stop)
                 current = nil
                 currentInfo = nil
+                publish(.currentChanged(nil))
             }
         case .setVolume(let level):
             guard level.isFinite else { return }
@@ -215,6 +216,7 @@ public actor Player {
         if status == .stopped {
             current = entry
             currentInfo = nil
+            publish(.currentChanged(entry))
         } else {
             await start(entry, at: 0)
         }

@@ -6,6 +6,9 @@ public enum PlayerEvent: Sendable {
     /// A track is now being heard, from `seconds` into it.
     case trackStarted(QueueEntry, TrackInfo, seconds: Double)
     case trackEnded(QueueEntry)
+    /// The current track changed without playing (Next or Previous while stopped, or the current
+    /// track removed): nil when there is none.
+    case currentChanged(QueueEntry?)
     /// The track's embedded cover art is now a local file.
     case artworkReady(QueueEntry, URL)
     /// A track could not be played (or not to its end); the queue goes on.
