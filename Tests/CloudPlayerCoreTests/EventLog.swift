@@ -21,12 +21,14 @@ final class EventLog: @unchecked Sendable {
     }
 
     func trackStarted(_ entry: QueueEntry? = nil) async throws -> (QueueEntry, Double) {
-        let event = try await next("a track start") { event in
-            if case .trackStarted(let started, _, _) = event { return entry == nil || started == entry }
-            return false
+        var found: (QueueEntry, Double)?
+        _ = try await next("a track start") { event in
+            guard case .trackStarted(let started, _, let seconds) = event, entry == nil || started == entry else { return false }
+            found = (started, seconds)
+            return true
         }
-        guard case .trackStarted(let started, _, let seconds) = event else { fatalError("unreachable") }
-        return (started, seconds)
+        guard let found else { throw EventLogError(description: "no track start") }
+        return found
     }
 
     func status(_ status: PlaybackStatus) async throws {
