@@ -39,6 +39,8 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         say("cloudplayerd: serving \(service.name)")
+        ServiceNotifier.ready(status: "serving \(service.name)")
+        let watchdog = Task.detached { await ServiceNotifier.keepWatchdogFed() }
 
         let watcher = SignalWatcher()
         let signals = watcher.signals
@@ -51,6 +53,8 @@ struct DaemonCommand: AsyncParsableCommand {
             group.cancelAll()
         }
         withExtendedLifetime(watcher) {}
+        ServiceNotifier.stopping()
+        watchdog.cancel()
         await player.shutdown()
         await service.stop()
         try? await device.close()

@@ -7,11 +7,28 @@ public final class DBusTestBus: Sendable {
     public let address: String
     private let daemon: ChildProcess
 
-    public init() async throws {
+    /// `serviceDirectory`: where the bus looks for activatable services (none by default).
+    public init(serviceDirectory: URL? = nil) async throws {
         let directory = try Fixtures.shared.scratchDirectory()
         let socket = directory.appendingPathComponent("bus").path
+        let configuration = directory.appendingPathComponent("session.conf")
+        try Data("""
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <auth>EXTERNAL</auth>
+              \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.utf8).write(to: configuration)
         let script = """
-            dbus-daemon --session --nofork --address="unix:path=$2/bus" &
+            dbus-daemon --nofork --config-file="$2/session.conf" &
             bus=$!
             trap 'kill "$bus" 2>/dev/null; exit 0' TERM
             while kill -0 "$1" 2>/dev/null && kill -0 "$bus" 2>/dev/null; do sleep 1; done

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// What makes the daemon an installed service: systemd's readiness protocol, the unit file and
+/// D-Bus activation.
+@Suite(.timeLimit(.minutes(2)))
+struct ServiceIntegrationTests {
+    private var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    @Test("the daemon tells systemd READY=1 once it owns its name, and STOPPING=1 on SIGTERM")
+    func readiness() async throws {
+        let bus = try await DBusTestBus()
+        let socketPath = try Fixtures.shared.scratchDirectory().appendingPathComponent("notify").path
+        let listener = try NotifyListener(path: socketPath)
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"],
+                                      environment: bus.environment.merging(["NOTIFY_SOCKET": socketPath]) { $1 })
+        let ready = try await listener.next()
+        #expect(ready.contains("READY=1"))
+        #expect(ready.contains("STATUS=serving org.mpris.MediaPlayer2.cloudplayerd"))
+        // Ready means ready: the name is already owned.
+        #expect(try await bus.waitForName("org.mpris.MediaPlayer2.cloudplayerd", attempts: 1))
+        daemon.signal(SIGTERM)
+        #expect(try await listener.next().contains("STOPPING=1"))
+        #expect(await daemon.wait().status == 0)
+        await bus.stop()
+    }
+
+    @Test("systemd-analyze verifies the user unit")
+    func unitVerifies() async throws {
+        let scratch = try Fixtures.shared.scratchDirectory()
+        let unit = try String(contentsOf: root.appendingPathComponent("packaging/cloudplayerd.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/bin/cloudplayerd", with: BuiltProducts.cloudplayerd)
+        let path = scratch.appendingPathComponent("cloudplayerd.service")
+        try Data(unit.utf8).write(to: path)
+        let runtime = scratch.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let result = try await ChildProcess.run("systemd-analyze", ["--user", "verify", "--man=no", path.path],
+                                                environment: ["XDG_RUNTIME_DIR": runtime.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("Unknown"), "\(result.stderr)")
+    }
+
+    @Test("a call to the name starts the daemon (D-Bus activation)")
+    func activation() async throws {
+        let scratch = try Fixtures.shared.scratchDirectory()
+        let services = scratch.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        // The shipped file, pointed at this build and at the null output (no systemd here to
+        // honour SystemdService=, so the bus runs Exec= itself).
+        let shipped = try String(contentsOf: root.appendingPathComponent("dbus/org.mpris.MediaPlayer2.cloudplayerd.service"),
+                                 encoding: .utf8)
+        let local = shipped.replacingOccurrences(of: "/usr/bin/cloudplayerd daemon",
+                                                 with: "\(BuiltProducts.cloudplayerd) daemon --output null")
+            .split(separator: "\n").filter { !$0.hasPrefix("SystemdService=") }.joined(separator: "\n")
+        try Data(local.utf8).write(to: services.appendingPathComponent("org.mpris.MediaPlayer2.cloudplayerd.service"))
+        let bus = try await DBusTestBus(serviceDirectory: services)
+        let status = try await bus.run("busctl", ["--address=\(bus.address)", "get-property", "org.mpris.MediaPlayer2.cloudplayerd",
+                                                  "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus"])
+        #expect(status.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "s \"Stopped\"", "\(status.stderr)")
+        _ = try await bus.run("busctl", ["--address=\(bus.address)", "call", "org.mpris.MediaPlayer2.cloudplayerd",
+                                         "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Quit"])
+        #expect(try await bus.waitForName("org.mpris.MediaPlayer2.cloudplayerd", present: false))
+        await bus.stop()
+    }
+}
+
+/// The receiving end of NOTIFY_SOCKET: a unix datagram socket, as systemd listens.
+final class NotifyListener: Sendable {
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard descriptor >= 0, bound == 0 else { throw TestSupportError("cannot listen on \(path)") }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next message (polling, never blocking a thread of the pool).
+    func next() async throws -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(descriptor, &buffer, buffer.count, 0)
+            if n > 0 { return String(decoding: buffer.prefix(n), as: UTF8.self) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
