@@ -21,7 +21,7 @@ final class BusConnection: Sendable {
         var keptAlive: [AnyObject] = []
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let stopping = Atomic<Bool>(false)
     private let finished: Task<Void, Never>
     private let finishedSink: AsyncStream<Void>.Continuation

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What MPRIS says about the player, kept current from the player's events so that property
 /// reads on the bus thread are answered at once, without waiting on the player.
@@ -35,7 +34,7 @@ final class MPRISModel: Sendable {
     let identity = "cloudplayerd"
     let uriSchemes = ["file"]
     let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus"]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var current: State { state.withLock { $0 } }
 

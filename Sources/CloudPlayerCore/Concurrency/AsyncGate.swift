@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A gate that tasks wait at while it is closed — how a paused output holds its writer.
 /// Waiting is cancellable, so a seek or stop never leaves a writer stuck behind a pause.
@@ -9,7 +8,7 @@ final class AsyncGate: Sendable {
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A bounded first-in-first-out queue between one producing task and one consuming task: the
 /// PCM path from the decoder to the output.
@@ -26,7 +25,7 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
     }
 
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(capacity: Int) {
         precondition(capacity > 0)

@@ -32,7 +32,7 @@ public actor Player {
     private let logger = Logger(label: "cloudplayerd.player")
 
     /// Everything that happens goes to every subscriber (the CLI, the bus).
-    private let subscribers = Mutex<[UInt64: AsyncStream<PlayerEvent>.Continuation]>([:])
+    private let subscribers = Locked<[UInt64: AsyncStream<PlayerEvent>.Continuation]>([:])
     private let nextSubscriber = Atomic<UInt64>(0)
     private let mailbox: AsyncStream<Message>.Continuation
 
