@@ -21,6 +21,16 @@ struct MPRISTests {
         return (bus, daemon)
     }
 
+    /// A daemon playing `file` on repeat (a short track must not end while a busy machine runs
+    /// the test), once its status says Playing.
+    private func startPlaying(_ file: Fixtures.File) async throws -> (DBusTestBus, ChildProcess) {
+        let (bus, daemon) = try await startDaemon()
+        _ = try await playerctl(bus, "loop", "Track")
+        _ = try await playerctl(bus, "open", try await Fixtures.shared.url(file).absoluteString)
+        _ = try await eventually("Playing") { try await playerctl(bus, "status") }
+        return (bus, daemon)
+    }
+
     /// Stops the daemon (SIGTERM) and then the bus.
     private func stop(_ daemon: ChildProcess, _ bus: DBusTestBus) async {
         daemon.signal(SIGTERM)
@@ -199,10 +209,7 @@ struct MPRISTests {
 
     @Test("properties have the types of the MPRIS spec")
     func propertyTypes() async throws {
-        let (bus, daemon) = try await startDaemon()
-        _ = try await playerctl(bus, "loop", "Track")  // a short track must not end under a busy machine
-        let file = try await Fixtures.shared.url(.opus)
-        _ = try await playerctl(bus, "open", file.absoluteString)
+        let (bus, daemon) = try await startPlaying(.opus)
         _ = try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") }
         let root = "org.mpris.MediaPlayer2"
         #expect(try await property(bus, root, "Identity") == "s \"cloudplayerd\"")
@@ -235,11 +242,7 @@ struct MPRISTests {
 
     @Test("bad calls get D-Bus errors and the player keeps playing")
     func badCalls() async throws {
-        let (bus, daemon) = try await startDaemon()
-        _ = try await playerctl(bus, "loop", "Track")  // a short track must not end under a busy machine
-        let file = try await Fixtures.shared.url(.vbrMP3)
-        _ = try await playerctl(bus, "open", file.absoluteString)
-        _ = try await eventually("Playing") { try await playerctl(bus, "status") }
+        let (bus, daemon) = try await startPlaying(.vbrMP3)
         func call(_ arguments: [String]) async throws -> ProcessResult {
             try await self.call(bus, arguments[0], Array(arguments.dropFirst()))
         }
@@ -353,11 +356,7 @@ struct MPRISTests {
 
     @Test("a client hammering the bus (thousands of calls) is answered every time, and play goes on")
     func flood() async throws {
-        let (bus, daemon) = try await startDaemon()
-        _ = try await playerctl(bus, "loop", "Track")
-        let file = try await Fixtures.shared.url(.vbrMP3)
-        _ = try await playerctl(bus, "open", file.absoluteString)
-        _ = try await eventually("Playing") { try await playerctl(bus, "status") }
+        let (bus, daemon) = try await startPlaying(.vbrMP3)
         let hammer = try await bus.run(BuiltProducts.busbench, ["--address", bus.address, "--count", "3000"])
         #expect(hammer.status == 0, "stderr: \(hammer.stderr)")
         #expect(hammer.stdout.contains("get-position") && hammer.stdout.contains("play-pause"))

@@ -9,7 +9,6 @@ import Synchronization
 final class BusConnection: Sendable {
     typealias Job = @Sendable (OpaquePointer) -> Void
 
-    private let address: String?
     /// The wake-up pipe: written by `perform`, polled by the bus thread.
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -50,7 +49,6 @@ final class BusConnection: Sendable {
             sd_bus_unref(bus)
             throw BusError.connectionFailed(String(cString: strerror(errno)))
         }
-        self.address = address
         wakeReader = pipeEnds[0]
         wakeWriter = pipeEnds[1]
         for end in pipeEnds {

@@ -7,12 +7,6 @@ import Logging
 /// Property reads are answered on the bus thread from an `MPRISModel` that a task keeps current
 /// from the player's events; method calls become player commands. Objects are registered
 /// before the name is requested, so a client that sees the name finds them.
-/// A D-Bus error to answer a request with, as a `Result`'s failure.
-struct MPRISRefusal: Error {
-    let outcome: MPRISOutcome
-    init(_ outcome: MPRISOutcome) { self.outcome = outcome }
-}
-
 public final class BusService: Sendable {
     /// The well-known name: `org.mpris.MediaPlayer2.cloudplayerd`, or with `.instanceNAME`
     /// appended for a second instance, as the MPRIS spec names them.
@@ -89,16 +83,7 @@ public final class BusService: Sendable {
                   microseconds <= MPRISModel.microseconds(state.info?.duration ?? 0) else { break }
             player.send(.seek(to: Double(microseconds) / 1e6))
         case .openURI(let text):
-            switch playableURL(text, model: model) {
-            case .failure(let refusal): return refusal.outcome
-            case .success(let url):
-                return .later {
-                    if let refusal = await unplayable(url, player: player) { return refusal }
-                    let added = await player.enqueue([url])
-                    await player.perform(.playEntry(added[0].id, at: 0))
-                    return .done
-                }
-            }
+            return add(text, at: .end, play: true, player: player, model: model)
         case .setVolume(let volume):
             guard volume.isFinite else { return .invalidArguments("Volume must be a number") }
             player.send(.setVolume(max(0, volume)))
@@ -122,16 +107,7 @@ public final class BusService: Sendable {
             } else {
                 return .invalidArguments("AfterTrack \(after.prefix(80)) is not in the track list")
             }
-            switch playableURL(text, model: model) {
-            case .failure(let refusal): return refusal.outcome
-            case .success(let url):
-                return .later {
-                    if let refusal = await unplayable(url, player: player) { return refusal }
-                    let added = await player.enqueue([url], at: placement)
-                    if setAsCurrent { await player.perform(.playEntry(added[0].id, at: 0)) }
-                    return .done
-                }
-            }
+            return add(text, at: placement, play: setAsCurrent, player: player, model: model)
         case .removeTrack(let id):
             guard let entry = model.entry(trackID: id) else { return .invalidArguments("\(id.prefix(80)) is not in the track list") }
             player.send(.remove(entry.id))
@@ -146,25 +122,26 @@ public final class BusService: Sendable {
         return .done
     }
 
-    /// The refusal for a location whose bytes cannot be played (missing, not audio, …), or nil.
-    private static func unplayable(_ url: URL, player: Player) async -> MPRISOutcome? {
-        do {
-            _ = try await player.probe(url)
-            return nil
-        } catch {
-            return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(url.lastPathComponent): \(error)")
-        }
-    }
-
-    /// A URI the loader can play, or the refusal to send back.
-    private static func playableURL(_ text: String, model: MPRISModel) -> Result<URL, MPRISRefusal> {
+    /// OpenUri and AddTrack: refuses a URI the loader cannot fetch at once; otherwise probes the
+    /// file off the bus thread, queues it and maybe plays it, and only then replies — so a
+    /// missing or non-audio file is an error for the caller, not a silent skip later.
+    private static func add(_ text: String, at placement: LibraryActor.Placement, play: Bool,
+                            player: Player, model: MPRISModel) -> MPRISOutcome {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), model.uriSchemes.contains(scheme),
               url.isFileURL else {
-            return .failure(MPRISRefusal(.failed(
-                name: "org.freedesktop.DBus.Error.NotSupported",
-                message: "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")))
+            return .failed(name: "org.freedesktop.DBus.Error.NotSupported",
+                           message: "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")
         }
-        return .success(url)
+        return .later {
+            do {
+                _ = try await player.probe(url)
+            } catch {
+                return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(url.lastPathComponent): \(error)")
+            }
+            let added = await player.enqueue([url], at: placement)
+            if play { await player.perform(.playEntry(added[0].id, at: 0)) }
+            return .done
+        }
     }
 
     /// TrackRemoved for each entry gone, TrackAdded (after its neighbour) for each new one.

@@ -226,12 +226,10 @@ private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRaw
         guard status >= 0 else { return status }
         request = .seek(microseconds: offset)
     case "SetPosition":
-        var path: UnsafePointer<CChar>?
         var position: Int64 = 0
-        var status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "o")), &path)
-        if status >= 0 { status = sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &position) }
-        guard status >= 0, let path else { return status < 0 ? status : -EINVAL }
-        request = .setPosition(trackID: String(cString: path), microseconds: position)
+        guard let path = readString(message, "o"),
+              sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &position) > 0 else { return -EINVAL }
+        request = .setPosition(trackID: path, microseconds: position)
     case "OpenUri":
         guard let uri = readString(message, "s") else { return -EINVAL }
         request = .openURI(uri)

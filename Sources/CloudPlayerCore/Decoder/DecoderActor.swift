@@ -55,10 +55,7 @@ public actor DecoderActor {
 
     /// What codec the bytes are, without opening a decoder; throws what playing them would.
     public func probe(_ source: any ByteSource) throws -> AudioCodec {
-        switch try FormatSniffer.sniff(source) {
-        case .mp3: .mp3
-        case .opus: .opus
-        }
+        try FormatSniffer.sniff(source).codec
     }
 
     private static func open(_ source: any ByteSource) throws -> any AudioDecoder {

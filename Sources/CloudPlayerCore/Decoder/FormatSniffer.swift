@@ -5,6 +5,13 @@ enum FormatSniffer {
         /// frame count makes the decoded length exact (and so a short file detectably truncated).
         case mp3(exactLength: Bool)
         case opus
+
+        var codec: AudioCodec {
+            switch self {
+            case .mp3: .mp3
+            case .opus: .opus
+            }
+        }
     }
 
     /// How far into the file (after an ID3v2 tag) to look for MPEG frames.

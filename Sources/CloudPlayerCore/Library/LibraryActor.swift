@@ -97,8 +97,4 @@ public actor LibraryActor {
         return loop != .none ? entry(id: order[order.count - 1]) : nil
     }
 
-    public func clear() {
-        queue.removeAll()
-        order.removeAll()
-    }
 }
