@@ -16,6 +16,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @OptionGroup var configOptions: ConfigOptions
+
     @Option(help: ArgumentHelp("Run a further instance, named org.mpris.MediaPlayer2.cloudplayerd.instanceNAME.",
                                valueName: "name"))
     var instance: String?
@@ -27,8 +29,9 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let configuration = try configOptions.load()
         let device = try await outputOptions.openDevice()
-        let player = Player(output: OutputActor(device: device))
+        let player = Player(loader: LoaderActor(configuration: configuration), output: OutputActor(device: device))
         let service: BusService
         do {
             service = try await BusService(player: player, instance: instance)

@@ -26,10 +26,12 @@ struct PlayCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Audio files to play, in order.", completion: .file())
+    @Argument(help: "Audio files or http(s):// URLs to play, in order.", completion: .file())
     var files: [String]
 
     @OptionGroup var outputOptions: OutputOptions
+
+    @OptionGroup var configOptions: ConfigOptions
 
     @Option(help: ArgumentHelp("Start the first file this many seconds in (sample-accurate).", valueName: "seconds"))
     var start: Double = 0
@@ -50,12 +52,14 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var configuration = try configOptions.load()
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let locations = files.map { configuration.location(of: $0, relativeTo: cwd) }
         let device = try await outputOptions.openDevice()
-        let player = Player(output: OutputActor(device: device))
+        let player = Player(loader: LoaderActor(configuration: configuration), output: OutputActor(device: device))
         let events = player.subscribe()
         let service = noMPRIS ? nil : await Self.publish(player)
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let entries = await player.enqueue(files.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL })
+        let entries = await player.enqueue(locations)
         let watcher = SignalWatcher()
         let signals = watcher.signals
         let interruption = Task.detached {
@@ -92,6 +96,8 @@ struct PlayCommand: AsyncParsableCommand {
             case .queueFinished, .statusChanged(.stopped):
                 // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
                 await player.shutdown()
+            case .buffering(let entry, let waiting):
+                if !quiet && waiting { say("Buffering \(entry.displayName)…") }
             case .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged:
                 break
             }

@@ -17,6 +17,8 @@ public actor Fixtures {
         case coverArt = "cover.png"            // a 1×1 PNG
         case artMP3 = "art.mp3"                // ID3v2 APIC front cover
         case artOpus = "art.opus"              // METADATA_BLOCK_PICTURE
+        case longMP3 = "long.mp3"              // 60 s, LAME -V2: about 1 MB, for streaming
+        case longOpus = "long.opus"            // 60 s Opus
         // Bad input
         case empty = "empty.mp3"
         case random = "random.mp3"
@@ -63,6 +65,8 @@ public actor Fixtures {
         try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("b.wav"),
                       "synth", "5", "brownnoise", "synth", "5", "sine", "amod", "660", "vol", "0.5")
         try await sox("-n", "-r", "22050", "-c", "1", "-b", "16", path("m.wav"), "synth", "4", "pinknoise", "vol", "0.5")
+        try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("l.wav"),
+                      "synth", "60", "pinknoise", "synth", "60", "sine", "amod", "330", "vol", "0.5")
 
         try await ChildProcess.check("lame", ["--quiet", "-V", "2", "--id3v2-only", "--tt", "Vbr Title", "--ta", "Some Artist",
                                               "--tl", "Some Album", "--tn", "3/12", path("a.wav"), path(File.vbrMP3.rawValue)])
@@ -73,6 +77,8 @@ public actor Fixtures {
                                                  "--album", "Opus Album", "--comment", "TRACKNUMBER=7",
                                                  path("a.wav"), path(File.opus.rawValue)])
         try await ChildProcess.check("opusenc", ["--quiet", path("b.wav"), path(File.secondOpus.rawValue)])
+        try await ChildProcess.check("lame", ["--quiet", "-V", "2", path("l.wav"), path(File.longMP3.rawValue)])
+        try await ChildProcess.check("opusenc", ["--quiet", path("l.wav"), path(File.longOpus.rawValue)])
         try await ChildProcess.check("opusenc", ["--quiet", path("m.wav"), path(File.monoOpus.rawValue)])
         try FileManager.default.copyItem(atPath: path(File.opus.rawValue), toPath: path(File.opusNamedMP3.rawValue))
         try write(path(File.coverArt.rawValue), Data(base64Encoded: Self.onePixelPNG)!)

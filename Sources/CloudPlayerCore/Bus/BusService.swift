@@ -128,7 +128,7 @@ public final class BusService: Sendable {
     private static func add(_ text: String, at placement: LibraryActor.Placement, play: Bool,
                             player: Player, model: MPRISModel) -> MPRISOutcome {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), model.uriSchemes.contains(scheme),
-              url.isFileURL else {
+              url.user == nil else {
             return .failed(name: "org.freedesktop.DBus.Error.NotSupported",
                            message: "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")
         }
@@ -256,7 +256,7 @@ public final class BusService: Sendable {
                 }
             case .artworkReady(let entry, let url):
                 changes = model.update { if $0.entry == entry { $0.artURL = url } }
-            case .trackEnded, .trackFailed, .queueFinished, .outputFailed:
+            case .trackEnded, .trackFailed, .queueFinished, .outputFailed, .buffering:
                 continue
             }
             let announced = changes

@@ -32,7 +32,7 @@ final class MPRISModel: Sendable {
     }
 
     let identity = "cloudplayerd"
-    let uriSchemes = ["file"]
+    let uriSchemes = ["file", "http", "https"]
     let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus"]
     private let state = Locked(State())
 
@@ -158,7 +158,7 @@ final class MPRISModel: Sendable {
         if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
         if let genre = tags.genre { fields.append(("xesam:genre", .strings([genre]))) }
-        fields.append(("xesam:url", .string(entry.url.absoluteString)))
+        fields.append(("xesam:url", .string(entry.publicURL.absoluteString)))
         return fields
     }
 }

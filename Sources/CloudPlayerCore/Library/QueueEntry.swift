@@ -11,6 +11,17 @@ public struct QueueEntry: Sendable, Hashable, Identifiable {
         self.url = url
     }
 
+    /// The location to show others (MPRIS `xesam:url`): without user, password or query, which
+    /// may carry a token.
+    public var publicURL: URL {
+        guard !url.isFileURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+        parts.user = nil
+        parts.password = nil
+        parts.query = nil
+        parts.fragment = nil
+        return parts.url ?? url
+    }
+
     /// What to call the track in messages: the file name, never a URL's user or password.
     public var displayName: String {
         let name = url.lastPathComponent

@@ -7,12 +7,7 @@ struct ArtworkCache {
     let directory: URL
 
     /// `$XDG_CACHE_HOME/cloudplayerd/art`, or `~/.cache/cloudplayerd/art`.
-    static var defaultDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return base.appendingPathComponent("cloudplayerd").appendingPathComponent("art")
-    }
+    static var defaultDirectory: URL { XDGDirectories.cache.appendingPathComponent("art") }
 
     /// The file holding `artwork`, written (owner-only, atomically) if it is not there yet.
     func store(_ artwork: Artwork) throws -> URL {
@@ -35,11 +30,6 @@ struct ArtworkCache {
 
     /// FNV-1a over the bytes, with their count: distinct pictures get distinct names.
     private static func name(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return String(hash, radix: 16) + "-" + String(bytes.count, radix: 16)
+        String(FNVHash.hash(bytes), radix: 16) + "-" + String(bytes.count, radix: 16)
     }
 }

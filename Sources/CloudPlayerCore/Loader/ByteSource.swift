@@ -9,6 +9,15 @@ public protocol ByteSource: Sendable {
     /// Copies up to `buffer.count` bytes starting at `offset` and returns how many it copied;
     /// 0 only at the end of the resource.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int
+
+    /// Makes a read that waits for bytes (and every later one) throw `LoaderError.cancelled`:
+    /// how a seek stops a decoder blocked on the network. Safe from any thread.
+    func cancel()
+}
+
+extension ByteSource {
+    /// Local bytes never keep a reader waiting.
+    public func cancel() {}
 }
 
 extension ByteSource {

@@ -1,9 +1,12 @@
 import Foundation
+import Logging
 
-/// Turns a track's location into a `ByteSource`.
+/// Turns a track's location into a `ByteSource`: a local file, or a remote file read through the
+/// sparse cache with the credentials of the source whose root covers it.
 ///
-/// It runs on a thread of its own because opening files and writing cache files (cover art
-/// now, downloads later) are blocking system calls that must stay off the cooperative pool.
+/// It runs on a thread of its own: downloads write and sync cache files, and secrets may come
+/// from commands — blocking calls that must stay off the cooperative pool. Every download task
+/// it starts inherits that thread.
 public actor LoaderActor {
     private let executor = ThreadExecutor(name: "loader")
 
@@ -11,15 +14,35 @@ public actor LoaderActor {
         executor.asUnownedSerialExecutor()
     }
 
+    public let configuration: Configuration
     private let artwork: ArtworkCache
+    let cache: SparseCache
+    let logger = Logger(label: "cloudplayerd.loader")
+    private var sources: [String: HTTPSource] = [:]
+    /// Remote files in use, by cache name. Dropped when no one reads or wants them.
+    private var resources: [String: RemoteResource] = [:]
+    /// The next track's resource, kept from eviction until the next prefetch.
+    private var prefetched: RemoteResource?
+    private var isShutDown = false
 
     /// `artworkDirectory`: where embedded cover art is written (default: the user's cache).
-    public init(artworkDirectory: URL? = nil) {
-        artwork = ArtworkCache(directory: artworkDirectory ?? ArtworkCache.defaultDirectory)
+    public init(configuration: Configuration = Configuration(), artworkDirectory: URL? = nil) {
+        self.configuration = configuration
+        artwork = ArtworkCache(directory: artworkDirectory ?? configuration.cacheDirectory.appendingPathComponent("art"))
+        cache = SparseCache(directory: configuration.cacheDirectory.appendingPathComponent("data"), limit: configuration.cacheLimit)
     }
 
     deinit {
         executor.shutdown()
+    }
+
+    /// Ends every download and closes the network clients.
+    public func shutdown() async {
+        isShutDown = true
+        for resource in resources.values { resource.fail(.cancelled) }
+        resources = [:]
+        for source in sources.values { await source.shutdown() }
+        sources = [:]
     }
 
     /// A local file holding `art`, for MPRIS's `mpris:artUrl`.
@@ -27,8 +50,106 @@ public actor LoaderActor {
         try artwork.store(art)
     }
 
-    public func open(_ url: URL) throws -> any ByteSource {
-        guard url.isFileURL else { throw LoaderError.unsupportedScheme(url.scheme ?? "") }
-        return try FileByteSource(path: url.path)
+    /// Opens `url` for reading. `waiting` hears when a read starts and stops waiting for the
+    /// network (buffering).
+    public func open(_ url: URL, waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
+        switch url.scheme?.lowercased() {
+        case "file"?: return try await LocalSource().open(url, with: self)
+        case "http"?, "https"?:
+            let resource = try await resource(for: url)
+            return NetworkByteSource(resource: resource, waiting: waiting)
+        default: throw LoaderError.unsupportedScheme(url.scheme ?? "")
+        }
+    }
+
+    /// Starts fetching the head and tail of `url` (the next track), so it starts without a wait.
+    public func prefetch(_ url: URL) async {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return }
+        prefetched?.unpin()
+        do {
+            let resource = try await resource(for: url)
+            prefetched = resource
+            resource.prefetch()
+        } catch {
+            logger.debug("prefetch failed", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// Whether every byte of `url` is in the cache.
+    public func isCached(_ url: URL) -> Bool {
+        let (name, check) = SparseCache.identity(of: url)
+        if let resource = resources[name] { return resource.isComplete }
+        guard let stored = cache.stored(name: name), stored.check == check,
+              let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) else { return false }
+        return entry.isComplete
+    }
+
+    /// The source that owns `url`: the configured one with the longest matching root, else the
+    /// open web (no credentials).
+    func source(for url: URL) throws -> HTTPSource {
+        let configured = configuration.source(for: url)
+        let key = configured?.name ?? ""
+        if let known = sources[key] { return known }
+        let source = try HTTPSource(configuration: configured, readTimeout: configuration.readTimeout)
+        sources[key] = source
+        return source
+    }
+
+    /// What `MediaSource.open` of an HTTP or WebDAV source does.
+    func openRemote(_ url: URL, from source: HTTPSource) async throws -> any ByteSource {
+        NetworkByteSource(resource: try await resource(for: url), waiting: nil)
+    }
+
+    /// The shared resource for `url`, its length and version known (from the cache, or from the
+    /// first answer of the server).
+    private func resource(for url: URL) async throws -> RemoteResource {
+        guard !isShutDown else { throw LoaderError.cancelled }
+        let (name, _) = SparseCache.identity(of: url)
+        dropUnused()
+        let resource: RemoteResource
+        if let known = resources[name] {
+            resource = known
+        } else {
+            try cache.prepare()
+            resource = RemoteResource(url: url, source: try source(for: url), cache: cache) { [weak self] in
+                guard let self else { return }
+                Task { await self.pump(name) }
+            }
+            resources[name] = resource
+            if resource.currentInfo == nil {
+                Task { await self.download(nil, of: resource) }
+            }
+        }
+        try await resource.waitForInfo()
+        cache.trimIfNeeded(pinned: pinnedNames)
+        return resource
+    }
+
+    private func dropUnused() {
+        resources = resources.filter { $0.value.isPinned || $0.value === prefetched }
+    }
+
+    /// Starts the downloads the resource's plan asks for.
+    private func pump(_ name: String) {
+        guard !isShutDown, let resource = resources[name] else { return }
+        for chunk in resource.plan() {
+            Task { await self.download(chunk, of: resource) }
+        }
+    }
+
+    /// Cache entries in use: never evicted.
+    var pinnedNames: Set<String> {
+        Set(resources.values.filter { $0.isPinned || $0 === prefetched }.map(\.name))
+    }
+
+    /// Runs one chunk's download to its end, retrying what the network breaks; `nil`: the very
+    /// first request for a file whose length is not known yet.
+    private func download(_ chunk: Range<Int64>?, of resource: RemoteResource) async {
+        let download = RangeDownload(resource: resource, retries: configuration.retries, logger: logger)
+        let version = resource.version
+        await download.run(chunk)
+        if let chunk { resource.finished(chunk, version: version) } else { resource.firstRequestEnded() }
+        cache.trimIfNeeded(pinned: pinnedNames)
+        pump(resource.name)
     }
 }

@@ -1,12 +1,26 @@
 import Foundation
 
-/// Why bytes could not be had. Messages are one line and never contain credentials.
+/// Why bytes could not be had. Messages are one line and never contain credentials or URLs
+/// (a URL's query may carry a token).
 public enum LoaderError: Error, CustomStringConvertible, Equatable {
     case notFound
     case permissionDenied
     case notAFile
     case unsupportedScheme(String)
     case readFailed(String)
+    /// The server refused our credentials (401) or access (403).
+    case refused(source: String, status: Int)
+    /// Any other status that is not an answer.
+    case http(status: Int)
+    /// The network failed, and went on failing through every retry.
+    case network(String)
+    /// The server answered something that cannot be right.
+    case badResponse(String)
+    /// The file on the server changed while it was being read: what was read is of another version.
+    case changedOnServer
+    case configuration(String)
+    /// The reader was told to stop (a seek or skip replaced it).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -15,6 +29,24 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .notAFile: "not a regular file"
         case .unsupportedScheme(let scheme): "unsupported location scheme '\(scheme)'"
         case .readFailed(let reason): "read failed: \(reason)"
+        case .refused(let source, let status):
+            status == 401 ? "\(source): the server refused the credentials (HTTP 401); check username and password"
+                          : "\(source): access denied by the server (HTTP 403)"
+        case .http(let status): "the server answered HTTP \(status)"
+        case .network(let reason): "network: \(reason)"
+        case .badResponse(let reason): "bad answer from the server: \(reason)"
+        case .changedOnServer: "the file changed on the server while playing"
+        case .configuration(let reason): reason
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// Worth trying again: the network or the server had a bad moment.
+    var isTransient: Bool {
+        switch self {
+        case .network: true
+        case .http(let status): status >= 500 || status == 408 || status == 429
+        default: false
         }
     }
 

@@ -7,10 +7,13 @@ import Foundation
 /// then is the record replaced — atomically, by writing a new file and renaming it over the old.
 /// A crash loses at most bytes written since the last commit; it never leaves the record
 /// claiming bytes the data file lacks. A record that does not parse, or that belongs to another
-/// version of the resource, is treated as empty. Used from one thread (the loader's).
+/// version of the resource, is treated as empty. Not thread-safe: its owner locks around it.
 public final class SparseCacheEntry {
     public let length: Int64
     public let validator: String
+    /// A second hash of the resource's address: a record whose name collides but whose check
+    /// differs belongs to another resource and is not used.
+    public let check: String
     /// Bytes recorded as present (committed).
     public private(set) var present = RangeSet()
     /// Bytes written since the last commit: readable now, recorded at the next commit.
@@ -21,20 +24,23 @@ public final class SparseCacheEntry {
 
     /// Opens (or creates) the entry named `name` in `directory` for a resource of `length` bytes
     /// whose version is `validator` (ETag or Last-Modified). Names must not reveal the resource:
-    /// callers pass a hash.
-    public init(directory: URL, name: String, length: Int64, validator: String) throws {
+    /// callers pass a hash, and another hash as `check`.
+    public init(directory: URL, name: String, check: String = "-", length: Int64, validator: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         self.length = length
         self.validator = validator
+        self.check = check
         dataPath = directory.appendingPathComponent(name + ".data").path
         recordPath = directory.appendingPathComponent(name + ".ranges").path
         let fd = open(dataPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw LoaderError.fromErrno(errno) }
         descriptor = fd
+        futimens(fd, nil)  // the data file's time is the entry's last use, for LRU eviction
         if let record = try? String(contentsOfFile: recordPath, encoding: .utf8),
-           let ranges = Self.parse(record, length: length, validator: validator) {
-            present = ranges
+           let stored = Self.parse(record), stored.length == length, stored.validator == Self.escape(validator),
+           stored.check == check {
+            present = stored.ranges
         } else {
             // No record, a damaged one, or another version of the file: start empty.
             try reset()
@@ -45,10 +51,39 @@ public final class SparseCacheEntry {
         close(descriptor)
     }
 
+    /// What the record in `directory` says of the entry `name`, without opening it: enough to
+    /// serve a cached file with no network at all.
+    public static func stored(directory: URL, name: String) -> (length: Int64, validator: String, check: String)? {
+        guard let text = try? String(contentsOfFile: directory.appendingPathComponent(name + ".ranges").path, encoding: .utf8),
+              let record = parse(text) else { return nil }
+        return (record.length, record.validator, record.check)
+    }
+
+    /// Deletes the entry's files (an open entry keeps reading its unlinked data).
+    public static func remove(directory: URL, name: String) {
+        unlink(directory.appendingPathComponent(name + ".ranges").path)
+        unlink(directory.appendingPathComponent(name + ".data").path)
+    }
+
+    /// How many bytes from `offset` on can be read now (committed or pending).
+    public func available(from offset: Int64) -> Int64 {
+        max(present.presentRun(from: offset), pending.presentRun(from: offset))
+    }
+
+    /// Bytes readable now: recorded plus written since the last commit.
+    public var readable: RangeSet {
+        var all = present
+        for range in pending.ranges { all.insert(range) }
+        return all
+    }
+
+    /// Whether bytes wait to be committed.
+    public var hasPending: Bool { !pending.isEmpty }
+
     /// Copies present bytes at `offset` (committed or pending) into `buffer`; returns how many,
     /// 0 if the byte at `offset` is not here.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        let run = max(present.presentRun(from: offset), pending.presentRun(from: offset))
+        let run = available(from: offset)
         let count = Int(min(Int64(buffer.count), run))
         guard count > 0 else { return 0 }
         var done = 0
@@ -100,7 +135,7 @@ public final class SparseCacheEntry {
 
     /// Writes the record to a new file, syncs it, and renames it over the old one.
     private func saveRecord(_ ranges: RangeSet) throws {
-        var text = "cloudplayerd-ranges 1\nlength \(length)\nvalidator \(Self.escape(validator))\n"
+        var text = "cloudplayerd-ranges 2\nlength \(length)\nvalidator \(Self.escape(validator))\ncheck \(Self.escape(check))\n"
         for range in ranges.ranges { text += "\(range.lowerBound) \(range.upperBound)\n" }
         text += "end\n"
         let temporary = recordPath + ".new"
@@ -116,24 +151,24 @@ public final class SparseCacheEntry {
         }
     }
 
-    /// The record's ranges, or nil unless it is whole, well-formed and for this very version.
-    static func parse(_ text: String, length: Int64, validator: String) -> RangeSet? {
+    /// A record's contents, or nil unless it is whole and well-formed.
+    static func parse(_ text: String) -> (length: Int64, validator: String, check: String, ranges: RangeSet)? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count >= 5, lines[0] == "cloudplayerd-ranges 1", lines[1] == "length \(length)",
-              lines[2] == "validator \(escape(validator))", lines[lines.count - 2] == "end",
-              lines[lines.count - 1].isEmpty else { return nil }
+        guard lines.count >= 6, lines[0] == "cloudplayerd-ranges 2", lines[1].hasPrefix("length "),
+              let length = Int64(lines[1].dropFirst(7)), length >= 0, lines[2].hasPrefix("validator "),
+              lines[3].hasPrefix("check "), lines[lines.count - 2] == "end", lines[lines.count - 1].isEmpty else { return nil }
         var ranges = RangeSet()
-        for line in lines[3..<(lines.count - 2)] {
+        for line in lines[4..<(lines.count - 2)] {
             let fields = line.split(separator: " ")
             guard fields.count == 2, let start = Int64(fields[0]), let end = Int64(fields[1]),
                   start >= 0, start < end, end <= length else { return nil }
             ranges.insert(start..<end)
         }
-        return ranges
+        return (length, String(lines[2].dropFirst(10)), String(lines[3].dropFirst(6)), ranges)
     }
 
     /// Validators are server text: kept on one line.
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.value < 0x20 || $0 == "\\" ? "?" : Character($0) })
     }
 }

@@ -113,6 +113,7 @@ public actor Player {
     /// Stops playback, ends the event stream and refuses further commands.
     public func shutdown() async {
         await perform(.stop)
+        await loader.shutdown()
         mailbox.finish()
         for sink in subscribers.withLock({ Array($0.values) }) { sink.finish() }
     }
@@ -238,13 +239,19 @@ public actor Player {
         pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
+        let announce: @Sendable (PlayerEvent) -> Void = { [weak self] in self?.publish($0) }
         let producer = Task.detached { [library, loader, decoder, mailbox] in
             var next: QueueEntry? = entry
             var start = seconds
             while let item = next, !Task.isCancelled {
                 do {
-                    let source = try await loader.open(item.url)
-                    try await decoder.decode(item, from: source, startingAt: start, into: packets)
+                    let source = try await loader.open(item.url) { announce(.buffering(item, $0)) }
+                    // A seek or skip must reach a decoder that waits for the network, on its thread.
+                    try await withTaskCancellationHandler {
+                        try await decoder.decode(item, from: source, startingAt: start, into: packets)
+                    } onCancel: {
+                        source.cancel()
+                    }
                 } catch {
                     if Task.isCancelled { break }
                     mailbox.yield(.trackFailed(item, error, generation: generation))
@@ -283,6 +290,9 @@ public actor Player {
             logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                    "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
             publish(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
+            if let following = await library.entry(after: entry.id, automatically: true) {
+                Task { [loader] in await loader.prefetch(following.url) }
+            }
             if let art = info.tags.artwork {
                 do {
                     publish(.artworkReady(entry, try await loader.storeArtwork(art)))

@@ -6,6 +6,9 @@ public enum PlayerEvent: Sendable {
     /// A track is now being heard, from `seconds` into it.
     case trackStarted(QueueEntry, TrackInfo, seconds: Double)
     case trackEnded(QueueEntry)
+    /// The decoder of this track waits for the network (true), or has its bytes again (false).
+    /// Playback goes on after a wait: a slow download never ends a track early.
+    case buffering(QueueEntry, Bool)
     /// The current track changed without playing (Next or Previous while stopped, or the current
     /// track removed): nil when there is none.
     case currentChanged(QueueEntry?)

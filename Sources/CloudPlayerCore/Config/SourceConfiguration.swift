@@ -1,0 +1,55 @@
+import Foundation
+
+/// One `[[source]]` of the config file: a server, its root URL and how to prove who we are.
+public struct SourceConfiguration: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case webdav, http
+    }
+
+    public let name: String
+    public let kind: Kind
+    /// The root: URLs below it use this source's credentials.
+    public let url: URL
+    public let username: String?
+    public let password: Secret.Origin?
+    public let token: Secret.Origin?
+    /// Extra request headers (`Authorization = "Bearer …"` among them); values are treated as secrets.
+    public let headers: [(name: String, value: Secret)]
+    /// A PEM file of certificates to trust for this server (a self-signed one, say).
+    public let tlsCAFile: String?
+
+    public init(name: String, kind: Kind, url: URL, username: String? = nil, password: Secret.Origin? = nil,
+                token: Secret.Origin? = nil, headers: [(name: String, value: Secret)] = [], tlsCAFile: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.url = url
+        self.username = username
+        self.password = password
+        self.token = token
+        self.headers = headers
+        self.tlsCAFile = tlsCAFile
+    }
+
+    public static func == (lhs: SourceConfiguration, rhs: SourceConfiguration) -> Bool {
+        lhs.name == rhs.name && lhs.kind == rhs.kind && lhs.url == rhs.url && lhs.username == rhs.username
+            && lhs.password == rhs.password && lhs.token == rhs.token && lhs.tlsCAFile == rhs.tlsCAFile
+            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+    }
+
+    /// How many characters of `url` this source's root covers, or nil if `url` is not below it.
+    /// The longest match wins when sources nest.
+    public func coverage(of url: URL) -> Int? {
+        guard url.scheme?.lowercased() == self.url.scheme?.lowercased(),
+              url.host?.lowercased() == self.url.host?.lowercased(),
+              url.port ?? Self.defaultPort(url) == self.url.port ?? Self.defaultPort(self.url) else { return nil }
+        var root = self.url.path
+        if !root.hasSuffix("/") { root += "/" }
+        let path = url.path.hasSuffix("/") ? url.path : url.path + "/"
+        guard path.hasPrefix(root) || root == "/" else { return nil }
+        return root.count
+    }
+
+    static func defaultPort(_ url: URL) -> Int {
+        url.scheme?.lowercased() == "https" ? 443 : 80
+    }
+}

@@ -1,0 +1,136 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// A server reached over HTTP(S): a `[[source]]` of type `http`, or the open web for a URL no
+/// source covers. It knows who we are to that server and nobody else.
+///
+/// Redirects are followed here, not by the client library, so that credentials go only to the
+/// origin the user configured: a redirect to another host is followed without them.
+public final class HTTPSource: MediaSource {
+    public let name: String
+    /// The configured root; nil for the open web.
+    public let configuration: SourceConfiguration?
+    let client: HTTPClient
+    private let resolved = Locked<HTTPHeaders?>(nil)
+
+    public init(configuration: SourceConfiguration?, readTimeout: Double) throws {
+        self.configuration = configuration
+        name = configuration?.name ?? "web"
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile = configuration?.tlsCAFile {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw LoaderError.configuration("source '\(name)': cannot read tls_ca_file \(caFile)")
+            }
+            tls.trustRoots = .file(caFile)
+        }
+        let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                            configuration: HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                                    timeout: .init(connect: read, read: read)))
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    // MARK: MediaSource
+
+    public func open(_ url: URL, with loader: isolated LoaderActor) async throws -> any ByteSource {
+        try await loader.openRemote(url, from: self)
+    }
+
+    public nonisolated(nonsending) func describe(_ url: URL) async throws -> ResourceInfo {
+        let response = try await send(url, method: .HEAD)
+        guard response.status == .ok else { throw failure(response.status) }
+        guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
+            throw LoaderError.badResponse("the server did not say how long the file is")
+        }
+        return ResourceInfo(length: length, validator: ResourceInfo.validator(in: response.headers),
+                            contentType: response.headers.first(name: "Content-Type"),
+                            acceptsRanges: response.headers.first(name: "Accept-Ranges") == "bytes")
+    }
+
+    // MARK: Requests
+
+    /// Sends a request with this source's credentials and follows up to five redirects.
+    nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:], body: String? = nil) async throws -> HTTPClientResponse {
+        var target = url
+        for _ in 0..<6 {
+            var request = HTTPClientRequest(url: target.absoluteString)
+            request.method = method
+            request.headers = try credentials(for: target)
+            request.headers.add(contentsOf: extra)
+            request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: .seconds(3600))
+            } catch {
+                throw LoaderError.network(Self.describe(error))
+            }
+            guard [301, 302, 303, 307, 308].contains(response.status.code) else { return response }
+            guard let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: target)?.absoluteURL,
+                  ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
+                throw LoaderError.badResponse("a redirect without a usable Location")
+            }
+            target = next
+        }
+        throw LoaderError.badResponse("too many redirects")
+    }
+
+    /// The headers that prove who we are — only for the configured origin. Secrets from files and
+    /// commands are read once, on first use.
+    func credentials(for url: URL) throws -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        guard let configuration, Self.sameOrigin(url, configuration.url) else { return headers }
+        if let known = resolved.withLock({ $0 }) { return known }
+        if let username = configuration.username {
+            let password = try configuration.password?.resolve().reveal() ?? ""
+            let token = Data("\(username):\(password)".utf8).base64EncodedString()
+            headers.add(name: "Authorization", value: "Basic \(token)")
+        }
+        if let token = try configuration.token?.resolve() {
+            headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token.reveal())")
+        }
+        for header in configuration.headers {
+            headers.replaceOrAdd(name: header.name, value: header.value.reveal())
+        }
+        resolved.withLock { $0 = headers }
+        return headers
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && (a.port ?? SourceConfiguration.defaultPort(a)) == (b.port ?? SourceConfiguration.defaultPort(b))
+    }
+
+    /// The error for a status that is not an answer.
+    func failure(_ status: HTTPResponseStatus) -> LoaderError {
+        switch status.code {
+        case 401, 403: .refused(source: name, status: Int(status.code))
+        case 404, 410: .notFound
+        default: .http(status: Int(status.code))
+        }
+    }
+
+    /// A transport error in words, without URLs (they may carry tokens in their query).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .readTimeout: return "the server stopped sending"
+            case .connectTimeout: return "the server did not answer"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: break
+            }
+        }
+        if let error = error as? NIOSSLError { return "TLS: \(error)" }
+        if let error = error as? BoringSSLError { return "TLS: \(error)" }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        let text = String(describing: error)
+        if text.contains("certificate") || text.contains("handshake") { return "TLS: the server's certificate is not trusted" }
+        return text.split(separator: "(").first.map { String($0) } ?? "network error"
+    }
+}

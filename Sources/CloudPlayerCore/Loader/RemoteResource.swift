@@ -1,0 +1,371 @@
+import Foundation
+
+/// One remote file, shared by everyone who reads it: its cache entry, the downloads in flight,
+/// and the readers waiting for bytes.
+///
+/// Readers are decoder threads and block here; downloads run on the loader's thread and write
+/// here. One lock (with its condition) guards it all. What to download next is decided in one
+/// place, `plan()`: a waiting reader's hole first, in a small chunk so a seek answers at once;
+/// then read-ahead, in chunks that double while playback stays sequential, from the last place
+/// read on to the end and around to the start, so a played track ends up whole in the cache.
+/// Chunks are never cancelled — a chunk that no longer serves a reader finishes its hole — so
+/// no byte is downloaded twice, not even what was in flight when the listener jumped.
+final class RemoteResource: @unchecked Sendable {
+    static let jumpChunk: Int64 = 64 << 10
+    static let largestChunk: Int64 = 2 << 20
+    static let commitEvery: Int64 = 1 << 20
+    /// What a prefetch of the next track fetches: its head, and the tail decoders peek at.
+    static let prefetchHead: Int64 = 256 << 10
+    static let prefetchTail: Int64 = 64 << 10
+    /// A read that waits longer than this is reported as buffering (short waits are normal).
+    static let bufferingAfter = 0.3
+    /// Bytes kept in memory when the disk refuses them.
+    static let memoryLimit: Int64 = 64 << 20
+
+    let url: URL
+    let source: HTTPSource
+    let name: String
+    let check: String
+    private let cache: SparseCache
+    /// Asks the loader to run `plan()` and start what it returns.
+    private let wake: @Sendable () -> Void
+
+    private let condition = NSCondition()
+    // Everything below is guarded by `condition`.
+    private var info: ResourceInfo?
+    private var entry: SparseCacheEntry?
+    /// Bytes that could not go to disk (disk full): playback goes on from here.
+    private var memory: [Int64: [UInt8]] = [:]
+    private var inMemory = RangeSet()
+    private var inFlight = RangeSet()
+    private var fetches = 0
+    /// Offsets readers are blocked on, by reader.
+    private var demands: [Int: Int64] = [:]
+    private var readers = 0
+    private var nextReader = 0
+    /// Ranges to fetch even with no reader (a prefetch).
+    private var wanted = RangeSet()
+    private var readAheadFrom: Int64 = 0
+    private var sequentialChunk = jumpChunk
+    private var failure: LoaderError?
+    private var infoWaiters: [CheckedContinuation<Void, any Error>] = []
+    private var uncommitted: Int64 = 0
+    /// The first request (which learns length and version) is under way; it covers the head.
+    private var firstRequestPending = false
+    /// Bumped when the server's file turns out to have changed.
+    private var generation = 0
+
+    init(url: URL, source: HTTPSource, cache: SparseCache, wake: @escaping @Sendable () -> Void) {
+        self.url = url
+        self.source = source
+        self.cache = cache
+        self.wake = wake
+        (name, check) = SparseCache.identity(of: url)
+        if let stored = cache.stored(name: name), stored.check == check,
+           let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) {
+            // Known from an earlier run: cached bytes are served at once, even offline.
+            self.entry = entry
+            info = ResourceInfo(length: stored.length, validator: stored.validator.isEmpty ? nil : stored.validator)
+        } else {
+            firstRequestPending = true
+        }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+
+    // MARK: Readers
+
+    var currentInfo: ResourceInfo? { locked { info } }
+    var version: Int { locked { generation } }
+    var isPinned: Bool { locked { readers > 0 || !wanted.isEmpty } }
+    var isComplete: Bool { locked { info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false } }
+
+    /// Waits until the length and version are known (from the cache or the first answer).
+    func waitForInfo() async throws {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            let ready: Result<Void, any Error>? = locked {
+                if info != nil { return .success(()) }
+                if let failure { return .failure(failure) }
+                infoWaiters.append(waiter)
+                return nil
+            }
+            if let ready { waiter.resume(with: ready) }
+        }
+    }
+
+    /// Registers a reader; the resource is pinned (not evicted) and read ahead while it has any.
+    func attach() -> Int {
+        let id = locked {
+            readers += 1
+            nextReader += 1
+            failure = nil  // a new reader tries again after a failure
+            return nextReader
+        }
+        wake()
+        return id
+    }
+
+    func detach(_ reader: Int) {
+        locked {
+            readers -= 1
+            demands[reader] = nil
+        }
+    }
+
+    /// Marks head and tail as wanted without a reader.
+    func prefetch() {
+        locked {
+            guard let length = info?.length else { return }
+            wanted.insert(0..<min(length, Self.prefetchHead))
+            wanted.insert(max(0, length - Self.prefetchTail)..<length)
+        }
+        wake()
+    }
+
+    func unpin() {
+        locked { wanted = RangeSet() }
+    }
+
+    /// Copies bytes at `offset`, waiting for them if they are not here yet. 0 only at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, reader: Int, version expected: Int,
+              isCancelled: () -> Bool, waiting: ((Bool) -> Void)?) throws -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var waited = false
+        var waitingSince: Date?
+        defer { if waited { waiting?(false) } }
+        while true {
+            if isCancelled() {
+                demands[reader] = nil
+                throw LoaderError.cancelled
+            }
+            guard generation == expected else { throw LoaderError.changedOnServer }
+            if let failure {
+                demands[reader] = nil
+                throw failure
+            }
+            guard let length = info?.length else { throw LoaderError.badResponse("no length") }
+            if offset >= length || buffer.isEmpty { return 0 }
+            let copied = try copyLocked(into: buffer, at: offset)
+            if copied > 0 {
+                demands[reader] = nil
+                return copied
+            }
+            if demands[reader] != offset {
+                demands[reader] = offset
+                wake()
+            }
+            if waitingSince == nil {
+                waitingSince = Date()
+            } else if !waited, Date().timeIntervalSince(waitingSince!) >= Self.bufferingAfter {
+                waited = true
+                waiting?(true)
+            }
+            _ = condition.wait(until: Date().addingTimeInterval(Self.bufferingAfter))
+        }
+    }
+
+    /// Wakes blocked readers so they notice a cancellation.
+    func interruptReaders() {
+        locked { condition.broadcast() }
+    }
+
+    private var readableLocked: RangeSet {
+        var all = entry?.readable ?? RangeSet()
+        for range in inMemory.ranges { all.insert(range) }
+        return all
+    }
+
+    private func copyLocked(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        if let entry, entry.available(from: offset) > 0 { return try entry.read(into: buffer, at: offset) }
+        guard inMemory.presentRun(from: offset) > 0,
+              let (start, bytes) = memory.first(where: { $0.key <= offset && offset < $0.key + Int64($0.value.count) }) else { return 0 }
+        let from = Int(offset - start)
+        let count = min(buffer.count, bytes.count - from)
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
+        return count
+    }
+
+    // MARK: Planning
+
+    /// The chunks to download now, marked in flight. `nil` length: the first request, still unanswered.
+    func plan() -> [Range<Int64>] {
+        locked {
+            guard let info, failure == nil else { return [] }
+            let length = info.length
+            var have = readableLocked
+            for range in inFlight.ranges { have.insert(range) }
+            if firstRequestPending { have.insert(0..<min(Self.jumpChunk, length)) }
+            guard !have.contains(0..<length) else { return [] }
+            var chunks: [Range<Int64>] = []
+            func claim(_ range: Range<Int64>) {
+                inFlight.insert(range)
+                have.insert(range)
+                chunks.append(range)
+                fetches += 1
+            }
+            if !info.acceptsRanges {
+                // The server sends whole files only: one stream at a time, from the start.
+                if fetches == 0, readers > 0 || !wanted.isEmpty { claim(0..<length) }
+                return chunks
+            }
+            for offset in Set(demands.values).sorted() where offset < length {
+                guard let hole = have.missing(in: offset..<length).first, hole.lowerBound == offset else { continue }
+                // A reader waiting where read-ahead left off is sequential: chunks keep growing.
+                // Anywhere else it jumped: a small chunk answers it soonest.
+                let sequential = offset == readAheadFrom
+                claim(offset..<min(offset + (sequential ? sequentialChunk : Self.jumpChunk), hole.upperBound))
+                readAheadFrom = chunks.last!.upperBound
+                sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
+            }
+            guard fetches == 0 else { return chunks }
+            if readers > 0 {
+                let holes = have.missing(in: readAheadFrom..<length) + have.missing(in: 0..<min(readAheadFrom, length))
+                if let hole = holes.first {
+                    claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
+                    readAheadFrom = chunks.last!.upperBound
+                    sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
+                }
+            } else if let hole = wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
+                claim(hole)
+            }
+            return chunks
+        }
+    }
+
+    /// The first request ended: its head is no longer covered by it.
+    func firstRequestEnded() {
+        locked { firstRequestPending = false }
+        commit()
+    }
+
+    /// A download of `range` ended (done, given up, or superseded).
+    func finished(_ range: Range<Int64>, version finishedVersion: Int) {
+        locked {
+            guard finishedVersion == generation else { return }
+            fetches -= 1
+            inFlight = RangeSet(inFlight.ranges.flatMap { RangeSet([range]).missing(in: $0) })
+        }
+        commit()
+    }
+
+    // MARK: Downloads
+
+    /// What a download asks with: validator for If-Range, version to write under.
+    var requestState: (validator: String?, version: Int, acceptsRanges: Bool, length: Int64?, failed: Bool) {
+        locked { (info?.validator, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
+    }
+
+    /// The first answer: length and version are now known (from a 206's Content-Range or a 200).
+    func establish(_ newInfo: ResourceInfo) {
+        let waiters: [CheckedContinuation<Void, any Error>] = locked {
+            if let info, info.length == newInfo.length, info.validator == newInfo.validator {
+                self.info?.acceptsRanges = newInfo.acceptsRanges
+            } else {
+                if info != nil {
+                    // Another version: drop every byte of the old one, and its readers.
+                    generation += 1
+                    cache.remove(name: name)
+                }
+                memory = [:]
+                inMemory = RangeSet()
+                inFlight = RangeSet()
+                fetches = 0
+                info = newInfo
+                entry = nil
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
+            }
+            condition.broadcast()
+            defer { infoWaiters = [] }
+            return infoWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// A download that turned into a whole-file stream of a new version claims the whole file
+    /// and writes under the version it returns.
+    func adoptWholeStream() -> Int {
+        locked {
+            guard let length = info?.length else { return generation }
+            inFlight.insert(0..<length)
+            fetches += 1
+            return generation
+        }
+    }
+
+    /// The server no longer serves ranges: downloads become whole-file streams.
+    func rangesRefused() {
+        locked { info?.acceptsRanges = false }
+    }
+
+    /// Keeps downloaded bytes at `offset`; false when they belong to an outdated version.
+    func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64, version writer: Int) -> Bool {
+        let written: Int = locked {
+            guard writer == generation, let length = info?.length else { return -1 }
+            let end = min(length, offset + Int64(bytes.count))
+            guard offset < end else { return 0 }
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(end - offset)])
+            if let entry, (try? entry.write(slice, at: offset)) != nil {
+                uncommitted += Int64(slice.count)
+            } else {
+                if entry != nil {
+                    // The disk refused (full, or over quota): keep playing from memory; the
+                    // entry keeps what it has recorded, and nothing more goes into it.
+                    try? entry?.commit()
+                    entry = nil
+                }
+                keepInMemoryLocked(Array(slice), at: offset)
+            }
+            condition.broadcast()
+            return slice.count
+        }
+        guard written >= 0 else { return false }
+        if uncommittedBytes >= Self.commitEvery { commit() }
+        if written > 0 { cache.didWrite(written) }
+        return true
+    }
+
+    private var uncommittedBytes: Int64 { locked { uncommitted } }
+
+    private func keepInMemoryLocked(_ bytes: [UInt8], at offset: Int64) {
+        memory[offset] = bytes
+        inMemory.insert(offset..<(offset + Int64(bytes.count)))
+        guard inMemory.count > Self.memoryLimit, let nearest = demands.values.min() ?? Optional(readAheadFrom) else { return }
+        for (start, chunk) in memory where start + Int64(chunk.count) < nearest - (1 << 20) {
+            memory[start] = nil
+        }
+        inMemory = RangeSet(memory.map { $0.key..<($0.key + Int64($0.value.count)) })
+    }
+
+    /// Makes written bytes durable and recorded.
+    func commit() {
+        locked {
+            uncommitted = 0
+            guard let entry else { return }
+            do { try entry.commit() } catch {
+                // A disk that cannot sync or record: stop caching this file, keep what is recorded.
+                self.entry = nil
+            }
+        }
+    }
+
+    /// A download failed for good: waiting readers get `error`.
+    func fail(_ error: LoaderError) {
+        let waiters: [CheckedContinuation<Void, any Error>] = locked {
+            failure = error
+            condition.broadcast()
+            defer { infoWaiters = [] }
+            return infoWaiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+
+    /// Bytes from `offset` on that are already here, for a download that restarts.
+    func presentRun(from offset: Int64) -> Int64 {
+        locked { readableLocked.presentRun(from: offset) }
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+
+/// An HTTP/1.1 reverse proxy on 127.0.0.1 that sits between the player and a real server, counts
+/// every body byte it passes on, and misbehaves on request.
+///
+/// Each connection carries one request (`Connection: close` both ways), served on a thread of
+/// its own with blocking sockets: simple enough to trust, and it runs inside the test process, so
+/// it goes away with it. Faults are queued: each one is used up by the next response it applies
+/// to, which lets a test say "reset the next two downloads" and then watch the player recover.
+public final class FaultProxy: @unchecked Sendable {
+    /// One way to misbehave.
+    public enum Fault: Sendable, Equatable {
+        /// Sends this many body bytes, then drops the connection.
+        case reset(afterBytes: Int)
+        /// Sends this many body bytes, then sends nothing for `seconds` before going on.
+        case stall(afterBytes: Int, seconds: Double)
+        /// Answers with this status and no body instead of asking the server.
+        case status(Int)
+        /// Claims `extra` more bytes in Content-Length than it sends, then closes.
+        case lyingLength(extra: Int)
+    }
+
+    /// What one request asked and how it was answered.
+    public struct Exchange: Sendable {
+        public let method: String
+        public let path: String
+        public let range: String?
+        public let ifRange: String?
+        public let authorization: String?
+        public let status: Int
+        public let bodyBytes: Int
+    }
+
+    public let port: Int
+    private let originPort: Int
+    private let listener: Int32
+    private let state = NSLock()
+    private var faults: [Fault] = []
+    private var ignoresRange = false
+    private var bytesPerSecond: Int?
+    private var exchanges: [Exchange] = []
+
+    /// Starts a proxy in front of `origin` (a server on 127.0.0.1 at that port).
+    public init(originPort: Int) throws {
+        self.originPort = originPort
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("proxy: socket failed") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else { throw TestSupportError("proxy: cannot listen") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "fault-proxy"
+        thread.start()
+    }
+
+    /// `http://127.0.0.1:PORT/` — the server's root, through the proxy.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    // MARK: Controls
+
+    /// Queues faults; each is spent on the next response that carries a body (or, for `.status`,
+    /// the next request).
+    public func inject(_ newFaults: Fault...) {
+        state.withLock { faults += newFaults }
+    }
+
+    /// Faults not yet spent.
+    public var pendingFaults: [Fault] { state.withLock { faults } }
+
+    /// When on, the proxy strips `Range` and `If-Range`, so the server answers 200 with the whole file.
+    public func setIgnoresRange(_ on: Bool) {
+        state.withLock { ignoresRange = on }
+    }
+
+    /// Caps the body rate (nil: as fast as the loopback goes).
+    public func setRate(bytesPerSecond rate: Int?) {
+        state.withLock { bytesPerSecond = rate }
+    }
+
+    /// Every request so far, oldest first.
+    public var log: [Exchange] { state.withLock { exchanges } }
+
+    /// Body bytes sent to the player so far, for GET requests.
+    public var bodyBytesSent: Int { log.filter { $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes } }
+
+    /// Stops listening: the server is gone, connections are refused.
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    public func clearLog() {
+        state.withLock { exchanges.removeAll() }
+    }
+
+    // MARK: Serving
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in
+                serve(client)
+                close(client)
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        guard let request = HTTPHead.read(from: client) else { return }
+        let (ignoring, rate) = state.withLock { (ignoresRange, bytesPerSecond) }
+        var record = (status: 0, bytes: 0)
+        defer {
+            state.withLock {
+                exchanges.append(Exchange(method: request.method, path: request.target, range: request["range"],
+                                          ifRange: request["if-range"], authorization: request["authorization"],
+                                          status: record.status, bodyBytes: record.bytes))
+            }
+        }
+        if case .status(let code)? = takeFault(where: { if case .status = $0 { true } else { false } }) {
+            record.status = code
+            _ = Self.send(client, "HTTP/1.1 \(code) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        }
+        var forwarded = request
+        forwarded.headers.removeAll { ["connection", "keep-alive", "proxy-connection"].contains($0.name.lowercased()) }
+        if ignoring { forwarded.headers.removeAll { ["range", "if-range"].contains($0.name.lowercased()) } }
+        forwarded.headers.append((name: "Connection", value: "close"))
+
+        let origin = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(origin) }
+        var address = Self.loopback(port: originPort)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(origin, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0, Self.send(origin, forwarded.serialized), Self.relay(request.leftover, request.contentLength,
+                                                                                   from: client, to: origin) else { return }
+        guard var response = HTTPHead.read(from: origin) else { return }
+        record.status = response.statusCode
+        let declared = response.contentLength
+        let fault = declared.map { $0 > 0 } == true ? takeFault(where: { if case .status = $0 { false } else { true } }) : nil
+        if case .lyingLength(let extra)? = fault, let declared {
+            response.setHeader("Content-Length", String(declared + extra))
+        }
+        response.headers.removeAll { $0.name.lowercased() == "connection" }
+        response.headers.append((name: "Connection", value: "close"))
+        guard Self.send(client, response.serialized) else { return }
+
+        // The body: whatever came with the head, then the rest of the origin's stream.
+        var pending = response.leftover
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        var sent = 0
+        var stalled = false
+        let started = Date()
+        while true {
+            if pending.isEmpty {
+                let n = buffer.withUnsafeMutableBytes { recv(origin, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { break }
+                pending = Array(buffer[0..<n])
+            }
+            var chunk = pending
+            pending = []
+            switch fault {
+            case .reset(let limit)? where sent + chunk.count > limit:
+                let keep = max(0, limit - sent)
+                if Self.send(client, Array(chunk[0..<keep])) { sent += keep }
+                record.bytes = sent
+                Self.abort(client)
+                return
+            case .stall(let limit, let seconds)? where !stalled && sent + chunk.count > limit:
+                let keep = max(0, limit - sent)
+                guard Self.send(client, Array(chunk[0..<keep])) else { record.bytes = sent; return }
+                sent += keep
+                stalled = true
+                Thread.sleep(forTimeInterval: seconds)
+                chunk = Array(chunk[keep...])
+            default:
+                break
+            }
+            if let rate {
+                // Pace: never ahead of `rate` bytes per second since the body began.
+                let due = started.addingTimeInterval(Double(sent + chunk.count) / Double(rate))
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            guard Self.send(client, chunk) else { break }
+            sent += chunk.count
+            record.bytes = sent
+        }
+        record.bytes = sent
+    }
+
+    private func takeFault(where matches: (Fault) -> Bool) -> Fault? {
+        state.withLock {
+            guard let index = faults.firstIndex(where: matches) else { return nil }
+            return faults.remove(at: index)
+        }
+    }
+
+    // MARK: Sockets
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    static func send(_ fd: Int32, _ text: String) -> Bool { send(fd, Array(text.utf8)) }
+
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Passes a request body on: what arrived with the head, then the rest.
+    private static func relay(_ leftover: [UInt8], _ length: Int?, from source: Int32, to target: Int32) -> Bool {
+        guard send(target, leftover) else { return false }
+        var remaining = (length ?? 0) - leftover.count
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while remaining > 0 {
+            let n = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, min($0.count, remaining), 0) }
+            guard n > 0, send(target, Array(buffer[0..<n])) else { return false }
+            remaining -= n
+        }
+        return true
+    }
+
+    /// Drops a connection hard (RST), as a failing network does.
+    private static func abort(_ fd: Int32) {
+        var hard = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+    }
+}

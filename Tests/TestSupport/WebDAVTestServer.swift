@@ -1,0 +1,46 @@
+import Foundation
+
+/// A real WebDAV server (`rclone serve webdav`) on 127.0.0.1 with Basic auth, serving a fresh
+/// folder. A watchdog shell stops it when the test process goes away, however that happens.
+public final class WebDAVTestServer: Sendable {
+    public let root: URL
+    public let port: Int
+    public let username = "anna"
+    public let password: String
+
+    /// Starts a server over a new empty folder; put files in `root`.
+    public init() async throws {
+        root = try Fixtures.shared.scratchDirectory().appendingPathComponent("dav")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        password = "pw-\(UUID().uuidString.prefix(12))"
+        let log = root.deletingLastPathComponent().appendingPathComponent("rclone.log")
+        let script = """
+            rclone serve webdav "$2" --addr 127.0.0.1:0 --user "$3" --pass "$4" --config /dev/null --dir-cache-time 0s 2>"$5" &
+            server=$!
+            while kill -0 "$1" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
+            kill "$server" 2>/dev/null
+            """
+        _ = try ChildProcess("/bin/sh", ["-c", script, "webdav-watchdog", String(getpid()), root.path, username, password, log.path])
+        for _ in 0..<300 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
+               let port = Int(text[range].dropFirst("http://127.0.0.1:".count).dropLast()) {
+                self.port = port
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError("rclone serve webdav did not come up: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// Copies a file into the served folder under `name`.
+    @discardableResult
+    public func publish(_ file: URL, as name: String) throws -> URL {
+        let target = root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: target)
+        try FileManager.default.copyItem(at: file, to: target)
+        return target
+    }
+}
