@@ -76,12 +76,39 @@ struct CloudLoaderTests {
         let second = try loader(rig)
         #expect(try await readAll(try await second.open(rig.url(.longMP3))) == origin)
         await second.shutdown()
-        #expect(rig.proxy.log.isEmpty, "requests after restart: \(rig.proxy.log.map { "\($0.method) \($0.range ?? "")" })")
+        // Only a PROPFIND asks whether the copy is still current: no GET, no body bytes.
+        #expect(rig.proxy.log.allSatisfy { $0.method == "PROPFIND" }, "after restart: \(rig.proxy.log.map { "\($0.method) \($0.range ?? "")" })")
 
         rig.proxy.stop()
         let offline = try loader(rig)
         #expect(try await readAll(try await offline.open(rig.url(.longMP3))) == origin)
         await offline.shutdown()
+    }
+
+    @Test("a cached copy that is outdated on the server plays whole, then the next play fetches the new version")
+    func outdatedCopyAfterRestart() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let old = try rig.origin(.longMP3)
+        let first = try loader(rig)
+        #expect(try await readAll(try await first.open(rig.url(.longMP3))) == old)
+        await first.shutdown()
+        try await Task.sleep(for: .milliseconds(20))
+        try rig.server.publish(try await Fixtures.shared.url(.longOpus), as: Fixtures.File.longMP3.rawValue)
+        let new = try rig.origin(.longMP3)
+
+        let second = try loader(rig)
+        let cached = try await second.open(rig.url(.longMP3))
+        #expect(try await readAll(cached) == old, "the copy being read stays one whole version")
+        // The PROPFIND that finds it outdated runs beside the read; wait for it.
+        for _ in 0..<200 where !rig.proxy.log.contains(where: { $0.method == "PROPFIND" }) {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        _ = consume cached
+        let fresh = try await second.open(rig.url(.longMP3))
+        #expect(try await readAll(fresh) == new)
+        await second.shutdown()
+        #expect(try rig.cache.holdsWhole(new))
     }
 
     enum Fault: String, CaseIterable, Sendable {

@@ -9,14 +9,14 @@ import NIOSSL
 ///
 /// Redirects are followed here, not by the client library, so that credentials go only to the
 /// origin the user configured: a redirect to another host is followed without them.
-public final class HTTPSource: MediaSource {
+public class HTTPSource: MediaSource, @unchecked Sendable {
     public let name: String
     /// The configured root; nil for the open web.
     public let configuration: SourceConfiguration?
     let client: HTTPClient
     private let resolved = Locked<HTTPHeaders?>(nil)
 
-    public init(configuration: SourceConfiguration?, readTimeout: Double) throws {
+    public required init(configuration: SourceConfiguration?, readTimeout: Double) throws {
         self.configuration = configuration
         name = configuration?.name ?? "web"
         var tls = TLSConfiguration.makeClientConfiguration()

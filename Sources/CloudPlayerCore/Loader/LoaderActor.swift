@@ -90,7 +90,8 @@ public actor LoaderActor {
         let configured = configuration.source(for: url)
         let key = configured?.name ?? ""
         if let known = sources[key] { return known }
-        let source = try HTTPSource(configuration: configured, readTimeout: configuration.readTimeout)
+        let kind: HTTPSource.Type = configured?.kind == .webdav ? WebDAVSource.self : HTTPSource.self
+        let source = try kind.init(configuration: configured, readTimeout: configuration.readTimeout)
         sources[key] = source
         return source
     }
@@ -118,6 +119,8 @@ public actor LoaderActor {
             resources[name] = resource
             if resource.currentInfo == nil {
                 Task { await self.download(nil, of: resource) }
+            } else {
+                Task { await self.revalidate(resource) }
             }
         }
         try await resource.waitForInfo()
@@ -134,6 +137,23 @@ public actor LoaderActor {
         guard !isShutDown, let resource = resources[name] else { return }
         for chunk in resource.plan() {
             Task { await self.download(chunk, of: resource) }
+        }
+    }
+
+    /// Asks the server (HEAD, or PROPFIND for WebDAV) whether a copy cached in an earlier run is
+    /// still its current version, without holding up playback: cached bytes play at once, and
+    /// with no network at all. An outdated copy plays on for whoever is reading it and is then
+    /// forgotten, so the next play fetches the new version.
+    private func revalidate(_ resource: RemoteResource) async {
+        guard let known = resource.currentInfo else { return }
+        do {
+            let fresh = try await resource.source.describe(resource.url)
+            guard fresh.length != known.length || (fresh.validator != nil && known.validator != nil && fresh.validator != known.validator) else { return }
+            logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.source.name)"])
+            resource.forgetCachedCopy()
+            if resources[resource.name] === resource && !resource.isPinned { resources[resource.name] = nil }
+        } catch {
+            logger.debug("cached copy not revalidated", metadata: ["source": "\(resource.source.name)", "reason": "\(error)"])
         }
     }
 

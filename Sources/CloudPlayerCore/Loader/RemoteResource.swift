@@ -50,6 +50,8 @@ final class RemoteResource: @unchecked Sendable {
     private var failure: LoaderError?
     private var infoWaiters: [CheckedContinuation<Void, any Error>] = []
     private var uncommitted: Int64 = 0
+    /// The cached copy is outdated: nothing more is recorded for it.
+    private var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
     private var firstRequestPending = false
     /// Bumped when the server's file turns out to have changed.
@@ -276,6 +278,7 @@ final class RemoteResource: @unchecked Sendable {
                 inFlight = RangeSet()
                 fetches = 0
                 info = newInfo
+                stale = false
                 entry = nil
                 entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
             }
@@ -294,6 +297,15 @@ final class RemoteResource: @unchecked Sendable {
             inFlight.insert(0..<length)
             fetches += 1
             return generation
+        }
+    }
+
+    /// The server has another version than the cached copy: the copy leaves the cache now and
+    /// takes nothing more; whoever reads it keeps reading it (the unlinked file stays open).
+    func forgetCachedCopy() {
+        locked {
+            stale = true
+            cache.remove(name: name)
         }
     }
 
@@ -345,7 +357,7 @@ final class RemoteResource: @unchecked Sendable {
     func commit() {
         locked {
             uncommitted = 0
-            guard let entry else { return }
+            guard let entry, !stale else { return }
             do { try entry.commit() } catch {
                 // A disk that cannot sync or record: stop caching this file, keep what is recorded.
                 self.entry = nil
