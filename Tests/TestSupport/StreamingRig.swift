@@ -26,7 +26,7 @@ public struct StreamingRig: Sendable {
     }
 
     /// A config document naming the proxy as source "dav"; `password` overrides the right one.
-    public func configText(password: String? = nil, readTimeout: Double = 1, retries: Int = 4, cacheLimit: String = "2 GiB") -> String {
+    public func configText(password: String? = nil, readTimeout: Double = 10, retries: Int = 4, cacheLimit: String = "2 GiB") -> String {
         """
         [cache]
         dir = "\(cacheDirectory.path)"
@@ -46,7 +46,7 @@ public struct StreamingRig: Sendable {
     }
 
     /// Writes `configText(…)` to a file for the CLI and returns its path.
-    public func configFile(password: String? = nil, readTimeout: Double = 1, retries: Int = 4) throws -> String {
+    public func configFile(password: String? = nil, readTimeout: Double = 10, retries: Int = 4) throws -> String {
         let file = directory.appendingPathComponent("config.toml")
         try configText(password: password, readTimeout: readTimeout, retries: retries)
             .write(to: file, atomically: true, encoding: .utf8)

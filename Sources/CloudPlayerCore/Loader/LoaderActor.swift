@@ -129,7 +129,9 @@ public actor LoaderActor {
     }
 
     private func dropUnused() {
-        resources = resources.filter { $0.value.isPinned || $0.value === prefetched }
+        // A resource with downloads in flight stays: a second one on the same files would not
+        // know what the first is fetching.
+        resources = resources.filter { !$0.value.isIdle || $0.value === prefetched }
     }
 
     /// Starts the downloads the resource's plan asks for.
@@ -157,9 +159,9 @@ public actor LoaderActor {
         }
     }
 
-    /// Cache entries in use: never evicted.
+    /// Cache entries in use (read, wanted, or downloading): never evicted.
     var pinnedNames: Set<String> {
-        Set(resources.values.filter { $0.isPinned || $0 === prefetched }.map(\.name))
+        Set(resources.values.filter { !$0.isIdle || $0 === prefetched }.map(\.name))
     }
 
     /// Runs one chunk's download to its end, retrying what the network breaks; `nil`: the very

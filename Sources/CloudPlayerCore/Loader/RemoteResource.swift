@@ -84,6 +84,9 @@ final class RemoteResource: @unchecked Sendable {
     var currentInfo: ResourceInfo? { locked { info } }
     var version: Int { locked { generation } }
     var isPinned: Bool { locked { readers > 0 || !wanted.isEmpty } }
+    /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
+    /// makes a new one from the cache record).
+    var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
     var isComplete: Bool { locked { info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false } }
 
     /// Waits until the length and version are known (from the cache or the first answer).

@@ -133,8 +133,16 @@ public final class SparseCacheEntry {
         pending = RangeSet()
     }
 
-    /// Writes the record to a new file, syncs it, and renames it over the old one.
+    /// Writes the record to a new file, syncs it, and renames it over the old one — unless the
+    /// data file was deleted or replaced meanwhile (evicted): a record must never vouch for
+    /// bytes in a file it does not describe.
     private func saveRecord(_ ranges: RangeSet) throws {
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, lstat(dataPath, &named) == 0, opened.st_ino == named.st_ino,
+              opened.st_dev == named.st_dev else {
+            throw LoaderError.readFailed("cache: the entry was removed")
+        }
         var text = "cloudplayerd-ranges 2\nlength \(length)\nvalidator \(Self.escape(validator))\ncheck \(Self.escape(check))\n"
         for range in ranges.ranges { text += "\(range.lowerBound) \(range.upperBound)\n" }
         text += "end\n"

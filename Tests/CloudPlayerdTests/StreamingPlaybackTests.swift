@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `cloudplayerd play https://…` against a real WebDAV server (rclone, Basic auth) behind the
+/// fault proxy: the sound is the reference decode, the bytes are counted, the cache is checked.
+@Suite struct StreamingPlaybackTests {
+    /// Plays `urls` into a WAV file; returns the audio and what the player printed.
+    private func play(_ urls: [URL], rig: StreamingRig, config: String? = nil, extra: [String] = [],
+                      environment: [String: String] = [:]) async throws -> (PCMAudio?, ProcessResult) {
+        let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
+        let arguments = ["play", "--no-mpris", "--config", try config ?? rig.configFile(), "--output", "wav:\(output.path)"]
+            + extra + urls.map(\.absoluteString)
+        let result = try await BuiltProducts.runCloudPlayerd(arguments, environment: environment)
+        return (try? PCMAudio(wavFile: output), result)
+    }
+
+    private func reference(_ file: Fixtures.File) async throws -> PCMAudio {
+        let url = try await Fixtures.shared.url(file)
+        return file.rawValue.hasSuffix(".opus") ? try await ReferenceDecoder.opusdec(url) : try await ReferenceDecoder.mpg123(url)
+    }
+
+    @Test("a track from WebDAV sounds exactly like the reference decode; a replay after restart fetches nothing, and plays offline",
+          arguments: [Fixtures.File.longMP3, .longOpus])
+    func playsFromWebDAV(_ file: Fixtures.File) async throws {
+        let rig = try await StreamingRig([file])
+        let origin = try rig.origin(file)
+        let expected = try await reference(file)
+
+        let (first, result) = try await play([rig.url(file)], rig: rig)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(first == expected)
+        #expect(rig.proxy.bodyBytesSent <= origin.count, "sent \(rig.proxy.bodyBytesSent) of \(origin.count)")
+        #expect(try rig.cache.holdsWhole(origin))
+
+        rig.proxy.clearLog()
+        let (again, replay) = try await play([rig.url(file)], rig: rig)
+        #expect(replay.status == 0)
+        #expect(again == expected)
+        #expect(rig.proxy.log.filter { $0.method == "GET" }.isEmpty, "a replay sends no GET")
+
+        rig.proxy.stop()
+        let (offline, unplugged) = try await play([rig.url(file)], rig: rig)
+        #expect(unplugged.status == 0, "stderr: \(unplugged.stderr)")
+        #expect(offline == expected)
+    }
+
+    @Test("a server slower than the music: the player waits (buffering) and the track still plays whole, sample for sample")
+    func slowServer() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        let origin = try rig.origin(.vbrMP3)
+        rig.proxy.setRate(bytesPerSecond: origin.count / 4)  // about 4 s for a 6 s track's worth of bytes in bursts
+        let (audio, result) = try await play([rig.url(.vbrMP3)], rig: rig)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(audio == (try await reference(.vbrMP3)))
+        #expect(result.stdout.contains("Buffering vbr.mp3"))
+    }
+
+    @Test("a wrong password: one line naming the source, exit 1, and no secret in anything printed")
+    func wrongPassword() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        let wrong = "wrong-\(UUID().uuidString)"
+        let (_, result) = try await play([rig.url(.vbrMP3)], rig: rig, config: rig.configFile(password: wrong),
+                                         extra: ["--log-level", "trace"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("dav: the server refused the credentials (HTTP 401)"), "stderr: \(result.stderr)")
+        #expect(!(result.stdout + result.stderr).contains(wrong))
+        #expect(rig.proxy.log.count == 1, "no retry storm")
+    }
+
+    @Test("credentials never appear in what the player prints, even at trace level, nor in cache file names")
+    func noCredentialsInOutput() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        rig.proxy.inject(.reset(afterBytes: 5000), .status(503))
+        let (_, result) = try await play([rig.url(.vbrMP3)], rig: rig, extra: ["--log-level", "trace"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let basic = Data("\(rig.server.username):\(rig.server.password)".utf8).base64EncodedString()
+        let printed = result.stdout + result.stderr
+        #expect(!printed.contains(rig.server.password) && !printed.contains(basic))
+        let names = try FileManager.default.subpathsOfDirectory(atPath: rig.cacheDirectory.path).joined(separator: "\n")
+        #expect(!names.contains(rig.server.password) && !names.contains("vbr"))
+        for path in try FileManager.default.subpathsOfDirectory(atPath: rig.cacheDirectory.path) where path.hasSuffix(".ranges") {
+            let record = try String(contentsOf: rig.cacheDirectory.appendingPathComponent(path), encoding: .utf8)
+            #expect(!record.contains(rig.server.password) && !record.contains(basic))
+        }
+    }
+
+    @Test("credentials written into the URL are used, and shown nowhere")
+    func credentialsInURL() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        var parts = URLComponents(url: rig.url(.vbrMP3), resolvingAgainstBaseURL: false)!
+        parts.user = rig.server.username
+        parts.password = rig.server.password
+        let empty = rig.directory.appendingPathComponent("empty.toml")
+        try "".write(to: empty, atomically: true, encoding: .utf8)
+        let (audio, result) = try await play([parts.url!], rig: rig, config: empty.path, extra: ["--log-level", "trace"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(audio == (try await reference(.vbrMP3)))
+        #expect(!(result.stdout + result.stderr).contains(rig.server.password))
+    }
+
+    @Test("the disk refuses the cache (a file size limit): playback goes on from memory, and the cache is not corrupted")
+    func diskFull() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let origin = try rig.origin(.longMP3)
+        let arguments = ["--fsize=200000", BuiltProducts.cloudplayerd, "play", "--no-mpris", "--config", try rig.configFile(),
+                         "--output", "null", "--unpaced", rig.url(.longMP3).absoluteString]
+        let result = try await ChildProcess.run("prlimit", arguments, environment: BuiltProducts.isolation)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Playing long.mp3"))
+        #expect(result.stderr.isEmpty)
+        let entry = try #require(rig.cache.entries.first)
+        let check = try rig.cache.compare(entry, with: origin)
+        #expect(check.wrong == 0)
+        #expect(check.recorded <= 200_000)
+    }
+
+    @Test("killed (SIGKILL) again and again in the middle of downloads: the cache never vouches for a wrong byte")
+    func killedMidDownload() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let origin = try rig.origin(.longMP3)
+        rig.proxy.setRate(bytesPerSecond: 400_000)
+        let config = try rig.configFile()
+        var generator = SystemRandomNumberGenerator()
+        var recorded: [Int64] = []
+        for round in 0..<12 {
+            let start = String(Int.random(in: 0..<55, using: &generator))
+            let player = try ChildProcess(BuiltProducts.cloudplayerd,
+                                          ["play", "--no-mpris", "--quiet", "--config", config, "--output", "null",
+                                           "--start", start, rig.url(.longMP3).absoluteString],
+                                          environment: BuiltProducts.isolation)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100..<900, using: &generator)))
+            player.signal(SIGKILL)
+            _ = await player.wait()
+            for entry in rig.cache.entries {
+                let check = try rig.cache.compare(entry, with: origin)
+                #expect(check.wrong == 0, "round \(round): \(check.wrong) wrong bytes recorded")
+                recorded.append(check.recorded)
+            }
+        }
+        #expect(recorded.last ?? 0 > 0, "downloads were recorded between kills: \(recorded)")
+        rig.proxy.setRate(bytesPerSecond: nil)
+        let (audio, result) = try await play([rig.url(.longMP3)], rig: rig)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(audio == (try await reference(.longMP3)))
+        #expect(try rig.cache.holdsWhole(origin))
+    }
+}
