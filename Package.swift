@@ -50,6 +50,9 @@ let package = Package(
             path: "bench/BusBench"
         ),
 
+        // bench/stream's byte counter: the tests' fault proxy as a program.
+        .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),
+
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
         // a private PulseAudio server, running child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -2,7 +2,8 @@
 # Installs what cloudplayerd needs from Debian 12's packages.
 #   packaging/install-deps.sh           build and run (the C libraries)
 #   packaging/install-deps.sh --test    also what the test suite runs: reference decoders, encoders
-#                                       for fixtures, a PulseAudio server and its tools
+#                                       for fixtures, a PulseAudio server and its tools, a WebDAV
+#                                       server (rclone)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 # Uses sudo when not root. Installs nothing that is already there.
 set -euo pipefail
@@ -10,8 +11,8 @@ set -euo pipefail
 packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libsystemd-dev)
 for option in "$@"; do
     case "$option" in
-        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin) ;;
-        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris) ;;
+        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux) ;;
+        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone) ;;
         --sample) packages+=(lame sox) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
     esac

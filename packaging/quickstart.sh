@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds cloudplayerd and plays the given files — or, with none, a
-# sample it makes. Any `cloudplayerd play` option may come first, e.g. `--output null`.
+# Installs what is needed, builds cloudplayerd and plays the given files or URLs — or, with
+# none, a sample it makes. Any `cloudplayerd play` option may come first, e.g. `--output null`.
 #   packaging/quickstart.sh ~/Music/a.mp3 ~/Music/b.opus
+#   packaging/quickstart.sh https://cloud.example.org/remote.php/dav/files/anna/Music/x.mp3
 #   packaging/quickstart.sh --output null
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 has_file=false
-for argument in "$@"; do [[ -f $argument ]] && has_file=true; done
+for argument in "$@"; do [[ -f $argument || $argument == http://* || $argument == https://* ]] && has_file=true; done
 
 if $has_file; then
     packaging/install-deps.sh

@@ -38,6 +38,7 @@ public final class FaultProxy: @unchecked Sendable {
     private var faults: [Fault] = []
     private var ignoresRange = false
     private var bytesPerSecond: Int?
+    private var latency: Double = 0
     private var exchanges: [Exchange] = []
 
     /// Starts a proxy in front of `origin` (a server on 127.0.0.1 at that port).
@@ -87,6 +88,11 @@ public final class FaultProxy: @unchecked Sendable {
         state.withLock { bytesPerSecond = rate }
     }
 
+    /// Delays every answer by this many seconds (a round trip to a distant server).
+    public func setLatency(seconds: Double) {
+        state.withLock { latency = seconds }
+    }
+
     /// Every request so far, oldest first.
     public var log: [Exchange] { state.withLock { exchanges } }
 
@@ -122,7 +128,8 @@ public final class FaultProxy: @unchecked Sendable {
 
     private func serve(_ client: Int32) {
         guard let request = HTTPHead.read(from: client) else { return }
-        let (ignoring, rate) = state.withLock { (ignoresRange, bytesPerSecond) }
+        let (ignoring, rate, delay) = state.withLock { (ignoresRange, bytesPerSecond, latency) }
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         var record = (status: 0, bytes: 0)
         defer {
             state.withLock {
