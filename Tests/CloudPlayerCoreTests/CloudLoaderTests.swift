@@ -158,6 +158,51 @@ struct CloudLoaderTests {
         #expect(rig.proxy.log.count == 1)
     }
 
+    @Test("403 is one clear error naming the source, without retries")
+    func forbidden() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        rig.proxy.inject(.status(403))
+        let loader = try loader(rig)
+        await #expect(throws: LoaderError.refused(source: "dav", status: 403)) { try await loader.open(rig.url(.longMP3)) }
+        await loader.shutdown()
+        #expect(rig.proxy.log.count == 1)
+    }
+
+    @Test("a redirect on the same server keeps the credentials; to another host it goes without them")
+    func redirects() async throws {
+        let rig = try await StreamingRig([.longMP3, .longOpus])
+        // The same server under another name: a different origin as far as credentials go.
+        let elsewhere = try FaultProxy(originPort: rig.server.port)
+        rig.proxy.inject(.redirect(to: "http://127.0.0.1:\(rig.proxy.port)/moved"))
+        let loader = try loader(rig)
+        await #expect(throws: LoaderError.notFound) { try await loader.open(rig.url(.longMP3)) }
+        #expect(rig.proxy.log.count == 2)
+        #expect(rig.proxy.log.allSatisfy { $0.authorization != nil }, "same origin: credentials go along")
+
+        rig.proxy.inject(.redirect(to: "http://localhost:\(elsewhere.port)"))
+        await #expect(throws: LoaderError.refused(source: "dav", status: 401)) { try await loader.open(rig.url(.longOpus)) }
+        await loader.shutdown()
+        #expect(elsewhere.log.count == 1)
+        #expect(elsewhere.log.first?.authorization == nil, "no credentials to another host")
+        elsewhere.stop()
+    }
+
+    @Test("the cache folder is private and its files are the user's alone")
+    func permissions() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        let loader = try loader(rig)
+        _ = try await readAll(try await loader.open(rig.url(.vbrMP3)))
+        await loader.shutdown()
+        let folder = rig.cacheDirectory.appendingPathComponent("data")
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int == 0o700)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 2)
+        for file in files {
+            #expect(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(file).path)[.posixPermissions] as? Int == 0o600)
+            #expect(file.range(of: #"^[0-9a-f]{16}\.(data|ranges)$"#, options: .regularExpression) != nil)
+        }
+    }
+
     @Test("a missing file is 'no such file'")
     func notFound() async throws {
         let rig = try await StreamingRig([])

@@ -18,6 +18,8 @@ public final class FaultProxy: @unchecked Sendable {
         case status(Int)
         /// Claims `extra` more bytes in Content-Length than it sends, then closes.
         case lyingLength(extra: Int)
+        /// Answers 302 with this Location (the path of the request appended) instead of asking the server.
+        case redirect(to: String)
     }
 
     /// What one request asked and how it was answered.
@@ -138,6 +140,11 @@ public final class FaultProxy: @unchecked Sendable {
                                           status: record.status, bodyBytes: record.bytes))
             }
         }
+        if case .redirect(let base)? = takeFault(where: { if case .redirect = $0 { true } else { false } }) {
+            record.status = 302
+            _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(base)\(request.target)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        }
         if case .status(let code)? = takeFault(where: { if case .status = $0 { true } else { false } }) {
             record.status = code
             _ = Self.send(client, "HTTP/1.1 \(code) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -159,7 +166,12 @@ public final class FaultProxy: @unchecked Sendable {
         guard var response = HTTPHead.read(from: origin) else { return }
         record.status = response.statusCode
         let declared = response.contentLength
-        let fault = declared.map { $0 > 0 } == true ? takeFault(where: { if case .status = $0 { false } else { true } }) : nil
+        let fault = declared.map { $0 > 0 } == true ? takeFault(where: { fault in
+            switch fault {
+            case .status, .redirect: false
+            default: true
+            }
+        }) : nil
         if case .lyingLength(let extra)? = fault, let declared {
             response.setHeader("Content-Length", String(declared + extra))
         }

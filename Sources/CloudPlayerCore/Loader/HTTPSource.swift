@@ -38,8 +38,8 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
 
     // MARK: MediaSource
 
-    public func open(_ url: URL, with loader: isolated LoaderActor) async throws -> any ByteSource {
-        try await loader.openRemote(url, from: self)
+    public func open(_ url: URL, with loader: isolated LoaderActor, waiting: (@Sendable (Bool) -> Void)?) async throws -> any ByteSource {
+        NetworkByteSource(resource: try await loader.resource(for: url, from: self), waiting: waiting)
     }
 
     public nonisolated(nonsending) func describe(_ url: URL) async throws -> ResourceInfo {

@@ -53,13 +53,7 @@ public actor LoaderActor {
     /// Opens `url` for reading. `waiting` hears when a read starts and stops waiting for the
     /// network (buffering).
     public func open(_ url: URL, waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
-        switch url.scheme?.lowercased() {
-        case "file"?: return try await LocalSource().open(url, with: self)
-        case "http"?, "https"?:
-            let resource = try await resource(for: url)
-            return NetworkByteSource(resource: resource, waiting: waiting)
-        default: throw LoaderError.unsupportedScheme(url.scheme ?? "")
-        }
+        try await mediaSource(for: url).open(url, with: self, waiting: waiting)
     }
 
     /// Starts fetching the head and tail of `url` (the next track), so it starts without a wait.
@@ -84,9 +78,17 @@ public actor LoaderActor {
         return entry.isComplete
     }
 
-    /// The source that owns `url`: the configured one with the longest matching root, else the
-    /// open web (no credentials).
-    func source(for url: URL) throws -> HTTPSource {
+    /// The source that reads `url`: the disk, or the configured server with the longest
+    /// matching root, else the open web (no credentials).
+    func mediaSource(for url: URL) throws -> any MediaSource {
+        switch url.scheme?.lowercased() {
+        case "file"?: LocalSource()
+        case "http"?, "https"?: try source(for: url)
+        default: throw LoaderError.unsupportedScheme(url.scheme ?? "")
+        }
+    }
+
+    private func source(for url: URL) throws -> HTTPSource {
         let configured = configuration.source(for: url)
         let key = configured?.name ?? ""
         if let known = sources[key] { return known }
@@ -96,14 +98,9 @@ public actor LoaderActor {
         return source
     }
 
-    /// What `MediaSource.open` of an HTTP or WebDAV source does.
-    func openRemote(_ url: URL, from source: HTTPSource) async throws -> any ByteSource {
-        NetworkByteSource(resource: try await resource(for: url), waiting: nil)
-    }
-
     /// The shared resource for `url`, its length and version known (from the cache, or from the
     /// first answer of the server).
-    private func resource(for url: URL) async throws -> RemoteResource {
+    func resource(for url: URL, from source: HTTPSource? = nil) async throws -> RemoteResource {
         guard !isShutDown else { throw LoaderError.cancelled }
         let (name, _) = SparseCache.identity(of: url)
         dropUnused()
@@ -112,7 +109,7 @@ public actor LoaderActor {
             resource = known
         } else {
             try cache.prepare()
-            resource = RemoteResource(url: url, source: try source(for: url), cache: cache) { [weak self] in
+            resource = RemoteResource(url: url, source: try source ?? self.source(for: url), cache: cache) { [weak self] in
                 guard let self else { return }
                 Task { await self.pump(name) }
             }

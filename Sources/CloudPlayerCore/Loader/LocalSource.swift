@@ -6,7 +6,7 @@ public struct LocalSource: MediaSource {
 
     public init() {}
 
-    public func open(_ url: URL, with loader: isolated LoaderActor) async throws -> any ByteSource {
+    public func open(_ url: URL, with loader: isolated LoaderActor, waiting: (@Sendable (Bool) -> Void)?) async throws -> any ByteSource {
         try FileByteSource(path: url.path)
     }
 
