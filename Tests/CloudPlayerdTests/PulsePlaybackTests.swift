@@ -20,6 +20,22 @@ import TestSupport
         #expect(recording.frames(from: start + reference.frameCount).rms == 0)
     }
 
+    @Test("A server slower than the music: playback pauses for the bytes and goes on; nothing lost, nothing repeated, no early end")
+    func slowServerThroughPulse() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        let origin = try rig.origin(.vbrMP3)
+        rig.proxy.setRate(bytesPerSecond: origin.count / 10)  // ten seconds of download for six of music
+        let sink = try await PulseTestServer.shared.makeSink()
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "--no-mpris", "--config", try rig.configFile(),
+                                                              "--output", "pulse:\(sink.name)", rig.url(.vbrMP3).absoluteString],
+                                                             environment: ["PULSE_SERVER": sink.server])
+        let recording = try await sink.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Buffering vbr.mp3"))
+        let reference = try await ReferenceDecoder.mpg123(try await Fixtures.shared.url(.vbrMP3))
+        #expect(recording.droppingSilentFrames() == reference.droppingSilentFrames())
+    }
+
     @Test("A format change (44.1 kHz MP3, then 48 kHz Opus) reopens the stream and plays both")
     func formatChange() async throws {
         let sink = try await PulseTestServer.shared.makeSink()

@@ -99,6 +99,36 @@ import TestSupport
         #expect(!(result.stdout + result.stderr).contains(rig.server.password))
     }
 
+    @Test("the daemon opens WebDAV URLs from playerctl; a missing one is an error for the caller; metadata carries no secret")
+    func daemonOpensURLs() async throws {
+        let rig = try await StreamingRig([.longOpus])
+        let bus = try await DBusTestBus()
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", try rig.configFile()],
+                                      environment: bus.environment)
+        defer {
+            daemon.signal(SIGTERM)
+            Task { _ = await daemon.wait(); await bus.stop() }
+        }
+        #expect(try await bus.waitForName("org.mpris.MediaPlayer2.cloudplayerd"))
+        let url = rig.url(.longOpus).absoluteString
+        let opened = try await bus.run("playerctl", ["-p", "cloudplayerd", "open", url])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        var status = ""
+        for _ in 0..<100 where status != "Playing" {
+            status = try await bus.run("playerctl", ["-p", "cloudplayerd", "status"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(status == "Playing")
+        let metadata = try await bus.run("playerctl", ["-p", "cloudplayerd", "metadata"]).stdout
+        #expect(metadata.contains(url))
+        #expect(!metadata.contains(rig.server.password))
+        let missing = try await bus.run("gdbus", ["call", "--session", "--dest", "org.mpris.MediaPlayer2.cloudplayerd",
+                                                  "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                                                  "org.mpris.MediaPlayer2.Player.OpenUri", rig.proxy.baseURL.absoluteString + "gone.opus"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("org.cloudplayerd.Error.CannotPlay") && missing.stderr.contains("no such file"), "\(missing.stderr)")
+    }
+
     @Test("the disk refuses the cache (a file size limit): playback goes on from memory, and the cache is not corrupted")
     func diskFull() async throws {
         let rig = try await StreamingRig([.longMP3])
