@@ -39,7 +39,10 @@ public actor LoaderActor {
     /// Ends every download and closes the network clients.
     public func shutdown() async {
         isShutDown = true
-        for resource in resources.values { resource.fail(.cancelled) }
+        for resource in resources.values {
+            resource.commit()  // what arrived is kept for the next run
+            resource.fail(.cancelled)
+        }
         resources = [:]
         for source in sources.values { await source.shutdown() }
         sources = [:]

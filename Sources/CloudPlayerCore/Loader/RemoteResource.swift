@@ -34,6 +34,8 @@ final class RemoteResource: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private var info: ResourceInfo?
     private var entry: SparseCacheEntry?
+    /// False once the disk refused a write: later bytes stay in `memory`.
+    private var diskAccepts = true
     /// Bytes that could not go to disk (disk full): playback goes on from here.
     private var memory: [Int64: [UInt8]] = [:]
     private var inMemory = RangeSet()
@@ -282,6 +284,7 @@ final class RemoteResource: @unchecked Sendable {
                 fetches = 0
                 info = newInfo
                 stale = false
+                diskAccepts = true
                 entry = nil
                 entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
             }
@@ -324,14 +327,14 @@ final class RemoteResource: @unchecked Sendable {
             let end = min(length, offset + Int64(bytes.count))
             guard offset < end else { return 0 }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(end - offset)])
-            if let entry, (try? entry.write(slice, at: offset)) != nil {
+            if let entry, diskAccepts, (try? entry.write(slice, at: offset)) != nil {
                 uncommitted += Int64(slice.count)
             } else {
-                if entry != nil {
-                    // The disk refused (full, or over quota): keep playing from memory; the
-                    // entry keeps what it has recorded, and nothing more goes into it.
+                if entry != nil && diskAccepts {
+                    // The disk refused (full, or over quota): play on from memory. The entry
+                    // keeps serving and recording what it has; nothing more goes into it.
+                    diskAccepts = false
                     try? entry?.commit()
-                    entry = nil
                 }
                 keepInMemoryLocked(Array(slice), at: offset)
             }
@@ -363,7 +366,7 @@ final class RemoteResource: @unchecked Sendable {
             guard let entry, !stale else { return }
             do { try entry.commit() } catch {
                 // A disk that cannot sync or record: stop caching this file, keep what is recorded.
-                self.entry = nil
+                diskAccepts = false
             }
         }
     }
