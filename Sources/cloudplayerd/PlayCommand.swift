@@ -6,10 +6,14 @@ import Logging
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play files in order, gaplessly, then exit.",
+        abstract: "Play files or http(s) URLs in order, gaplessly, then exit.",
         discussion: """
             Formats are recognised from the bytes (MP3, Opus), not from file names. A track that \
             cannot be played is reported on one line and skipped; the exit status is then 1.
+
+            URLs use the credentials of the config file's source whose url is the longest prefix \
+            of theirs (see --config); every byte downloaded is kept in the cache, so a replay \
+            fetches nothing and plays offline.
 
             Outputs:
               pulse        the default PulseAudio sink

@@ -58,6 +58,31 @@ import TestSupport
         }
     }
 
+    @Test("a record is not believed over a data file that was deleted, cut, or belongs to another address")
+    func recordWithoutItsData() throws {
+        let directory = try Fixtures.shared.scratchDirectory()
+        do {
+            let entry = try SparseCacheEntry(directory: directory, name: "k", check: "one", length: 100_000, validator: "v")
+            try write(entry, 0..<50_000)
+            try entry.commit()
+        }
+        #expect(try SparseCacheEntry(directory: directory, name: "k", check: "two", length: 100_000, validator: "v").present.isEmpty)
+        do {
+            let entry = try SparseCacheEntry(directory: directory, name: "k", check: "one", length: 100_000, validator: "v")
+            try write(entry, 0..<50_000)
+            try entry.commit()
+        }
+        truncate(directory.appendingPathComponent("k.data").path, 10_000)
+        #expect(try SparseCacheEntry(directory: directory, name: "k", check: "one", length: 100_000, validator: "v").present.isEmpty)
+        do {
+            let entry = try SparseCacheEntry(directory: directory, name: "k", check: "one", length: 100_000, validator: "v")
+            try write(entry, 0..<50_000)
+            try entry.commit()
+        }
+        unlink(directory.appendingPathComponent("k.data").path)
+        #expect(try SparseCacheEntry(directory: directory, name: "k", check: "one", length: 100_000, validator: "v").present.isEmpty)
+    }
+
     @Test("bytes outside the resource are refused; the folder is 0700 and the files 0600")
     func boundsAndPermissions() throws {
         let directory = try Fixtures.shared.scratchDirectory().appendingPathComponent("cache")

@@ -37,9 +37,12 @@ public final class SparseCacheEntry {
         guard fd >= 0 else { throw LoaderError.fromErrno(errno) }
         descriptor = fd
         futimens(fd, nil)  // the data file's time is the entry's last use, for LRU eviction
+        var info = stat()
+        let size = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
         if let record = try? String(contentsOfFile: recordPath, encoding: .utf8),
            let stored = Self.parse(record), stored.length == length, stored.validator == Self.escape(validator),
-           stored.check == check {
+           stored.check == check, (stored.ranges.ranges.last?.upperBound ?? 0) <= size {
+            // (A data file shorter than what the record vouches for was replaced or cut: not used.)
             present = stored.ranges
         } else {
             // No record, a damaged one, or another version of the file: start empty.
