@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libsystemd-dev)
 for option in "$@"; do
     case "$option" in
-        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux) ;;
+        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl) ;;
         --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone) ;;
         --sample) packages+=(lame sox) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;

@@ -187,6 +187,45 @@ struct CloudLoaderTests {
         elsewhere.stop()
     }
 
+    @Test("HTTPS is verified: a self-signed server is refused with a clear error, at once; tls_ca_file trusts it")
+    func selfSignedServer() async throws {
+        let server = try await WebDAVTestServer(tls: true)
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        try server.publish(file, as: "a.mp3")
+        let cache = try Fixtures.shared.scratchDirectory()
+        func configuration(trusting ca: URL?) -> Configuration {
+            Configuration(cacheDirectory: cache, sources: [
+                SourceConfiguration(name: "tls", kind: .webdav, url: server.baseURL, username: server.username,
+                                    password: .inline(Secret(server.password)), tlsCAFile: ca?.path),
+            ])
+        }
+        let url = server.baseURL.appendingPathComponent("a.mp3")
+        let strict = LoaderActor(configuration: configuration(trusting: nil))
+        let error = await #expect(throws: LoaderError.self) { try await strict.open(url) }
+        await strict.shutdown()
+        #expect("\(String(describing: error))".contains("certificate is not trusted"), "\(String(describing: error))")
+
+        let trusting = LoaderActor(configuration: configuration(trusting: server.certificate))
+        #expect(try await readAll(try await trusting.open(url)) == (try Data(contentsOf: file)))
+        await trusting.shutdown()
+    }
+
+    @Test("a symlink planted in the cache folder is not followed out of it")
+    func plantedSymlink() async throws {
+        let rig = try await StreamingRig([.vbrMP3])
+        let origin = try rig.origin(.vbrMP3)
+        let victim = rig.directory.appendingPathComponent("victim")
+        try Data("precious".utf8).write(to: victim)
+        let (name, _) = SparseCache.identity(of: rig.url(.vbrMP3))
+        let folder = rig.cacheDirectory.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(name + ".data").path, withDestinationPath: victim.path)
+        let loader = try loader(rig)
+        #expect(try await readAll(try await loader.open(rig.url(.vbrMP3))) == origin, "plays from memory")
+        await loader.shutdown()
+        #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+    }
+
     @Test("the cache folder is private and its files are the user's alone")
     func permissions() async throws {
         let rig = try await StreamingRig([.vbrMP3])

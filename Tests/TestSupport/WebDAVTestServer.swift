@@ -8,14 +8,30 @@ public final class WebDAVTestServer: Sendable {
     public let username = "anna"
     public let password: String
 
-    /// Starts a server over a new empty folder; put files in `root`.
-    public init() async throws {
+    /// The certificate a TLS server presents (self-signed, for 127.0.0.1), nil for plain HTTP.
+    public let certificate: URL?
+
+    /// Starts a server over a new empty folder; put files in `root`. With `tls`, it serves
+    /// HTTPS with a fresh self-signed certificate.
+    public init(tls: Bool = false) async throws {
         root = try Fixtures.shared.scratchDirectory().appendingPathComponent("dav")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         password = "pw-\(UUID().uuidString.prefix(12))"
-        let log = root.deletingLastPathComponent().appendingPathComponent("rclone.log")
+        let folder = root.deletingLastPathComponent()
+        let log = folder.appendingPathComponent("rclone.log")
+        var tlsOptions = ""
+        if tls {
+            let key = folder.appendingPathComponent("key.pem"), cert = folder.appendingPathComponent("cert.pem")
+            try await ChildProcess.check("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path,
+                                                     "-out", cert.path, "-days", "2", "-subj", "/CN=127.0.0.1",
+                                                     "-addext", "subjectAltName=IP:127.0.0.1"])
+            tlsOptions = "--cert '\(cert.path)' --key '\(key.path)'"
+            certificate = cert
+        } else {
+            certificate = nil
+        }
         let script = """
-            rclone serve webdav "$2" --addr 127.0.0.1:0 --user "$3" --pass "$4" --config /dev/null --dir-cache-time 0s 2>"$5" &
+            rclone serve webdav "$2" --addr 127.0.0.1:0 --user "$3" --pass "$4" --config /dev/null --dir-cache-time 0s \(tlsOptions) 2>"$5" &
             server=$!
             while kill -0 "$1" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
             kill "$server" 2>/dev/null
@@ -23,8 +39,8 @@ public final class WebDAVTestServer: Sendable {
         _ = try ChildProcess("/bin/sh", ["-c", script, "webdav-watchdog", String(getpid()), root.path, username, password, log.path])
         for _ in 0..<300 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
-               let port = Int(text[range].dropFirst("http://127.0.0.1:".count).dropLast()) {
+            if let range = text.range(of: #"https?://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
+               let port = Int(text[range].split(separator: ":").last!.dropLast()) {
                 self.port = port
                 return
             }
@@ -33,7 +49,7 @@ public final class WebDAVTestServer: Sendable {
         throw TestSupportError("rclone serve webdav did not come up: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    public var baseURL: URL { URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)/")! }
 
     /// Copies a file into the served folder under `name`.
     @discardableResult

@@ -69,7 +69,7 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
             do {
                 response = try await client.execute(request, timeout: .seconds(3600))
             } catch {
-                throw LoaderError.network(Self.describe(error))
+                throw Self.loaderError(error)
             }
             guard [301, 302, 303, 307, 308].contains(response.status.code) else { return response }
             guard let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: target)?.absoluteURL,
@@ -116,6 +116,19 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
         }
     }
 
+    /// A transport error as a loader error: TLS failures are final (retrying cannot make a
+    /// certificate trusted), the rest is the network's bad moment.
+    static func loaderError(_ error: any Error) -> LoaderError {
+        let text = String(describing: error)
+        if error is NIOSSLError || error is BoringSSLError || text.contains("SSL") || text.contains("certificate") {
+            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate") {
+                return .tls("the server's certificate is not trusted (for a self-signed server, set tls_ca_file)")
+            }
+            return .tls("the secure connection failed")
+        }
+        return .network(describe(error))
+    }
+
     /// A transport error in words, without URLs (they may carry tokens in their query).
     static func describe(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
@@ -126,11 +139,7 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
             default: break
             }
         }
-        if let error = error as? NIOSSLError { return "TLS: \(error)" }
-        if let error = error as? BoringSSLError { return "TLS: \(error)" }
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
-        let text = String(describing: error)
-        if text.contains("certificate") || text.contains("handshake") { return "TLS: the server's certificate is not trusted" }
-        return text.split(separator: "(").first.map { String($0) } ?? "network error"
+        return String(describing: error).split(separator: "(").first.map { String($0) } ?? "network error"
     }
 }

@@ -14,6 +14,8 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
     case http(status: Int)
     /// The network failed, and went on failing through every retry.
     case network(String)
+    /// The secure connection could not be made (an untrusted certificate, say).
+    case tls(String)
     /// The server answered something that cannot be right.
     case badResponse(String)
     /// The file on the server changed while it was being read: what was read is of another version.
@@ -34,6 +36,7 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
                           : "\(source): access denied by the server (HTTP 403)"
         case .http(let status): "the server answered HTTP \(status)"
         case .network(let reason): "network: \(reason)"
+        case .tls(let reason): "TLS: \(reason)"
         case .badResponse(let reason): "bad answer from the server: \(reason)"
         case .changedOnServer: "the file changed on the server while playing"
         case .configuration(let reason): reason

@@ -50,7 +50,7 @@ struct RangeDownload {
                 resource.fail(error)
                 return
             } catch {
-                resource.fail(.network(HTTPSource.describe(error)))
+                resource.fail(HTTPSource.loaderError(error))
                 return
             }
             if failures > retries {
@@ -124,7 +124,7 @@ struct RangeDownload {
                 position += Int64(take)
             }
         } catch {
-            throw LoaderError.network(HTTPSource.describe(error))
+            throw HTTPSource.loaderError(error)
         }
         if position < end { throw LoaderError.network("the answer ended early") }
     }
