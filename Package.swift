@@ -50,6 +50,9 @@ let package = Package(
             path: "bench/BusBench"
         ),
 
+        // bench/fuzz's libFuzzer targets (built with -DFUZZING), else a corpus runner.
+        .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["CloudPlayerCore"], path: "bench/Fuzz"),
+
         // bench/stream's byte counter: the tests' fault proxy as a program.
         .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),
 

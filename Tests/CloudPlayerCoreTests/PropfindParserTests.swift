@@ -32,6 +32,16 @@ import Testing
         #expect(throws: LoaderError.self) { try PropfindParser.parse(Data(text.utf8)) }
     }
 
+    @Test("bytes that are not UTF-8 are an error, not a crash (Foundation's XMLParser traps on them; found by fuzzing)")
+    func notUTF8() {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><D:multistatus xmlns:D=\"DAV:\"><D:response><D:href>".utf8)
+        bytes += [0xFA, 0x80]
+        bytes += Array("</D:href></D:response></D:multistatus>".utf8)
+        #expect(throws: LoaderError.self) { try PropfindParser.parse(Data(bytes)) }
+        let latin1 = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><D:multistatus xmlns:D=\"DAV:\"/>"
+        #expect(throws: LoaderError.self) { try PropfindParser.parse(Data(latin1.utf8)) }
+    }
+
     @Test("a weak ETag is not a validator; Last-Modified stands in")
     func weakETag() throws {
         let xml = """

@@ -58,7 +58,7 @@ public actor DecoderActor {
         try FormatSniffer.sniff(source).codec
     }
 
-    private static func open(_ source: any ByteSource) throws -> any AudioDecoder {
+    static func open(_ source: any ByteSource) throws -> any AudioDecoder {
         switch try FormatSniffer.sniff(source) {
         case .mp3(let exactLength): try MP3Decoder(source: source, exactLength: exactLength)
         case .opus: try OpusDecoder(source: source)

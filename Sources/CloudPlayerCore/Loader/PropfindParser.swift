@@ -18,6 +18,17 @@ public final class PropfindParser: NSObject, XMLParserDelegate {
     private var complete = false
 
     public static func parse(_ data: Data) throws -> [DAVEntry] {
+        // Foundation's XMLParser traps on names that are not valid UTF-8 (found by fuzzing): a
+        // server's answer must not be able to crash the daemon, so only UTF-8 gets that far.
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LoaderError.badResponse("a PROPFIND answer that is not UTF-8")
+        }
+        if let declaration = text.range(of: #"^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']*)["']"#, options: .regularExpression) {
+            let encoding = text[declaration].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first?.lowercased() ?? ""
+            guard ["utf-8", "utf8", "us-ascii"].contains(encoding) else {
+                throw LoaderError.badResponse("a PROPFIND answer in an encoding other than UTF-8")
+            }
+        }
         let delegate = PropfindParser()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

@@ -1,0 +1,38 @@
+@_spi(Fuzzing) import CloudPlayerCore
+import Foundation
+
+// Built two ways. With -DFUZZING and -sanitize=fuzzer,address (bench/fuzz), libFuzzer drives
+// `LLVMFuzzerTestOneInput` for the target named by CLOUDPLAYERD_FUZZ_TARGET. Without, this is a
+// corpus runner: `cloudplayerd-fuzz TARGET FILE…` runs the target over each file once.
+
+#if FUZZING
+private let target: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["CLOUDPLAYERD_FUZZ_TARGET"] ?? ""
+    guard let target = FuzzTarget(rawValue: name) else {
+        FileHandle.standardError.write(Data("set CLOUDPLAYERD_FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " "))\n".utf8))
+        exit(2)
+    }
+    return target
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    target.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    return 0
+}
+#else
+@main
+enum CorpusRunner {
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+            FileHandle.standardError.write(Data("usage: cloudplayerd-fuzz TARGET FILE…  (targets: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " ")))\n".utf8))
+            exit(2)
+        }
+        for path in arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            target.run(Array(data))
+        }
+    }
+}
+#endif
