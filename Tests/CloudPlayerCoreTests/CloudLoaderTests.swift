@@ -99,11 +99,11 @@ struct CloudLoaderTests {
         let second = try loader(rig)
         let cached = try await second.open(rig.url(.longMP3))
         #expect(try await readAll(cached) == old, "the copy being read stays one whole version")
-        // The PROPFIND that finds it outdated runs beside the read; wait for it.
-        for _ in 0..<200 where !rig.proxy.log.contains(where: { $0.method == "PROPFIND" }) {
+        // The PROPFIND that finds it outdated runs beside the read; wait for its verdict.
+        for _ in 0..<400 where await second.isCached(rig.url(.longMP3)) {
             try await Task.sleep(for: .milliseconds(25))
         }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(!(await second.isCached(rig.url(.longMP3))), "the outdated copy is no longer counted as cached")
         _ = consume cached
         let fresh = try await second.open(rig.url(.longMP3))
         #expect(try await readAll(fresh) == new)

@@ -7,7 +7,7 @@ import Testing
     @Test("files and folders, any namespace prefix; only 200 propstats count")
     func entries() throws {
         let xml = """
-            <?xml version="1.0"?>
+            <?xml version="1.0" encoding='utf-8'?>
             <x:multistatus xmlns:x="DAV:">
               <x:response><x:href>/dav/Music/</x:href>
                 <x:propstat><x:prop><x:resourcetype><x:collection/></x:resourcetype></x:prop><x:status>HTTP/1.1 200 OK</x:status></x:propstat>

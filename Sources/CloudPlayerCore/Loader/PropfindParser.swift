@@ -23,8 +23,9 @@ public final class PropfindParser: NSObject, XMLParserDelegate {
         guard let text = String(data: data, encoding: .utf8) else {
             throw LoaderError.badResponse("a PROPFIND answer that is not UTF-8")
         }
-        if let declaration = text.range(of: #"^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']*)["']"#, options: .regularExpression) {
-            let encoding = text[declaration].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first?.lowercased() ?? ""
+        if let head = text.range(of: #"^\s*<\?xml[^>]*>"#, options: .regularExpression),
+           let declared = text[head].range(of: #"encoding\s*=\s*["'][^"']*["']"#, options: .regularExpression) {
+            let encoding = text[head][declared].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last?.lowercased() ?? ""
             guard ["utf-8", "utf8", "us-ascii"].contains(encoding) else {
                 throw LoaderError.badResponse("a PROPFIND answer in an encoding other than UTF-8")
             }

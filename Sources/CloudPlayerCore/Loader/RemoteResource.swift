@@ -89,7 +89,10 @@ final class RemoteResource: @unchecked Sendable {
     /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
     /// makes a new one from the cache record).
     var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
-    var isComplete: Bool { locked { info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false } }
+    /// Every byte is here, and the copy is not known to be outdated.
+    var isComplete: Bool {
+        locked { !stale && (info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false) }
+    }
 
     /// Waits until the length and version are known (from the cache or the first answer).
     func waitForInfo() async throws {
