@@ -53,10 +53,12 @@ struct MPRISTests {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Polls `read` until it returns `expected` (a state change travels through the player).
+    /// Polls `read` until it returns `expected` (a state change travels through the player); it
+    /// gives up after 20 s — generous, for a loaded machine or a sanitizer build, and no slower
+    /// when the state arrives at once.
     private func eventually(_ expected: String, _ read: () async throws -> String) async throws -> String {
         var last = ""
-        for _ in 0..<100 {
+        for _ in 0..<400 {
             last = try await read()
             if last == expected { return last }
             try await Task.sleep(for: .milliseconds(50))
