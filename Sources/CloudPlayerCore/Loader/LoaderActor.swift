@@ -112,13 +112,13 @@ public actor LoaderActor {
             resource = known
         } else {
             try cache.prepare()
-            resource = RemoteResource(url: url, source: try source ?? self.source(for: url), cache: cache) { [weak self] in
+            resource = RemoteResource(url: url, source: try source ?? self.source(for: url), cache: cache) { [weak self] resource in
                 guard let self else { return }
-                Task { await self.pump(name) }
+                Task { await self.pump(resource) }
             }
             resources[name] = resource
             if resource.currentInfo == nil {
-                Task { await self.download(nil, of: resource) }
+                Task { await self.download(nil, of: resource, version: 0) }
             } else {
                 Task { await self.revalidate(resource) }
             }
@@ -134,11 +134,13 @@ public actor LoaderActor {
         resources = resources.filter { !$0.value.isIdle || $0.value === prefetched }
     }
 
-    /// Starts the downloads the resource's plan asks for.
-    private func pump(_ name: String) {
-        guard !isShutDown, let resource = resources[name] else { return }
-        for chunk in resource.plan() {
-            Task { await self.download(chunk, of: resource) }
+    /// Starts the downloads the resource's plan asks for (even for a resource no longer listed:
+    /// a reader may still wait on it).
+    private func pump(_ resource: RemoteResource) {
+        guard !isShutDown else { return }
+        let (chunks, version) = resource.plan()
+        for chunk in chunks {
+            Task { await self.download(chunk, of: resource, version: version) }
         }
     }
 
@@ -165,13 +167,13 @@ public actor LoaderActor {
     }
 
     /// Runs one chunk's download to its end, retrying what the network breaks; `nil`: the very
-    /// first request for a file whose length is not known yet.
-    private func download(_ chunk: Range<Int64>?, of resource: RemoteResource) async {
+    /// first request for a file whose length is not known yet. `version`: what `plan()` claimed
+    /// the chunk for.
+    private func download(_ chunk: Range<Int64>?, of resource: RemoteResource, version: Int) async {
         let download = RangeDownload(resource: resource, retries: configuration.retries, logger: logger)
-        let version = resource.version
-        await download.run(chunk)
+        await download.run(chunk, version: version)
         if let chunk { resource.finished(chunk, version: version) } else { resource.firstRequestEnded() }
         cache.trimIfNeeded(pinned: pinnedNames)
-        pump(resource.name)
+        pump(resource)
     }
 }

@@ -17,32 +17,38 @@ struct RangeDownload {
     let retries: Int
     let logger: Logger
 
-    /// Runs to the end of `chunk`; `nil`: the first request of a file not yet described, which
-    /// asks for its head.
-    nonisolated(nonsending) func run(_ chunk: Range<Int64>?) async {
+    /// Runs to the end of `chunk`, claimed by `plan()` for `version`; `nil`: the first request of
+    /// a file not yet described, which asks for its head and ends once the answer describes it
+    /// (what it did not get, `plan()` asks for).
+    nonisolated(nonsending) func run(_ chunk: Range<Int64>?, version: Int) async {
         var cursor = chunk?.lowerBound ?? 0
         var failures = 0
         // A learning request has no If-Range and takes length and version from the answer: the
-        // first one, and the one after a 416 (our idea of the file is stale).
+        // first one, and one after a 416 (our idea of the file is stale).
         var learning = chunk == nil
         var lastError = LoaderError.network("no progress")
-        let version = resource.version
         while !Task.isCancelled {
             let state = resource.requestState
             // A download of a replaced version, or of a file given up on, has nothing left to do.
-            if state.failed || state.version != version { return }
-            let end = chunk?.upperBound ?? min(RemoteResource.jumpChunk, state.length ?? RemoteResource.jumpChunk)
-            if cursor >= end && !learning { return }
+            if state.failed || (chunk != nil && state.version != version) { return }
+            if chunk == nil && state.length != nil && !learning { return }
             let before = cursor
             do {
-                try await fetch(from: &cursor, to: max(end, cursor + 1), learning: learning)
-                learning = false
-                if cursor > before { failures = 0 } else { failures += 1 }
+                if learning {
+                    // Learn from the head: after a 416, the file may now end before `cursor`.
+                    var head: Int64 = 0
+                    try await fetch(from: &head, to: RemoteResource.jumpChunk, version: state.version, learning: true)
+                    learning = false
+                    if chunk == nil { return }
+                } else if let chunk {
+                    guard cursor < chunk.upperBound else { return }
+                    try await fetch(from: &cursor, to: chunk.upperBound, version: version, learning: false)
+                }
+                if cursor > before || chunk == nil { failures = 0 } else { failures += 1 }
             } catch let error as LoaderError where error.isTransient || error == .http(status: 416) {
                 if cursor > before { failures = 0 }
                 failures += 1
                 lastError = error
-                if chunk == nil && resource.requestState.length != nil { learning = false }
                 if error == .http(status: 416) { learning = true }
                 logger.notice("download interrupted; resuming", metadata: ["source": "\(resource.source.name)",
                                                                          "at": "\(cursor)", "reason": "\(error)", "attempt": "\(failures)"])
@@ -65,8 +71,9 @@ struct RangeDownload {
     }
 
     /// One request for `cursor..<end`, its body written as it comes; `cursor` follows the bytes
-    /// written even when the body breaks off. `first`: a request that (re)learns length and version.
-    private nonisolated(nonsending) func fetch(from cursor: inout Int64, to end: Int64, learning first: Bool) async throws {
+    /// written even when the body breaks off. `version`: what the request's If-Range stands for.
+    /// `learning`: a request that (re)learns length and version, without If-Range.
+    private nonisolated(nonsending) func fetch(from cursor: inout Int64, to end: Int64, version: Int, learning first: Bool) async throws {
         let state = resource.requestState
         var headers = HTTPHeaders()
         if state.acceptsRanges || first {
@@ -82,27 +89,35 @@ struct RangeDownload {
                   let range = contentRange.range, let total = contentRange.completeLength, range.lowerBound == cursor else {
                 throw LoaderError.badResponse("a partial answer without a matching Content-Range")
             }
+            // The bytes belong to the version this answer describes: the one asked for, unless
+            // the answer says otherwise (or is the first).
+            var owner = version
             if first || state.length != total || (validator != nil && validator != state.validator) {
-                resource.establish(ResourceInfo(length: total, validator: validator ?? state.validator, contentType: type))
+                owner = resource.establish(ResourceInfo(length: total, validator: validator ?? state.validator, contentType: type)).version
             }
-            try await receive(response, at: &cursor, until: range.upperBound, version: resource.version)
+            try await receive(response, at: &cursor, until: range.upperBound, version: owner)
         case 200:
             guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
                 throw LoaderError.badResponse("the server did not say how long the file is")
             }
             let sameVersion = state.length == length && (validator == nil || state.validator == nil || validator == state.validator)
             if sameVersion {
+                // The server ignores Range: this is the whole file, of the version asked for.
                 resource.rangesRefused()
-            } else {
-                // The first answer ignored Range, or If-Range found another version: this body is
-                // the whole of the (new) file.
-                resource.establish(ResourceInfo(length: length, validator: validator, contentType: type, acceptsRanges: !first))
+                var position: Int64 = 0
+                try await receive(response, at: &position, until: length, version: version)
+                cursor = max(cursor, min(position, end))
+                return
             }
-            let version = sameVersion ? resource.version : resource.adoptWholeStream()
-            defer { if !sameVersion { resource.finished(0..<length, version: version) } }
+            // The first answer ignored Range, or If-Range found another version: this body is the
+            // whole of the (new) file — streamed by this download only if it made the change.
+            let (owner, changed) = resource.establish(ResourceInfo(length: length, validator: validator, contentType: type,
+                                                                   acceptsRanges: !first))
+            guard changed else { return }
+            let claimed = resource.adoptWholeStream()
+            defer { resource.finished(0..<length, version: claimed) }
             var position: Int64 = 0
-            try await receive(response, at: &position, until: length, version: version)
-            if sameVersion || first { cursor = max(cursor, min(position, end)) }
+            try await receive(response, at: &position, until: length, version: owner)
         case 416:
             throw LoaderError.http(status: 416)
         case let code:

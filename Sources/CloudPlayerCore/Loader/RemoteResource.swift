@@ -28,7 +28,7 @@ final class RemoteResource: @unchecked Sendable {
     let check: String
     private let cache: SparseCache
     /// Asks the loader to run `plan()` and start what it returns.
-    private let wake: @Sendable () -> Void
+    private let wake: @Sendable (RemoteResource) -> Void
 
     private let condition = NSCondition()
     // Everything below is guarded by `condition`.
@@ -43,6 +43,8 @@ final class RemoteResource: @unchecked Sendable {
     private var fetches = 0
     /// Offsets readers are blocked on, by reader.
     private var demands: [Int: Int64] = [:]
+    /// Where each reader read last: memory-only caching keeps what lies ahead of the slowest.
+    private var positions: [Int: Int64] = [:]
     private var readers = 0
     private var nextReader = 0
     /// Ranges to fetch even with no reader (a prefetch).
@@ -59,7 +61,7 @@ final class RemoteResource: @unchecked Sendable {
     /// Bumped when the server's file turns out to have changed.
     private var generation = 0
 
-    init(url: URL, source: HTTPSource, cache: SparseCache, wake: @escaping @Sendable () -> Void) {
+    init(url: URL, source: HTTPSource, cache: SparseCache, wake: @escaping @Sendable (RemoteResource) -> Void) {
         self.url = url
         self.source = source
         self.cache = cache
@@ -115,7 +117,7 @@ final class RemoteResource: @unchecked Sendable {
             failure = nil  // a new reader tries again after a failure
             return nextReader
         }
-        wake()
+        wake(self)
         return id
     }
 
@@ -123,6 +125,7 @@ final class RemoteResource: @unchecked Sendable {
         locked {
             readers -= 1
             demands[reader] = nil
+            positions[reader] = nil
         }
     }
 
@@ -133,7 +136,7 @@ final class RemoteResource: @unchecked Sendable {
             wanted.insert(0..<min(length, Self.prefetchHead))
             wanted.insert(max(0, length - Self.prefetchTail)..<length)
         }
-        wake()
+        wake(self)
     }
 
     func unpin() {
@@ -153,7 +156,10 @@ final class RemoteResource: @unchecked Sendable {
                 demands[reader] = nil
                 throw LoaderError.cancelled
             }
-            guard generation == expected else { throw LoaderError.changedOnServer }
+            guard generation == expected else {
+                demands[reader] = nil
+                throw LoaderError.changedOnServer
+            }
             if let failure {
                 demands[reader] = nil
                 throw failure
@@ -163,11 +169,12 @@ final class RemoteResource: @unchecked Sendable {
             let copied = try copyLocked(into: buffer, at: offset)
             if copied > 0 {
                 demands[reader] = nil
+                positions[reader] = offset + Int64(copied)
                 return copied
             }
             if demands[reader] != offset {
                 demands[reader] = offset
-                wake()
+                wake(self)
             }
             if waitingSince == nil {
                 waitingSince = Date()
@@ -202,49 +209,58 @@ final class RemoteResource: @unchecked Sendable {
 
     // MARK: Planning
 
-    /// The chunks to download now, marked in flight. `nil` length: the first request, still unanswered.
-    func plan() -> [Range<Int64>] {
-        locked {
-            guard let info, failure == nil else { return [] }
-            let length = info.length
-            var have = readableLocked
-            for range in inFlight.ranges { have.insert(range) }
-            if firstRequestPending { have.insert(0..<min(Self.jumpChunk, length)) }
-            guard !have.contains(0..<length) else { return [] }
-            var chunks: [Range<Int64>] = []
-            func claim(_ range: Range<Int64>) {
-                inFlight.insert(range)
-                have.insert(range)
-                chunks.append(range)
-                fetches += 1
-            }
-            if !info.acceptsRanges {
-                // The server sends whole files only: one stream at a time, from the start.
-                if fetches == 0, readers > 0 || !wanted.isEmpty { claim(0..<length) }
-                return chunks
-            }
-            for offset in Set(demands.values).sorted() where offset < length {
-                guard let hole = have.missing(in: offset..<length).first, hole.lowerBound == offset else { continue }
-                // A reader waiting where read-ahead left off is sequential: chunks keep growing.
-                // Anywhere else it jumped: a small chunk answers it soonest.
-                let sequential = offset == readAheadFrom
-                claim(offset..<min(offset + (sequential ? sequentialChunk : Self.jumpChunk), hole.upperBound))
-                readAheadFrom = chunks.last!.upperBound
-                sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
-            }
-            guard fetches == 0 else { return chunks }
-            if readers > 0 {
-                let holes = have.missing(in: readAheadFrom..<length) + have.missing(in: 0..<min(readAheadFrom, length))
-                if let hole = holes.first {
-                    claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
-                    readAheadFrom = chunks.last!.upperBound
-                    sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
-                }
-            } else if let hole = wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
-                claim(hole)
-            }
+    /// The chunks to download now, marked in flight, and the version they are of.
+    func plan() -> (chunks: [Range<Int64>], version: Int) {
+        locked { (planLocked(), generation) }
+    }
+
+    private func planLocked() -> [Range<Int64>] {
+        guard let info, failure == nil else { return [] }
+        let length = info.length
+        var have = readableLocked
+        for range in inFlight.ranges { have.insert(range) }
+        if firstRequestPending { have.insert(0..<min(Self.jumpChunk, length)) }
+        guard !have.contains(0..<length) else { return [] }
+        var chunks: [Range<Int64>] = []
+        func claim(_ range: Range<Int64>) {
+            inFlight.insert(range)
+            have.insert(range)
+            chunks.append(range)
+            fetches += 1
+        }
+        if !info.acceptsRanges {
+            // The server sends whole files only: one stream at a time, from the start.
+            if fetches == 0, readers > 0 || !wanted.isEmpty { claim(0..<length) }
             return chunks
         }
+        for offset in Set(demands.values).sorted() where offset < length {
+            guard let hole = have.missing(in: offset..<length).first, hole.lowerBound == offset else { continue }
+            // A reader waiting where read-ahead left off is sequential: chunks keep growing.
+            // Anywhere else it jumped: a small chunk answers it soonest.
+            let sequential = offset == readAheadFrom
+            claim(offset..<min(offset + (sequential ? sequentialChunk : Self.jumpChunk), hole.upperBound))
+            readAheadFrom = chunks.last!.upperBound
+            sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
+        }
+        guard fetches == 0 else { return chunks }
+        if readers > 0 {
+            let from = min(readAheadFrom, length)
+            var holes = have.missing(in: from..<length) + have.missing(in: 0..<from)
+            if !diskAccepts {
+                // Bytes go to memory only: read ahead of the slowest reader, within the
+                // memory budget, and never around to the start.
+                let low = min(positions.values.min() ?? 0, length)
+                holes = have.missing(in: low..<min(length, low + Self.memoryLimit / 2))
+            }
+            if let hole = holes.first {
+                claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
+                readAheadFrom = chunks.last!.upperBound
+                sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
+            }
+        } else if let hole = wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
+            claim(hole)
+        }
+        return chunks
     }
 
     /// The first request ended: its head is no longer covered by it.
@@ -270,12 +286,16 @@ final class RemoteResource: @unchecked Sendable {
         locked { (info?.validator, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
     }
 
-    /// The first answer: length and version are now known (from a 206's Content-Range or a 200).
-    func establish(_ newInfo: ResourceInfo) {
-        let waiters: [CheckedContinuation<Void, any Error>] = locked {
+    /// An answer that describes the file (the first one, or one that found it changed): returns
+    /// the version its bytes belong to, and whether that is a new one.
+    @discardableResult
+    func establish(_ newInfo: ResourceInfo) -> (version: Int, changed: Bool) {
+        let (waiters, result): ([CheckedContinuation<Void, any Error>], (Int, Bool)) = locked {
+            var changed = false
             if let info, info.length == newInfo.length, info.validator == newInfo.validator {
                 self.info?.acceptsRanges = newInfo.acceptsRanges
             } else {
+                changed = true
                 if info != nil {
                     // Another version: drop every byte of the old one, and its readers.
                     generation += 1
@@ -285,6 +305,10 @@ final class RemoteResource: @unchecked Sendable {
                 inMemory = RangeSet()
                 inFlight = RangeSet()
                 fetches = 0
+                demands = [:]
+                wanted = RangeSet()
+                readAheadFrom = 0
+                sequentialChunk = Self.jumpChunk
                 info = newInfo
                 stale = false
                 diskAccepts = true
@@ -293,9 +317,10 @@ final class RemoteResource: @unchecked Sendable {
             }
             condition.broadcast()
             defer { infoWaiters = [] }
-            return infoWaiters
+            return (infoWaiters, (generation, changed))
         }
         for waiter in waiters { waiter.resume() }
+        return result
     }
 
     /// A download that turned into a whole-file stream of a new version claims the whole file
@@ -353,9 +378,10 @@ final class RemoteResource: @unchecked Sendable {
     private var uncommittedBytes: Int64 { locked { uncommitted } }
 
     private func keepInMemoryLocked(_ bytes: [UInt8], at offset: Int64) {
+        if let kept = memory[offset], kept.count >= bytes.count { return }
         memory[offset] = bytes
         inMemory.insert(offset..<(offset + Int64(bytes.count)))
-        guard inMemory.count > Self.memoryLimit, let nearest = demands.values.min() ?? Optional(readAheadFrom) else { return }
+        guard inMemory.count > Self.memoryLimit, let nearest = positions.values.min() ?? demands.values.min() else { return }
         for (start, chunk) in memory where start + Int64(chunk.count) < nearest - (1 << 20) {
             memory[start] = nil
         }
