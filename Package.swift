@@ -51,7 +51,8 @@ let package = Package(
         ),
 
         // bench/fuzz's libFuzzer targets (built with -DFUZZING), else a corpus runner.
-        .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["CloudPlayerCore"], path: "bench/Fuzz"),
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["CloudPlayerCore", "CFuzzerDriver"], path: "bench/Fuzz"),
 
         // bench/stream's byte counter: the tests' fault proxy as a program.
         .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),

@@ -1,11 +1,13 @@
 @_spi(Fuzzing) import CloudPlayerCore
 import Foundation
 
-// Built two ways. With -DFUZZING and -sanitize=fuzzer,address (bench/fuzz), libFuzzer drives
-// `LLVMFuzzerTestOneInput` for the target named by CLOUDPLAYERD_FUZZ_TARGET. Without, this is a
-// corpus runner: `cloudplayerd-fuzz TARGET FILE…` runs the target over each file once.
+// Built two ways. With -DFUZZING and -sanitize=fuzzer,address (bench/fuzz), libFuzzer's driver
+// feeds the target named by CLOUDPLAYERD_FUZZ_TARGET. Without, this is a corpus runner:
+// `cloudplayerd-fuzz TARGET FILE…` runs the target over each file once.
 
 #if FUZZING
+import CFuzzerDriver
+
 private let target: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["CLOUDPLAYERD_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
@@ -15,10 +17,21 @@ private let target: FuzzTarget = {
     return target
 }()
 
+/// One input: what libFuzzer calls, by this name from its own main or through the driver below.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     target.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
+}
+
+/// SwiftPM gives the program a main of its own; whichever main the linker keeps, libFuzzer runs.
+@main
+enum FuzzDriver {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOne(data, size) })
+    }
 }
 #else
 @main

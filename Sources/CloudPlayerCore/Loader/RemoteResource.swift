@@ -13,7 +13,8 @@ import Foundation
 final class RemoteResource: @unchecked Sendable {
     static let jumpChunk: Int64 = 64 << 10
     static let largestChunk: Int64 = 2 << 20
-    static let commitEvery: Int64 = 1 << 20
+    static let commitEvery: Int64 = 512 << 10
+    static let commitAfter = Duration.milliseconds(500)
     /// What a prefetch of the next track fetches: its head, and the tail decoders peek at.
     static let prefetchHead: Int64 = 256 << 10
     static let prefetchTail: Int64 = 64 << 10
@@ -54,6 +55,7 @@ final class RemoteResource: @unchecked Sendable {
     private var failure: LoaderError?
     private var infoWaiters: [CheckedContinuation<Void, any Error>] = []
     private var uncommitted: Int64 = 0
+    private var lastCommit = ContinuousClock.now
     /// The cached copy is outdated: nothing more is recorded for it.
     private var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
@@ -370,12 +372,16 @@ final class RemoteResource: @unchecked Sendable {
             return slice.count
         }
         guard written >= 0 else { return false }
-        if uncommittedBytes >= Self.commitEvery { commit() }
+        if dueForCommit { commit() }
         if written > 0 { cache.didWrite(written) }
         return true
     }
 
-    private var uncommittedBytes: Int64 { locked { uncommitted } }
+    /// Half a megabyte written, or anything written half a second ago: a crash loses at most that
+    /// (each commit costs an fdatasync, so not much more often).
+    private var dueForCommit: Bool {
+        locked { uncommitted >= Self.commitEvery || (uncommitted > 0 && lastCommit.duration(to: .now) >= Self.commitAfter) }
+    }
 
     private func keepInMemoryLocked(_ bytes: [UInt8], at offset: Int64) {
         if let kept = memory[offset], kept.count >= bytes.count { return }
@@ -392,6 +398,7 @@ final class RemoteResource: @unchecked Sendable {
     func commit() {
         locked {
             uncommitted = 0
+            lastCommit = .now
             guard let entry, !stale else { return }
             do { try entry.commit() } catch {
                 // A disk that cannot sync or record: stop caching this file, keep what is recorded.
