@@ -12,7 +12,7 @@ packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libs
 for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl) ;;
-        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone) ;;
+        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox) ;;
         --sample) packages+=(lame sox) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
     esac

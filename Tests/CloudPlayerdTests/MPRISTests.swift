@@ -134,8 +134,10 @@ struct MPRISTests {
         }
         #expect(seen("PropertiesChanged", "\"PlaybackStatus\"", "string \"Playing\""))
         #expect(seen("PropertiesChanged", "\"PlaybackStatus\"", "string \"Paused\""))
-        // A new track: Metadata and the Can* that follow from it, in one signal, with values.
-        #expect(seen("PropertiesChanged", "\"Metadata\"", "\"mpris:trackid\"", "\"CanPlay\"", "\"CanSeek\""))
+        // A queued track makes Play possible; a new track brings Metadata and the Can* that follow
+        // from it, in one signal, with values.
+        #expect(seen("PropertiesChanged", "\"CanPlay\"", "boolean true"))
+        #expect(seen("PropertiesChanged", "\"Metadata\"", "\"mpris:trackid\"", "\"CanSeek\""))
         #expect(seen("PropertiesChanged", "\"Volume\"", "double 0.25"))
         #expect(seen("Seeked", "int64 3000000"))
         #expect(seen("TrackMetadataChanged", "\"/org/cloudplayerd/track/1\"", "string \"Vbr Title\""))

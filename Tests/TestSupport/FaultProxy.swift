@@ -41,6 +41,8 @@ public final class FaultProxy: @unchecked Sendable {
     private var ignoresRange = false
     private var bytesPerSecond: Int?
     private var latency: Double = 0
+    /// Percent of requests that meet a random fault (the soak's weather).
+    private var chaos = 0
     private var exchanges: [Exchange] = []
 
     /// Starts a proxy in front of `origin` (a server on 127.0.0.1 at that port).
@@ -95,6 +97,12 @@ public final class FaultProxy: @unchecked Sendable {
         state.withLock { latency = seconds }
     }
 
+    /// From now on, `percent` % of requests meet a random fault: a reset or a stall somewhere in
+    /// the body, or a 503.
+    public func setChaos(percent: Int) {
+        state.withLock { chaos = percent }
+    }
+
     /// Every request so far, oldest first.
     public var log: [Exchange] { state.withLock { exchanges } }
 
@@ -130,7 +138,12 @@ public final class FaultProxy: @unchecked Sendable {
 
     private func serve(_ client: Int32) {
         guard let request = HTTPHead.read(from: client) else { return }
-        let (ignoring, rate, delay) = state.withLock { (ignoresRange, bytesPerSecond, latency) }
+        let (ignoring, rate, delay, weather) = state.withLock { (ignoresRange, bytesPerSecond, latency, chaos) }
+        if weather > 0, Int.random(in: 0..<100) < weather {
+            let faults: [Fault] = [.reset(afterBytes: Int.random(in: 0..<200_000)),
+                                   .stall(afterBytes: Int.random(in: 0..<200_000), seconds: 3), .status(503)]
+            inject(faults.randomElement()!)
+        }
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         var record = (status: 0, bytes: 0)
         defer {

@@ -5,8 +5,9 @@ import TestSupport
 // from standard input so a shell script can read its counts between runs.
 //   cloudplayerd-streamproxy ORIGIN_PORT [LATENCY_MS] [BYTES_PER_SECOND]
 // Prints "port N", then answers each line on stdin:
-//   stats   → "bytes B requests R" for GET requests since the last stats (and clears them)
-//   quit    → exits
+//   stats     → "bytes B requests R" for GET requests since the last stats (and clears them)
+//   chaos P   → from now on P % of requests meet a random fault (reset, stall, 503)
+//   quit      → exits
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let origin = Int(arguments[1]) else {
     FileHandle.standardError.write(Data("usage: cloudplayerd-streamproxy ORIGIN_PORT [LATENCY_MS] [BYTES_PER_SECOND]\n".utf8))
@@ -29,6 +30,9 @@ while let line = readLine() {
         proxy.clearLog()
     case "quit":
         exit(0)
+    case let command where command.hasPrefix("chaos "):
+        proxy.setChaos(percent: Int(command.dropFirst(6)) ?? 0)
+        answer("ok")
     default:
         answer("unknown command")
     }

@@ -127,7 +127,8 @@ final class MPRISModel: Sendable {
         case (Self.playerInterface, "Position"): .int64(Self.microseconds(position(in: state)))
         case (Self.playerInterface, "CanGoNext"): .bool(state.canGoNext)
         case (Self.playerInterface, "CanGoPrevious"): .bool(state.canGoPrevious)
-        case (Self.playerInterface, "CanPlay"), (Self.playerInterface, "CanPause"): .bool(state.entry != nil)
+        // With tracks queued and none current, Play starts the first: playing is possible.
+        case (Self.playerInterface, "CanPlay"), (Self.playerInterface, "CanPause"): .bool(state.entry != nil || !state.tracks.isEmpty)
         case (Self.playerInterface, "CanSeek"): .bool(state.entry != nil && state.info?.totalFrames != nil)
         case (Self.playerInterface, "CanControl"): .bool(true)
         case (Self.trackListInterface, "Tracks"): .objectPaths(state.tracks.map(Self.trackID))
