@@ -42,6 +42,14 @@ import Testing
         #expect(throws: LoaderError.self) { try PropfindParser.parse(Data(latin1.utf8)) }
     }
 
+    @Test("a processing instruction or a DOCTYPE is an error, not a crash (Foundation's XMLParser segfaults on `<?x?>`; found by fuzzing)",
+          arguments: ["<?xml version=\"1.0\"?><?x?><d:multistatus xmlns:d=\"DAV:\"/>",
+                      "<?x?><d:multistatus xmlns:d=\"DAV:\"/>",
+                      "<!DOCTYPE m [<!ENTITY e \"x\">]><d:multistatus xmlns:d=\"DAV:\">&e;</d:multistatus>"])
+    func instructionsAndDoctype(_ text: String) {
+        #expect(throws: LoaderError.self) { try PropfindParser.parse(Data(text.utf8)) }
+    }
+
     @Test("a weak ETag is not a validator; Last-Modified stands in")
     func weakETag() throws {
         let xml = """

@@ -127,6 +127,16 @@ import TestSupport
                                                   "org.mpris.MediaPlayer2.Player.OpenUri", rig.proxy.baseURL.absoluteString + "gone.opus"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("org.cloudplayerd.Error.CannotPlay") && missing.stderr.contains("no such file"), "\(missing.stderr)")
+        var withSecret = URLComponents(url: rig.url(.longOpus), resolvingAgainstBaseURL: false)!
+        withSecret.user = rig.server.username
+        withSecret.password = rig.server.password
+        let refused = try await bus.run("gdbus", ["call", "--session", "--dest", "org.mpris.MediaPlayer2.cloudplayerd",
+                                                  "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                                                  "org.mpris.MediaPlayer2.Player.OpenUri", withSecret.url!.absoluteString])
+        #expect(refused.stderr.contains("InvalidArgs") && !refused.stderr.contains(rig.server.password), "\(refused.stderr)")
+        let tracks = try await bus.run("busctl", ["--address=\(bus.address)", "get-property", "org.mpris.MediaPlayer2.cloudplayerd",
+                                                  "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.TrackList", "Tracks"])
+        #expect(tracks.stdout.hasPrefix("ao 1 "), "the refused URI was not queued: \(tracks.stdout)")
     }
 
     /// A file size limit also hits the sanitizers' own runtime files; `bench/sanitize` sets this.

@@ -127,10 +127,14 @@ public final class BusService: Sendable {
     /// missing or non-audio file is an error for the caller, not a silent skip later.
     private static func add(_ text: String, at placement: LibraryActor.Placement, play: Bool,
                             player: Player, model: MPRISModel) -> MPRISOutcome {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), model.uriSchemes.contains(scheme),
-              url.user == nil else {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), model.uriSchemes.contains(scheme) else {
             return .failed(name: "org.freedesktop.DBus.Error.NotSupported",
                            message: "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")
+        }
+        // A URI on the bus is seen by every client (the track list, Metadata): no secrets in it.
+        guard url.user == nil && url.password == nil else {
+            return .failed(name: "org.freedesktop.DBus.Error.InvalidArgs",
+                           message: "credentials in a URI are not accepted over D-Bus; name the server in the config file")
         }
         return .later {
             do {

@@ -18,17 +18,24 @@ public final class PropfindParser: NSObject, XMLParserDelegate {
     private var complete = false
 
     public static func parse(_ data: Data) throws -> [DAVEntry] {
-        // Foundation's XMLParser traps on names that are not valid UTF-8 (found by fuzzing): a
-        // server's answer must not be able to crash the daemon, so only UTF-8 gets that far.
+        // Foundation's XMLParser on Linux traps on names that are not valid UTF-8 (found by
+        // fuzzing): a server's answer must not be able to crash the daemon, so only UTF-8 gets
+        // that far.
         guard let text = String(data: data, encoding: .utf8) else {
             throw LoaderError.badResponse("a PROPFIND answer that is not UTF-8")
         }
-        if let head = text.range(of: #"^\s*<\?xml[^>]*>"#, options: .regularExpression),
-           let declared = text[head].range(of: #"encoding\s*=\s*["'][^"']*["']"#, options: .regularExpression) {
+        let head = text.range(of: #"^\s*<\?xml[^>]*>"#, options: .regularExpression)
+        if let head, let declared = text[head].range(of: #"encoding\s*=\s*["'][^"']*["']"#, options: .regularExpression) {
             let encoding = text[head][declared].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last?.lowercased() ?? ""
             guard ["utf-8", "utf8", "us-ascii"].contains(encoding) else {
                 throw LoaderError.badResponse("a PROPFIND answer in an encoding other than UTF-8")
             }
+        }
+        // It also crashes on a processing instruction without data (`<?x?>`, found by fuzzing),
+        // and a DOCTYPE could declare entities: a multistatus needs neither.
+        let body = head.map { text[$0.upperBound...] } ?? text[...]
+        guard !body.contains("<?"), !body.contains("<!DOCTYPE"), !body.contains("<!ENTITY") else {
+            throw LoaderError.badResponse("a PROPFIND answer with processing instructions or a DOCTYPE")
         }
         let delegate = PropfindParser()
         let parser = XMLParser(data: data)
