@@ -45,6 +45,7 @@ import Testing
     @Test("a processing instruction or a DOCTYPE is an error, not a crash (Foundation's XMLParser segfaults on `<?x?>`; found by fuzzing)",
           arguments: ["<?xml version=\"1.0\"?><?x?><d:multistatus xmlns:d=\"DAV:\"/>",
                       "<?x?><d:multistatus xmlns:d=\"DAV:\"/>",
+                      "<?xml.0UTF?><d:multistatus xmlns:d=\"DAV:\"/>",
                       "<!DOCTYPE m [<!ENTITY e \"x\">]><d:multistatus xmlns:d=\"DAV:\">&e;</d:multistatus>"])
     func instructionsAndDoctype(_ text: String) {
         #expect(throws: LoaderError.self) { try PropfindParser.parse(Data(text.utf8)) }

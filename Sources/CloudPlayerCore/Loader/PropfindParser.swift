@@ -24,7 +24,7 @@ public final class PropfindParser: NSObject, XMLParserDelegate {
         guard let text = String(data: data, encoding: .utf8) else {
             throw LoaderError.badResponse("a PROPFIND answer that is not UTF-8")
         }
-        let head = text.range(of: #"^\s*<\?xml[^>]*>"#, options: .regularExpression)
+        let head = text.range(of: #"^\s*<\?xml\s+version\s*=[^<>]*\?>"#, options: .regularExpression)
         if let head, let declared = text[head].range(of: #"encoding\s*=\s*["'][^"']*["']"#, options: .regularExpression) {
             let encoding = text[head][declared].split(whereSeparator: { $0 == "\"" || $0 == "'" }).last?.lowercased() ?? ""
             guard ["utf-8", "utf8", "us-ascii"].contains(encoding) else {
