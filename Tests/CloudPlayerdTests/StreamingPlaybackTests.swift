@@ -93,7 +93,9 @@ import TestSupport
         parts.password = rig.server.password
         let empty = rig.directory.appendingPathComponent("empty.toml")
         try "".write(to: empty, atomically: true, encoding: .utf8)
-        let (audio, result) = try await play([parts.url!], rig: rig, config: empty.path, extra: ["--log-level", "trace"])
+        // No config: the cache is the default one, so point that at this test's own folder.
+        let (audio, result) = try await play([parts.url!], rig: rig, config: empty.path, extra: ["--log-level", "trace"],
+                                             environment: ["XDG_CACHE_HOME": rig.directory.appendingPathComponent("cache-home").path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(audio == (try await reference(.vbrMP3)))
         #expect(!(result.stdout + result.stderr).contains(rig.server.password))
