@@ -72,13 +72,13 @@ public actor LoaderActor {
         }
     }
 
-    /// Whether every byte of `url` is in the cache.
+    /// Whether every byte of `url` is in the cache. Only reads the record: asking must not count
+    /// as a use (LRU) nor touch the entry.
     public func isCached(_ url: URL) -> Bool {
         let (name, check) = SparseCache.identity(of: url)
         if let resource = resources[name] { return resource.isComplete }
-        guard let stored = cache.stored(name: name), stored.check == check,
-              let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) else { return false }
-        return entry.isComplete
+        guard let stored = cache.stored(name: name), stored.check == check else { return false }
+        return stored.ranges.contains(0..<stored.length)
     }
 
     /// The source that reads `url`: the disk, or the configured server with the longest

@@ -40,7 +40,7 @@ final class SparseCache: @unchecked Sendable {
         chmod(directory.path, 0o700)
     }
 
-    func stored(name: String) -> (length: Int64, validator: String, check: String)? {
+    func stored(name: String) -> (length: Int64, validator: String, check: String, ranges: RangeSet)? {
         SparseCacheEntry.stored(directory: directory, name: name)
     }
 

@@ -56,10 +56,10 @@ public final class SparseCacheEntry {
 
     /// What the record in `directory` says of the entry `name`, without opening it: enough to
     /// serve a cached file with no network at all.
-    public static func stored(directory: URL, name: String) -> (length: Int64, validator: String, check: String)? {
+    public static func stored(directory: URL, name: String) -> (length: Int64, validator: String, check: String, ranges: RangeSet)? {
         guard let text = try? String(contentsOfFile: directory.appendingPathComponent(name + ".ranges").path, encoding: .utf8),
               let record = parse(text) else { return nil }
-        return (record.length, record.validator, record.check)
+        return record
     }
 
     /// Deletes the entry's files (an open entry keeps reading its unlinked data).
@@ -79,9 +79,6 @@ public final class SparseCacheEntry {
         for range in pending.ranges { all.insert(range) }
         return all
     }
-
-    /// Whether bytes wait to be committed.
-    public var hasPending: Bool { !pending.isEmpty }
 
     /// Copies present bytes at `offset` (committed or pending) into `buffer`; returns how many,
     /// 0 if the byte at `offset` is not here.
