@@ -5,6 +5,7 @@ let package = Package(
     name: "cloudplayerd",
     products: [
         .executable(name: "cloudplayerd", targets: ["cloudplayerd"]),
+        .executable(name: "cloudplayerctl", targets: ["cloudplayerctl"]),
         .library(name: "CloudPlayerCore", targets: ["CloudPlayerCore"]),
     ],
     dependencies: [
@@ -13,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // C libraries, one system-library target each; Swift wraps each once, in CloudPlayerCore.
@@ -32,6 +34,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -41,6 +44,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The management CLI: talks to the daemon over org.cloudplayerd.Manager1.
+        .executableTarget(
+            name: "cloudplayerctl",
+            dependencies: ["CloudPlayerCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // bench/bus's client: times MPRIS calls; also the tests' misbehaving client.
@@ -60,7 +69,8 @@ let package = Package(
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
         // a private PulseAudio server, running child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CloudPlayerCoreTests", dependencies: ["CloudPlayerCore", "TestSupport"]),
+        .testTarget(name: "CloudPlayerCoreTests", dependencies: ["CloudPlayerCore", "TestSupport",
+                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -30,27 +30,48 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try configOptions.load()
-        let device = try await outputOptions.openDevice()
-        let player = Player(loader: LoaderActor(configuration: configuration), output: OutputActor(device: device))
+        let device = try await outputOptions.openDevice(journal: true)
+        let loader = LoaderActor(configuration: configuration)
+        let library = LibraryActor()
+        do {
+            try await library.openDatabase()
+        } catch {
+            // Playing and MPRIS go on; library calls answer with this reason.
+            complain("\(error)")
+        }
+        let player = Player(library: library, loader: loader, output: OutputActor(device: device))
+        let reloader = ConfigReloader(options: configOptions, loader: loader)
+        let manager = Manager(player: player, loader: loader) { await reloader.reload() }
         let service: BusService
         do {
-            service = try await BusService(player: player, instance: instance)
+            service = try await BusService(player: player, manager: manager, instance: instance)
         } catch {
             complain("\(error)")
             await player.shutdown()
             try? await device.close()
             throw ExitCode(2)
         }
+        // After the bus is up, so MPRIS hears the restored queue and track like any change.
+        await StateKeeper.restore(into: player, instance: instance)
+        try? await manager.keepPinned()
+        let keeper = StateKeeper(player: player, instance: instance)
         say("cloudplayerd: serving \(service.name)")
         ServiceNotifier.ready(status: "serving \(service.name)")
         let watchdog = Task.detached { await ServiceNotifier.keepWatchdogFed() }
 
-        let watcher = SignalWatcher()
+        let watcher = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         let signals = watcher.signals
         let quits = service.quitRequests
-        // The first of: a signal, or a client's Quit.
+        // The first of: a stopping signal, or a client's Quit. SIGHUP reloads the config.
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in signals { return } }
+            group.addTask {
+                for await number in signals {
+                    guard number == SIGHUP else { return }
+                    ServiceNotifier.reloading()
+                    if let problem = await reloader.reload() { complain("config not reloaded, keeping the last good one: \(problem)") }
+                    ServiceNotifier.status("serving \(service.name)")
+                }
+            }
             group.addTask { for await _ in quits { return } }
             await group.next()
             group.cancelAll()
@@ -58,6 +79,7 @@ struct DaemonCommand: AsyncParsableCommand {
         withExtendedLifetime(watcher) {}
         ServiceNotifier.stopping()
         watchdog.cancel()
+        await keeper.stop()
         await player.shutdown()
         await service.stop()
         try? await device.close()

@@ -20,9 +20,17 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Sets up logging and opens the output; on failure says why on one line and exits 2.
-    func openDevice() async throws -> any AudioOutput {
-        let level = logLevel
+    /// `journal`: when standard error is the systemd journal, log there with priorities and
+    /// fields (the daemon under its unit), at info unless asked otherwise.
+    func openDevice(journal: Bool = false) async throws -> any AudioOutput {
+        let toJournal = journal && JournalLogHandler.isConnected
+        let level = toJournal && logLevel == .warning ? .info : logLevel
         LoggingSystem.bootstrap { label in
+            if toJournal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

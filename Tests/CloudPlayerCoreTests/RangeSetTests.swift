@@ -30,7 +30,7 @@ import Testing
 
     @Test("random inserts agree with a byte-per-flag model", arguments: 1...25)
     func randomAgainstModel(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = MutationGenerator(seed: seed)
         let size = 300
         var model = [Bool](repeating: false, count: size)
         var set = RangeSet()
@@ -48,18 +48,5 @@ import Testing
         let holes = set.missing(in: Int64(start)..<Int64(end)).flatMap { Array($0) }
         #expect(holes == (start..<end).filter { !model[$0] }.map(Int64.init))
         #expect(set.contains(Int64(start)..<Int64(end)) == (start..<end).allSatisfy { model[$0] })
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be rerun.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

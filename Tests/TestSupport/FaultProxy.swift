@@ -20,6 +20,9 @@ public final class FaultProxy: @unchecked Sendable {
         case lyingLength(extra: Int)
         /// Answers 302 with this Location (the path of the request appended) instead of asking the server.
         case redirect(to: String)
+        /// Answers the next request of this method (PROPFIND, GET) with this status and body
+        /// instead of asking the server: a server that lies, or is broken.
+        case answer(method: String, status: Int, body: String)
     }
 
     /// What one request asked and how it was answered.
@@ -158,6 +161,15 @@ public final class FaultProxy: @unchecked Sendable {
             _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(base)\(request.target)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
+        if case .answer(_, let code, let body)? = takeFault(where: {
+            if case .answer(let method, _, _) = $0 { method == request.method } else { false }
+        }) {
+            record.status = code
+            record.bytes = body.utf8.count
+            _ = Self.send(client, "HTTP/1.1 \(code) Answered\r\nContent-Type: application/xml; charset=utf-8\r\n"
+                          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            return
+        }
         if case .status(let code)? = takeFault(where: { if case .status = $0 { true } else { false } }) {
             record.status = code
             _ = Self.send(client, "HTTP/1.1 \(code) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -181,7 +193,7 @@ public final class FaultProxy: @unchecked Sendable {
         let declared = response.contentLength
         let fault = declared.map { $0 > 0 } == true ? takeFault(where: { fault in
             switch fault {
-            case .status, .redirect: false
+            case .status, .redirect, .answer: false
             default: true
             }
         }) : nil

@@ -28,17 +28,24 @@ public final class BusService: Sendable {
     private let feeder: Task<Void, Never>
 
     /// Connects (to `address`, or the session bus), publishes, and takes the bus name.
-    public init(player: Player, instance: String? = nil, address: String? = nil) async throws {
+    /// With a `manager`, `org.cloudplayerd.Manager1` is published too, and MPRIS Playlists
+    /// shows the library's playlists.
+    public init(player: Player, manager: Manager? = nil, instance: String? = nil, address: String? = nil) async throws {
         let name = Self.busName(instance: instance)
         let model = MPRISModel()
         let (quitRequests, quitSink) = AsyncStream.makeStream(of: Void.self)
         let connection = try BusConnection(address: address)
         let object = MPRISObject(model: model, connection: connection) { request in
-            Self.carryOut(request, player: player, model: model, quit: quitSink)
+            Self.carryOut(request, player: player, manager: manager, model: model, quit: quitSink)
         }
         connection.keepAlive(object)
+        let managerObject = manager.map { manager in
+            ManagerObject(connection: connection) { manager.carryOut($0) }
+        }
+        if let managerObject { connection.keepAlive(managerObject) }
         let status = await connection.call { bus -> Int32 in
-            let registered = object.register(on: bus)
+            var registered = object.register(on: bus)
+            if registered >= 0, let managerObject { registered = managerObject.register(on: bus) }
             return registered < 0 ? registered : sd_bus_request_name(bus, name, 0)
         } ?? -ENOTCONN
         if status < 0 {
@@ -52,6 +59,33 @@ public final class BusService: Sendable {
         self.object = object
         let events = player.subscribe()
         feeder = Task { await Self.feed(model, from: events, player: player, object: object, connection: connection) }
+        if let manager, let managerObject {
+            let refresh: @Sendable () -> Void = {
+                Task { await Self.refreshPlaylists(model, library: player.library, object: object, connection: connection) }
+            }
+            manager.libraryChanged.withLock { $0 = refresh }
+            manager.scanFinished.withLock {
+                $0 = { reports in
+                    refresh()
+                    let summaries = BusValue.dictionaries(reports.map(Manager.fields))
+                    connection.perform { bus in managerObject.emit(on: bus, signal: "ScanFinished", [summaries]) }
+                }
+            }
+            refresh()
+        }
+    }
+
+    /// Reads the library's playlists into the model and announces the new count.
+    private static func refreshPlaylists(_ model: MPRISModel, library: LibraryActor, object: MPRISObject,
+                                         connection: BusConnection) async {
+        guard let summaries = try? await library.playlists() else { return }
+        let playlists = summaries.compactMap { summary in
+            summary.playlist.id.map { MPRISPlaylist(id: MPRISModel.playlistID($0), name: summary.playlist.name, icon: "") }
+        }.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        let changes = model.update { $0.playlists = playlists }
+        connection.perform { bus in
+            for (interface, names) in changes { object.emitChanged(on: bus, interface: interface, names: names) }
+        }
     }
 
     /// Releases the name and closes the connection.
@@ -64,8 +98,8 @@ public final class BusService: Sendable {
 
     /// Turns a method call or property write into a player command (on the bus thread, so it
     /// only sends, never waits). Refuses, with a D-Bus error, what cannot be honoured.
-    private static func carryOut(_ request: MPRISRequest, player: Player, model: MPRISModel,
-                                 quit: AsyncStream<Void>.Continuation) -> MPRISOutcome {
+    private static func carryOut(_ request: MPRISRequest, player: Player, manager: Manager?, model: MPRISModel,
+                                 quit: AsyncStream<Void>.Continuation) -> BusOutcome {
         switch request {
         case .raise: break
         case .quit: quit.yield()
@@ -115,9 +149,25 @@ public final class BusService: Sendable {
             guard let entry = model.entry(trackID: id) else { return .invalidArguments("\(id.prefix(80)) is not in the track list") }
             player.send(.playEntry(entry.id, at: 0))
         case .activatePlaylist(let id):
-            return .invalidArguments("there is no playlist \(id.prefix(80))")
-        case .getPlaylists:
-            return .reply(.playlists([]))
+            guard let manager, let number = MPRISModel.libraryID(ofPlaylist: id),
+                  let playlist = model.current.playlists.first(where: { $0.id == id }) else {
+                return .invalidArguments("there is no playlist \(id.prefix(80))")
+            }
+            return .later {
+                do {
+                    try await manager.activate(String(number))
+                } catch {
+                    return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "\(error)")
+                }
+                _ = model.update { $0.activePlaylist = playlist }
+                return .done
+            }
+        case .getPlaylists(let index, let maxCount, _, let reverse):
+            // Alphabetical is the one ordering offered; the model keeps them in it.
+            var playlists = model.current.playlists
+            if reverse { playlists.reverse() }
+            let start = min(Int(index), playlists.count)
+            return .reply(.playlists(Array(playlists[start...].prefix(Int(maxCount)))))
         }
         return .done
     }
@@ -126,7 +176,7 @@ public final class BusService: Sendable {
     /// file off the bus thread, queues it and maybe plays it, and only then replies — so a
     /// missing or non-audio file is an error for the caller, not a silent skip later.
     private static func add(_ text: String, at placement: LibraryActor.Placement, play: Bool,
-                            player: Player, model: MPRISModel) -> MPRISOutcome {
+                            player: Player, model: MPRISModel) -> BusOutcome {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), model.uriSchemes.contains(scheme) else {
             return .failed(name: "org.freedesktop.DBus.Error.NotSupported",
                            message: "cannot open this URI: cloudplayerd opens \(model.uriSchemes.joined(separator: ", ")) URIs")

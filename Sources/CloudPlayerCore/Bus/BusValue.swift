@@ -12,6 +12,7 @@ enum BusValue: Sendable, Equatable {
     case double(Double)
     case strings([String])
     case objectPaths([String])
+    case int64s([Int64])
     /// `a{sv}`: a dictionary of variants, in this order.
     case dictionary([(String, BusValue)])
     /// `aa{sv}`: a list of such dictionaries.
@@ -32,6 +33,7 @@ enum BusValue: Sendable, Equatable {
         case (.int64(let a), .int64(let b)): a == b
         case (.double(let a), .double(let b)): a == b
         case (.strings(let a), .strings(let b)), (.objectPaths(let a), .objectPaths(let b)): a == b
+        case (.int64s(let a), .int64s(let b)): a == b
         case (.dictionary(let a), .dictionary(let b)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
         case (.dictionaries(let a), .dictionaries(let b)): a.map { BusValue.dictionary($0) } == b.map { BusValue.dictionary($0) }
         default: false
@@ -51,6 +53,7 @@ enum BusValue: Sendable, Equatable {
         case .double: "d"
         case .strings: "as"
         case .objectPaths: "ao"
+        case .int64s: "ax"
         case .dictionary: "a{sv}"
         case .dictionaries: "aa{sv}"
         }
@@ -82,6 +85,8 @@ enum BusValue: Sendable, Equatable {
             return Self.appendArray(of: "s", texts.map(BusValue.string), to: message)
         case .objectPaths(let paths):
             return Self.appendArray(of: "o", paths.map(BusValue.objectPath), to: message)
+        case .int64s(let values):
+            return Self.appendArray(of: "x", values.map(BusValue.int64), to: message)
         case .dictionaries(let dictionaries):
             return Self.appendArray(of: "a{sv}", dictionaries.map(BusValue.dictionary), to: message)
         case .dictionary(let entries):

@@ -29,6 +29,20 @@ final class MPRISModel: Sendable {
         var shuffle = false
         /// The queue, in queue order: MPRIS's track list.
         var tracks: [QueueEntry] = []
+        /// The library's playlists, by name: MPRIS's Playlists.
+        var playlists: [MPRISPlaylist] = []
+        var activePlaylist: MPRISPlaylist?
+    }
+
+    /// A library playlist's MPRIS id.
+    static func playlistID(_ id: Int64) -> String {
+        "/org/cloudplayerd/playlist/\(id)"
+    }
+
+    /// The library id in an MPRIS playlist id, if it is one of ours.
+    static func libraryID(ofPlaylist path: String) -> Int64? {
+        let prefix = "/org/cloudplayerd/playlist/"
+        return path.hasPrefix(prefix) ? Int64(path.dropFirst(prefix.count)) : nil
     }
 
     let identity = "cloudplayerd"
@@ -133,11 +147,9 @@ final class MPRISModel: Sendable {
         case (Self.playerInterface, "CanControl"): .bool(true)
         case (Self.trackListInterface, "Tracks"): .objectPaths(state.tracks.map(Self.trackID))
         case (Self.trackListInterface, "CanEditTracks"): .bool(true)
-        // The library has no playlists yet (folders, feeds and playlist files come with it):
-        // an empty list, validly answered.
-        case (Self.playlistsInterface, "PlaylistCount"): .uint32(0)
+        case (Self.playlistsInterface, "PlaylistCount"): .uint32(UInt32(clamping: state.playlists.count))
         case (Self.playlistsInterface, "Orderings"): .strings(["Alphabetical"])
-        case (Self.playlistsInterface, "ActivePlaylist"): .maybePlaylist(nil)
+        case (Self.playlistsInterface, "ActivePlaylist"): .maybePlaylist(state.activePlaylist)
         default: nil
         }
     }

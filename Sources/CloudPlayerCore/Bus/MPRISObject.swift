@@ -11,20 +11,14 @@ final class MPRISObject: @unchecked Sendable {
     let model: MPRISModel
     let connection: BusConnection
     /// Carries out a method call or property write.
-    let handle: @Sendable (MPRISRequest) -> MPRISOutcome
-    // C strings and vtable arrays that sd-bus keeps pointers into for as long as the bus lives.
-    private var strings: [UnsafeMutablePointer<CChar>] = []
-    private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
+    let handle: @Sendable (MPRISRequest) -> BusOutcome
+    /// The vtables and their strings, kept for as long as the bus lives.
+    private let vtables = BusVTableBuilder()
 
-    init(model: MPRISModel, connection: BusConnection, handle: @escaping @Sendable (MPRISRequest) -> MPRISOutcome) {
+    init(model: MPRISModel, connection: BusConnection, handle: @escaping @Sendable (MPRISRequest) -> BusOutcome) {
         self.model = model
         self.connection = connection
         self.handle = handle
-    }
-
-    deinit {
-        strings.forEach { free($0) }
-        tables.forEach { $0.deallocate() }
     }
 
     /// Adds both interfaces to `bus` (on the bus thread). Returns a negative errno on failure.
@@ -111,30 +105,19 @@ final class MPRISObject: @unchecked Sendable {
     }
 
     private func method(_ name: String, _ signature: String = "", result: String = "", names: [String] = []) -> sd_bus_vtable {
-        cp_vtable_method(c(name), c(signature), c(result), argumentNames(names), mprisMethod, 0)
-    }
-
-    /// Argument names as sd-bus keeps them: each ending in NUL, the list in one more.
-    private func argumentNames(_ names: [String]) -> UnsafePointer<CChar> {
-        let bytes: [CChar] = names.reduce(into: []) { $0 += $1.utf8CString } + [0]
-        let copy = malloc(bytes.count)!.bindMemory(to: CChar.self, capacity: bytes.count)
-        copy.initialize(from: bytes, count: bytes.count)
-        strings.append(copy)
-        return UnsafePointer(copy)
+        vtables.method(name, signature, result: result, names: names, handler: mprisMethod)
     }
 
     private func c(_ text: String) -> UnsafePointer<CChar> {
-        let copy = strdup(text)!
-        strings.append(copy)
-        return UnsafePointer(copy)
+        vtables.text(text)
+    }
+
+    private func argumentNames(_ names: [String]) -> UnsafePointer<CChar> {
+        vtables.argumentNames(names)
     }
 
     private func makeTable(_ entries: [sd_bus_vtable]) -> UnsafeMutablePointer<sd_bus_vtable> {
-        let all = [cp_vtable_start(0)] + entries + [cp_vtable_end()]
-        let table = UnsafeMutablePointer<sd_bus_vtable>.allocate(capacity: all.count)
-        table.initialize(from: all, count: all.count)
-        tables.append(table)
-        return table
+        vtables.table(entries)
     }
 }
 
@@ -154,19 +137,6 @@ enum MPRISRequest: Sendable {
     case goTo(String)
     case activatePlaylist(String)
     case getPlaylists(index: UInt32, maxCount: UInt32, order: String, reverse: Bool)
-}
-
-/// How a request went: done, done with a value to return, refused with a D-Bus error — or to
-/// be decided by work that must not run on the bus thread, after which the reply goes out.
-enum MPRISOutcome: Sendable {
-    case done
-    case reply(BusValue)
-    case failed(name: String, message: String)
-    case later(@Sendable () async -> MPRISOutcome)
-
-    static func invalidArguments(_ message: String) -> MPRISOutcome {
-        .failed(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
-    }
 }
 
 private func mprisObject(_ userdata: UnsafeMutableRawPointer?) -> MPRISObject {
@@ -227,28 +197,28 @@ private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRaw
         request = .seek(microseconds: offset)
     case "SetPosition":
         var position: Int64 = 0
-        guard let path = readString(message, "o"),
+        guard let path = BusArguments.string(message, "o"),
               sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &position) > 0 else { return -EINVAL }
         request = .setPosition(trackID: path, microseconds: position)
     case "OpenUri":
-        guard let uri = readString(message, "s") else { return -EINVAL }
+        guard let uri = BusArguments.string(message, "s") else { return -EINVAL }
         request = .openURI(uri)
     case "GetTracksMetadata":
-        guard let ids = readObjectPaths(message) else { return -EINVAL }
+        guard let ids = BusArguments.objectPaths(message) else { return -EINVAL }
         request = .getTracksMetadata(ids)
     case "AddTrack":
         var flag: Int32 = 0
-        guard let uri = readString(message, "s"), let after = readString(message, "o"),
+        guard let uri = BusArguments.string(message, "s"), let after = BusArguments.string(message, "o"),
               sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &flag) >= 0 else { return -EINVAL }
         request = .addTrack(uri: uri, after: after, setAsCurrent: flag != 0)
     case "RemoveTrack":
-        guard let id = readString(message, "o") else { return -EINVAL }
+        guard let id = BusArguments.string(message, "o") else { return -EINVAL }
         request = .removeTrack(id)
     case "GoTo":
-        guard let id = readString(message, "o") else { return -EINVAL }
+        guard let id = BusArguments.string(message, "o") else { return -EINVAL }
         request = .goTo(id)
     case "ActivatePlaylist":
-        guard let id = readString(message, "o") else { return -EINVAL }
+        guard let id = BusArguments.string(message, "o") else { return -EINVAL }
         request = .activatePlaylist(id)
     case "GetPlaylists":
         var index: UInt32 = 0
@@ -256,63 +226,13 @@ private func mprisMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRaw
         var reverse: Int32 = 0
         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &index) > 0,
               sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &count) > 0,
-              let order = readString(message, "s"),
+              let order = BusArguments.string(message, "s"),
               sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &reverse) > 0 else { return -EINVAL }
         request = .getPlaylists(index: index, maxCount: count, order: order, reverse: reverse != 0)
     default:
         return -EINVAL
     }
     let object = mprisObject(userdata)
-    object.reply(to: message, with: object.handle(request))
+    object.connection.reply(to: message, with: object.handle(request))
     return 1
-}
-
-extension MPRISObject {
-    /// Answers a method call (on the bus thread). Work that must wait runs in a task, and its
-    /// answer comes back to this thread; the call message is kept alive until then.
-    func reply(to call: OpaquePointer, with outcome: MPRISOutcome) {
-        switch outcome {
-        case .later(let work):
-            let pending = PendingCall(message: sd_bus_message_ref(call))
-            Task {
-                let outcome = await work()
-                connection.perform { _ in
-                    self.reply(to: pending.message, with: outcome)
-                    sd_bus_message_unref(pending.message)
-                }
-            }
-        case .failed(let name, let text):
-            var error = sd_bus_error()
-            _ = sd_bus_error_set(&error, name, text)
-            _ = sd_bus_reply_method_error(call, &error)
-            sd_bus_error_free(&error)
-        case .done, .reply:
-            var reply: OpaquePointer?
-            guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
-            defer { sd_bus_message_unref(reply) }
-            if case .reply(let value) = outcome, value.append(to: reply) < 0 { return }
-            _ = sd_bus_send(nil, reply, nil)
-        }
-    }
-}
-
-/// A method call awaiting its reply, handed from the bus thread to a task and back.
-private struct PendingCall: @unchecked Sendable {
-    let message: OpaquePointer
-}
-
-/// Reads a string-like argument (`s` or `o`); nil on a wrong type.
-private func readString(_ message: OpaquePointer, _ type: Character) -> String? {
-    var text: UnsafePointer<CChar>?
-    guard sd_bus_message_read_basic(message, CChar(type.asciiValue!), &text) > 0, let text else { return nil }
-    return String(cString: text)
-}
-
-/// Reads an `ao` argument; nil on a wrong type.
-private func readObjectPaths(_ message: OpaquePointer) -> [String]? {
-    guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "o") > 0 else { return nil }
-    var paths: [String] = []
-    while let path = readString(message, "o") { paths.append(path) }
-    guard sd_bus_message_exit_container(message) >= 0 else { return nil }
-    return paths
 }

@@ -67,17 +67,27 @@ struct ConfigReader {
     func source(_ entry: (table: TOMLTable, line: Int)) throws(ConfigError) -> SourceConfiguration {
         let table = entry.table
         let section = "source"
-        try allow(table, keys: ["name", "type", "url", "username", "password", "password_file", "password_command",
+        try allow(table, keys: ["name", "type", "url", "path", "username", "password", "password_file", "password_command",
                                 "token", "token_file", "token_command", "headers", "tls_ca_file"], in: section)
         guard let name = try string(table, "name", in: section), !name.value.isEmpty else {
             throw ConfigError(line: entry.line, key: "source.name", "every [[source]] needs a name")
         }
         let where_ = "source '\(name.value)'"
         guard let kindText = try string(table, "type", in: section) else {
-            throw ConfigError(line: entry.line, key: "\(where_).type", "missing (webdav or http)")
+            throw ConfigError(line: entry.line, key: "\(where_).type", "missing (webdav, http, feed or local)")
         }
         guard let kind = SourceConfiguration.Kind(rawValue: kindText.value) else {
-            throw ConfigError(line: kindText.line, key: "\(where_).type", "'\(kindText.value)' is not a source type (webdav or http)")
+            throw ConfigError(line: kindText.line, key: "\(where_).type", "'\(kindText.value)' is not a source type (webdav, http, feed or local)")
+        }
+        if kind == .local {
+            try allow(table, keys: ["name", "type", "path"], in: section)
+            guard let folder = try string(table, "path", in: section) else {
+                throw ConfigError(line: entry.line, key: "\(where_).path", "missing (the folder to scan)")
+            }
+            return SourceConfiguration(name: name.value, kind: kind, url: path(folder.value))
+        }
+        if let stray = table["path"] {
+            throw ConfigError(line: stray.line, key: "\(where_).path", "only a local source has a path; this one has a url")
         }
         guard let urlText = try string(table, "url", in: section) else {
             throw ConfigError(line: entry.line, key: "\(where_).url", "missing")

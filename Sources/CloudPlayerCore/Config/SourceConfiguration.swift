@@ -3,7 +3,14 @@ import Foundation
 /// One `[[source]]` of the config file: a server, its root URL and how to prove who we are.
 public struct SourceConfiguration: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case webdav, http
+        /// A WebDAV server: scanned folder by folder with PROPFIND.
+        case webdav
+        /// Plain HTTP(S) behind credentials: played from, not scanned (it cannot list).
+        case http
+        /// A podcast (RSS or Atom) feed: its enclosures are the tracks, newest first.
+        case feed
+        /// A folder on this machine (`path`).
+        case local
     }
 
     public let name: String

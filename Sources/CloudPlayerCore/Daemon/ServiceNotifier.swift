@@ -13,6 +13,11 @@ public enum ServiceNotifier {
         send("STOPPING=1\nSTATUS=stopping")
     }
 
+    /// RELOADING=1 (SIGHUP); the next STATUS= line says it is done.
+    public static func reloading() {
+        send("RELOADING=1\nSTATUS=reloading the config")
+    }
+
     public static func status(_ text: String) {
         send("STATUS=\(text)")
     }

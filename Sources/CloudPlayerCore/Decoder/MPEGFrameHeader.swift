@@ -1,4 +1,5 @@
-/// The four-byte header of an MPEG audio frame, enough to find the next frame.
+/// The four-byte header of an MPEG audio frame: enough to find the next frame, the Xing/Info
+/// header after it, and how many samples it decodes to (the decoder and the tag reader share it).
 struct MPEGFrameHeader: Equatable {
     enum Version { case mpeg1, mpeg2, mpeg25 }
 
@@ -55,6 +56,15 @@ struct MPEGFrameHeader: Equatable {
     /// Whether `other` can be the next frame of the same stream.
     func continues(with other: MPEGFrameHeader) -> Bool {
         version == other.version && layer == other.layer && sampleRate == other.sampleRate
+    }
+
+    /// PCM samples (per channel) one frame decodes to.
+    var samplesPerFrame: Int {
+        switch layer {
+        case 1: 384
+        case 2: 1152
+        default: version == .mpeg1 ? 1152 : 576
+        }
     }
 
     /// Offset, from the frame start, where a Xing/Info header would begin (after the side info).

@@ -31,9 +31,12 @@ public struct TrackTags: Sendable, Equatable {
     public var trackNumber: Int?
     public var genre: String?
     public var artwork: Artwork?
+    public var year: Int?
+    public var discNumber: Int?
 
     public init(title: String? = nil, artist: String? = nil, album: String? = nil,
-                albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil, artwork: Artwork? = nil) {
+                albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil, artwork: Artwork? = nil,
+                year: Int? = nil, discNumber: Int? = nil) {
         self.title = title
         self.artist = artist
         self.album = album
@@ -41,6 +44,8 @@ public struct TrackTags: Sendable, Equatable {
         self.trackNumber = trackNumber
         self.genre = genre
         self.artwork = artwork
+        self.year = year
+        self.discNumber = discNumber
     }
 }
 

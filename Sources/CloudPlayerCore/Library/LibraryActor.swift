@@ -1,8 +1,22 @@
 import Foundation
 
-/// Owns the play queue and its order: queue order, or a shuffled one; looping or not.
-/// (Persistence, sources and the tag database come with the library issue.)
+/// Owns the play queue and its order (queue order, or a shuffled one; looping or not), and the
+/// library database: scanned tracks, playlists, search.
+///
+/// It runs on a thread of its own: SQLite calls block on the disk and must stay off the
+/// cooperative pool.
 public actor LibraryActor {
+    private let executor = ThreadExecutor(name: "library")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// The database, once opened; why it could not be, otherwise.
+    private var store: Result<LibraryStore, LibraryError> = .failure(.cannotOpen(path: "", reason: "not opened"))
+    /// The scan under way, if any, and what it has done so far.
+    var scanProgress: ScanProgress?
+    var lastScanReports: [ScanReport] = []
     private var queue: [QueueEntry] = []
     /// The order tracks play in: the queue's, or a permutation of it while shuffled.
     private var order: [QueueEntry.ID] = []
@@ -11,6 +25,26 @@ public actor LibraryActor {
     public private(set) var shuffle = false
 
     public init() {}
+
+    deinit {
+        executor.shutdown()
+    }
+
+    /// Opens the library database (default: `$XDG_DATA_HOME/cloudplayerd/library.sqlite`).
+    /// On failure the queue still works; library requests answer with the reason.
+    public func openDatabase(at file: URL? = nil) throws(LibraryError) {
+        do {
+            store = .success(try LibraryStore(file: file ?? LibraryStore.defaultFile))
+        } catch {
+            store = .failure(error)
+            throw error
+        }
+    }
+
+    /// The database, or why there is none.
+    var database: LibraryStore {
+        get throws(LibraryError) { try store.get() }
+    }
 
     /// Where new entries go in the queue.
     public enum Placement: Sendable, Equatable {
@@ -70,6 +104,12 @@ public actor LibraryActor {
     }
 
     public var entries: [QueueEntry] { queue }
+
+    /// Empties the queue.
+    public func clear() {
+        queue = []
+        order = []
+    }
 
     /// The first entry in play order.
     public var first: QueueEntry? { order.first.flatMap { entry(id: $0) } }

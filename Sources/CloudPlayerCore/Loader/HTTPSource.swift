@@ -15,6 +15,7 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
     public let configuration: SourceConfiguration?
     let client: HTTPClient
     private let resolved = Locked<HTTPHeaders?>(nil)
+    private let isOpen = Locked(true)
 
     public required init(configuration: SourceConfiguration?, readTimeout: Double) throws {
         self.configuration = configuration
@@ -33,7 +34,16 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
     }
 
     public func shutdown() async {
+        guard isOpen.withLock({ open in defer { open = false }; return open }) else { return }
         try? await client.shutdown()
+    }
+
+    deinit {
+        // A source dropped without `shutdown()` (a loader that was never shut down) still closes
+        // its connections; the callback keeps the client alive until they are closed.
+        guard isOpen.withLock({ $0 }) else { return }
+        let client = client
+        client.shutdown(queue: .global()) { _ in withExtendedLifetime(client) {} }
     }
 
     // MARK: MediaSource
@@ -51,6 +61,26 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
         return ResourceInfo(length: length, validator: ResourceInfo.validator(in: response.headers),
                             contentType: response.headers.first(name: "Content-Type"),
                             acceptsRanges: response.headers.first(name: "Accept-Ranges") == "bytes")
+    }
+
+    /// A small document whole (not through the sparse cache: it changes, and is read once), or
+    /// nil when it still has `validator` (304). Larger than `limit` is an error.
+    nonisolated(nonsending) func document(_ url: URL, limit: Int, ifNoneMatch validator: String?) async throws -> FetchedDocument? {
+        var headers = HTTPHeaders()
+        if let validator {
+            headers.add(name: validator.hasPrefix("\"") || validator.hasPrefix("W/") ? "If-None-Match" : "If-Modified-Since", value: validator)
+        }
+        let response = try await send(url, method: .GET, headers: headers)
+        if response.status == .notModified { return nil }
+        guard response.status == .ok else { throw failure(response.status) }
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: limit)
+        } catch {
+            throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB, or broken off")
+        }
+        let etag = response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")
+        return FetchedDocument(bytes: Array(body.readableBytesView), validator: etag)
     }
 
     // MARK: Requests

@@ -14,16 +14,20 @@ public actor LoaderActor {
         executor.asUnownedSerialExecutor()
     }
 
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     private let artwork: ArtworkCache
     let cache: SparseCache
     let logger = Logger(label: "cloudplayerd.loader")
     private var sources: [String: HTTPSource] = [:]
+    /// Sources of an earlier configuration: downloads may still use them; closed at shutdown.
+    private var retired: [HTTPSource] = []
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
     private var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
     private var prefetched: RemoteResource?
     private var isShutDown = false
+    /// Files of pinned playlists (by cache name): never evicted.
+    var keptNames: Set<String> = []
 
     /// `artworkDirectory`: where embedded cover art is written (default: the user's cache).
     public init(configuration: Configuration = Configuration(), artworkDirectory: URL? = nil) {
@@ -44,7 +48,19 @@ public actor LoaderActor {
             resource.fail(.cancelled)
         }
         resources = [:]
-        for source in sources.values { await source.shutdown() }
+        for source in Array(sources.values) + retired { await source.shutdown() }
+        sources = [:]
+        retired = []
+    }
+
+    /// Takes a new configuration (SIGHUP): new requests use its sources and credentials. The
+    /// cache folder and size stay as they were until a restart.
+    public func reload(_ new: Configuration) {
+        var new = new
+        new.cacheDirectory = configuration.cacheDirectory
+        new.cacheLimit = configuration.cacheLimit
+        configuration = new
+        retired += sources.values
         sources = [:]
     }
 
@@ -72,6 +88,36 @@ public actor LoaderActor {
         }
     }
 
+    /// Reads exactly `range` of `url` — through the cache for a remote file, fetching only its
+    /// holes and nothing around them (a library scan reads heads and tails this way, and the
+    /// bytes stay for the first play). `known`: length and version a folder listing just gave,
+    /// which spares a request.
+    public func bytes(in range: Range<Int64>, of url: URL, known: ResourceInfo? = nil) async throws -> [UInt8] {
+        if url.isFileURL { return try LocalSource.bytes(in: range, of: url) }
+        let resource = try await resource(for: url, known: known)
+        guard resource.currentInfo?.validator == known?.validator || known == nil else { throw LoaderError.changedOnServer }
+        return try await resource.bytes(in: range)
+    }
+
+    /// The entries of a WebDAV folder, one level deep.
+    public func list(_ folder: URL) async throws -> [DAVEntry] {
+        guard let source = try source(for: folder) as? WebDAVSource else {
+            throw LoaderError.configuration("\(folder.host ?? "this server") is not a WebDAV source in the config file")
+        }
+        return try await source.list(folder)
+    }
+
+    /// A small file whole (a feed, a playlist file); nil when the server says it still has
+    /// `validator`. A local file is read from disk.
+    public func document(_ url: URL, limit: Int = 16 << 20, ifNoneMatch validator: String? = nil) async throws -> FetchedDocument? {
+        if url.isFileURL {
+            let length = try LocalSource.length(of: url)
+            guard length <= limit else { throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB") }
+            return FetchedDocument(bytes: try LocalSource.bytes(in: 0..<length, of: url), validator: nil)
+        }
+        return try await source(for: url).document(url, limit: limit, ifNoneMatch: validator)
+    }
+
     /// Whether every byte of `url` is in the cache. Only reads the record: asking must not count
     /// as a use (LRU) nor touch the entry.
     public func isCached(_ url: URL) -> Bool {
@@ -92,6 +138,7 @@ public actor LoaderActor {
     }
 
     private func source(for url: URL) throws -> HTTPSource {
+        guard !isShutDown else { throw LoaderError.cancelled }
         let configured = configuration.source(for: url)
         let key = configured?.name ?? ""
         if let known = sources[key] { return known }
@@ -103,7 +150,7 @@ public actor LoaderActor {
 
     /// The shared resource for `url`, its length and version known (from the cache, or from the
     /// first answer of the server).
-    func resource(for url: URL, from source: HTTPSource? = nil) async throws -> RemoteResource {
+    func resource(for url: URL, from source: HTTPSource? = nil, known: ResourceInfo? = nil) async throws -> RemoteResource {
         guard !isShutDown else { throw LoaderError.cancelled }
         let (name, _) = SparseCache.identity(of: url)
         dropUnused()
@@ -112,14 +159,14 @@ public actor LoaderActor {
             resource = known
         } else {
             try cache.prepare()
-            resource = RemoteResource(url: url, source: try source ?? self.source(for: url), cache: cache) { [weak self] resource in
+            resource = RemoteResource(url: url, source: try source ?? self.source(for: url), cache: cache, known: known) { [weak self] resource in
                 guard let self else { return }
                 Task { await self.pump(resource) }
             }
             resources[name] = resource
             if resource.currentInfo == nil {
                 Task { await self.download(nil, of: resource, version: 0) }
-            } else {
+            } else if known == nil {  // what a listing just said needs no second asking
                 Task { await self.revalidate(resource) }
             }
         }
@@ -163,7 +210,7 @@ public actor LoaderActor {
 
     /// Cache entries in use (read, wanted, or downloading): never evicted.
     var pinnedNames: Set<String> {
-        Set(resources.values.filter { !$0.isIdle || $0 === prefetched }.map(\.name))
+        Set(resources.values.filter { !$0.isIdle || $0 === prefetched }.map(\.name)).union(keptNames)
     }
 
     /// Runs one chunk's download to its end, retrying what the network breaks; `nil`: the very

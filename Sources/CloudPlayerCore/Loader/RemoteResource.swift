@@ -54,6 +54,9 @@ final class RemoteResource: @unchecked Sendable {
     private var sequentialChunk = jumpChunk
     private var failure: LoaderError?
     private var infoWaiters: [CheckedContinuation<Void, any Error>] = []
+    /// `bytes(in:)` callers waiting for their range; `settled` once it is here or failed.
+    private var rangeWaiters: [(range: Range<Int64>, continuation: CheckedContinuation<Void, any Error>,
+                                settled: Result<Void, any Error>?)] = []
     private var uncommitted: Int64 = 0
     private var lastCommit = ContinuousClock.now
     /// The cached copy is outdated: nothing more is recorded for it.
@@ -63,17 +66,25 @@ final class RemoteResource: @unchecked Sendable {
     /// Bumped when the server's file turns out to have changed.
     private var generation = 0
 
-    init(url: URL, source: HTTPSource, cache: SparseCache, wake: @escaping @Sendable (RemoteResource) -> Void) {
+    /// `known`: what the server said of the file a moment ago (a folder listing), so no request
+    /// is needed to learn it.
+    init(url: URL, source: HTTPSource, cache: SparseCache, known: ResourceInfo? = nil,
+         wake: @escaping @Sendable (RemoteResource) -> Void) {
         self.url = url
         self.source = source
         self.cache = cache
         self.wake = wake
         (name, check) = SparseCache.identity(of: url)
         if let stored = cache.stored(name: name), stored.check == check,
+           known.map({ $0.length == stored.length && ($0.validator ?? "") == stored.validator }) ?? true,
            let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) {
             // Known from an earlier run: cached bytes are served at once, even offline.
             self.entry = entry
             info = ResourceInfo(length: stored.length, validator: stored.validator.isEmpty ? nil : stored.validator)
+        } else if let known {
+            if cache.stored(name: name) != nil { cache.remove(name: name) }  // an older version
+            info = known
+            entry = try? cache.entry(name: name, check: check, length: known.length, validator: known.validator ?? "")
         } else {
             firstRequestPending = true
         }
@@ -143,6 +154,77 @@ final class RemoteResource: @unchecked Sendable {
 
     func unpin() {
         locked { wanted = RangeSet() }
+    }
+
+    /// Fetches exactly `range` (its holes), with no read-ahead, and returns its bytes: what a
+    /// library scan reads of a file's head and tail. The bytes stay in the cache.
+    func bytes(in range: Range<Int64>) async throws -> [UInt8] {
+        let clamped = try await fetch(range)
+        return try locked {
+            var bytes = [UInt8](repeating: 0, count: clamped.count)
+            var done = 0
+            while done < bytes.count {
+                let copied = try bytes.withUnsafeMutableBytes {
+                    try copyLocked(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...]), at: clamped.lowerBound + Int64(done))
+                }
+                guard copied > 0 else { throw LoaderError.badResponse("bytes vanished from the cache") }
+                done += copied
+            }
+            return bytes
+        }
+    }
+
+    /// Downloads the holes of `range` (clamped to the file) without read-ahead, and returns
+    /// once every byte of it is here; the bytes are committed to the cache.
+    @discardableResult
+    func fetch(_ range: Range<Int64>) async throws -> Range<Int64> {
+        let clamped: Range<Int64> = try locked {
+            guard let length = info?.length else { throw LoaderError.badResponse("no length") }
+            let clamped = min(range.lowerBound, length)..<min(range.upperBound, length)
+            if !clamped.isEmpty { wanted.insert(clamped) }
+            return clamped
+        }
+        guard !clamped.isEmpty else { return clamped }
+        wake(self)
+        defer {
+            locked { wanted = RangeSet(wanted.ranges.flatMap { RangeSet([clamped]).missing(in: $0) }) }
+            commit()
+        }
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            let ready: Result<Void, any Error>? = locked {
+                rangeWaiters.append((clamped, waiter, nil))
+                return settledRangeWaitersLocked()
+            }
+            if ready != nil { resumeSettled() }
+        }
+        return clamped
+    }
+
+    /// Marks waiters whose range is here (or whose file failed) as settled; non-nil if any are.
+    private func settledRangeWaitersLocked() -> Result<Void, any Error>? {
+        let have = readableLocked
+        var settledAny = false
+        for index in rangeWaiters.indices where rangeWaiters[index].settled == nil {
+            if let failure {
+                rangeWaiters[index].settled = .failure(failure)
+            } else if have.contains(rangeWaiters[index].range) {
+                rangeWaiters[index].settled = .success(())
+            } else {
+                continue
+            }
+            settledAny = true
+        }
+        return settledAny ? .success(()) : nil
+    }
+
+    /// Resumes settled range waiters (outside the lock).
+    private func resumeSettled() {
+        let done: [(CheckedContinuation<Void, any Error>, Result<Void, any Error>)] = locked {
+            let done = rangeWaiters.compactMap { waiter in waiter.settled.map { (waiter.continuation, $0) } }
+            rangeWaiters.removeAll { $0.settled != nil }
+            return done
+        }
+        for (continuation, result) in done { continuation.resume(with: result) }
     }
 
     /// Copies bytes at `offset`, waiting for them if they are not here yet. 0 only at the end.
@@ -312,6 +394,9 @@ final class RemoteResource: @unchecked Sendable {
                 readAheadFrom = 0
                 sequentialChunk = Self.jumpChunk
                 info = newInfo
+                for index in rangeWaiters.indices where rangeWaiters[index].settled == nil {
+                    rangeWaiters[index].settled = .failure(LoaderError.changedOnServer)
+                }
                 stale = false
                 diskAccepts = true
                 entry = nil
@@ -322,6 +407,7 @@ final class RemoteResource: @unchecked Sendable {
             return (infoWaiters, (generation, changed))
         }
         for waiter in waiters { waiter.resume() }
+        resumeSettled()
         return result
     }
 
@@ -372,6 +458,7 @@ final class RemoteResource: @unchecked Sendable {
             return slice.count
         }
         guard written >= 0 else { return false }
+        if written > 0, locked({ settledRangeWaitersLocked() }) != nil { resumeSettled() }
         if dueForCommit { commit() }
         if written > 0 { cache.didWrite(written) }
         return true
@@ -412,10 +499,12 @@ final class RemoteResource: @unchecked Sendable {
         let waiters: [CheckedContinuation<Void, any Error>] = locked {
             failure = error
             condition.broadcast()
+            _ = settledRangeWaitersLocked()
             defer { infoWaiters = [] }
             return infoWaiters
         }
         for waiter in waiters { waiter.resume(throwing: error) }
+        resumeSettled()
     }
 
     /// Bytes from `offset` on that are already here, for a download that restarts.

@@ -97,6 +97,17 @@ public actor Player {
         return added
     }
 
+    /// Replaces the whole queue (a playlist activated); plays its first track if asked.
+    public func replaceQueue(with urls: [URL], play: Bool) async {
+        await perform(.stop)
+        await library.clear()
+        current = nil
+        currentInfo = nil
+        publish(.currentChanged(nil))
+        let added = await enqueue(urls)
+        if play, let first = await library.first ?? added.first { await perform(.playEntry(first.id, at: 0)) }
+    }
+
     /// Whether a location can be played: its codec, or the error that playing it would meet.
     public func probe(_ url: URL) async throws -> AudioCodec {
         let source = try await loader.open(url)
@@ -184,6 +195,13 @@ public actor Player {
         case .playEntry(let id, let seconds):
             guard seconds.isFinite, let entry = await library.entry(id: id) else { return }
             await start(entry, at: seconds)
+        case .cue(let id, let seconds):
+            guard seconds.isFinite, let entry = await library.entry(id: id) else { return }
+            if status == .playing {
+                await output.setPaused(true)
+                set(.paused)
+            }
+            await start(entry, at: max(0, seconds), paused: true)
         case .remove(let id):
             let following = await library.entry(after: id)
             guard await library.remove(id) else { return }
@@ -229,10 +247,11 @@ public actor Player {
     }
 
     /// Builds a pipeline that plays from `entry` at `seconds` on through the queue.
-    /// A paused player stays paused (the output keeps its pause across streams).
-    private func start(_ entry: QueueEntry, at seconds: Double) async {
+    /// A paused player stays paused (the output keeps its pause across streams); a stopped one
+    /// starts paused when asked (`cue`).
+    private func start(_ entry: QueueEntry, at seconds: Double, paused: Bool = false) async {
         await teardown()
-        if status == .stopped { await output.setPaused(false) }
+        if status == .stopped { await output.setPaused(paused) }
         let generation = self.generation
         if entry != current { currentInfo = nil }
         current = entry
@@ -265,7 +284,7 @@ public actor Player {
             await output.play(packets) { mailbox.yield(.output($0, generation: generation)) }
         }
         pipeline = Pipeline(producer: producer, consumer: consumer)
-        if status == .stopped { set(.playing) }
+        if status == .stopped { set(paused ? .paused : .playing) }
     }
 
     private func teardown() async {

@@ -12,6 +12,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case skip(by: Double)
     /// Plays this queue entry from `seconds` into it.
     case playEntry(QueueEntry.ID, at: Double)
+    /// Makes this entry current at `seconds`, paused: Play resumes there (a restored session).
+    case cue(QueueEntry.ID, at: Double)
     /// Takes an entry out of the queue; if it is playing, the next one plays.
     case remove(QueueEntry.ID)
     case setVolume(Double)

@@ -1,0 +1,36 @@
+import CSystemd
+import Foundation
+
+extension BusConnection {
+    /// Answers a method call (on the bus thread). Work that must wait runs in a task, and its
+    /// answer comes back to this thread; the call message is kept alive until then.
+    func reply(to call: OpaquePointer, with outcome: BusOutcome) {
+        switch outcome {
+        case .later(let work):
+            let pending = PendingCall(message: sd_bus_message_ref(call))
+            Task {
+                let outcome = await work()
+                perform { _ in
+                    self.reply(to: pending.message, with: outcome)
+                    sd_bus_message_unref(pending.message)
+                }
+            }
+        case .failed(let name, let text):
+            var error = sd_bus_error()
+            _ = sd_bus_error_set(&error, name, text)
+            _ = sd_bus_reply_method_error(call, &error)
+            sd_bus_error_free(&error)
+        case .done, .reply:
+            var reply: OpaquePointer?
+            guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
+            defer { sd_bus_message_unref(reply) }
+            if case .reply(let value) = outcome, value.append(to: reply) < 0 { return }
+            _ = sd_bus_send(nil, reply, nil)
+        }
+    }
+}
+
+/// A method call awaiting its reply, handed from the bus thread to a task and back.
+private struct PendingCall: @unchecked Sendable {
+    let message: OpaquePointer
+}

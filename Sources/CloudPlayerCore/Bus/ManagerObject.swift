@@ -1,0 +1,89 @@
+import CSDBusShim
+import CSystemd
+import Foundation
+
+/// The `/org/cloudplayerd/Manager1` object: `cloudplayerctl`'s interface to the library, the
+/// queue, playlists and the cache. sd-bus checks each call's signature against the vtable
+/// (a wrong one gets InvalidArgs before we see it); the arguments are read generically and
+/// handed to `handle`.
+final class ManagerObject: @unchecked Sendable {
+    static let path = "/org/cloudplayerd/Manager1"
+    static let interface = "org.cloudplayerd.Manager1"
+
+    /// Every method: name, argument signature, result signature, argument names (in, then out).
+    static let methods: [(name: String, signature: String, result: String, names: [String])] = [
+        ("Status", "", "a{sv}", ["Status"]),
+        ("Scan", "as", "", ["Sources"]),
+        ("ScanStatus", "", "a{sv}", ["Progress"]),
+        ("ListTracks", "ssssuu", "aa{sv}", ["Artist", "Album", "Title", "Source", "Offset", "Limit", "Tracks"]),
+        ("Search", "su", "aa{sv}", ["Query", "Limit", "Tracks"]),
+        ("QueueAdd", "asb", "u", ["Tracks", "Play", "Added"]),
+        ("QueueList", "", "aa{sv}", ["Entries"]),
+        ("QueueClear", "", "", []),
+        ("QueuePlay", "u", "", ["Index"]),
+        ("PlaylistList", "", "aa{sv}", ["Playlists"]),
+        ("PlaylistShow", "s", "aa{sv}", ["Playlist", "Tracks"]),
+        ("PlaylistCreate", "s", "x", ["Name", "Id"]),
+        ("PlaylistDelete", "s", "", ["Playlist"]),
+        ("PlaylistAdd", "sas", "", ["Playlist", "Tracks"]),
+        ("PlaylistRemove", "sas", "u", ["Playlist", "Tracks", "Removed"]),
+        ("PlaylistPlay", "s", "", ["Playlist"]),
+        ("Sources", "", "aa{sv}", ["Sources"]),
+        ("CacheStats", "", "a{sv}", ["Stats"]),
+        ("CacheShow", "s", "a{sv}", ["Track", "Ranges"]),
+        ("CachePin", "s", "", ["Playlist"]),
+        ("CacheUnpin", "s", "", ["Playlist"]),
+        ("CacheClear", "", "x", ["Freed"]),
+        ("Reload", "", "", []),
+    ]
+
+    let connection: BusConnection
+    let handle: @Sendable (ManagerCall) -> BusOutcome
+    private let vtables = BusVTableBuilder()
+
+    init(connection: BusConnection, handle: @escaping @Sendable (ManagerCall) -> BusOutcome) {
+        self.connection = connection
+        self.handle = handle
+    }
+
+    /// Adds the interface to `bus` (on the bus thread). Returns a negative errno on failure.
+    func register(on bus: OpaquePointer) -> Int32 {
+        var entries = Self.methods.map {
+            vtables.method($0.name, $0.signature, result: $0.result, names: $0.names, handler: managerMethod)
+        }
+        entries.append(cp_vtable_signal(vtables.text("ScanFinished"), vtables.text("aa{sv}"), vtables.argumentNames(["Reports"]), 0))
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        return sd_bus_add_object_vtable(bus, nil, Self.path, Self.interface, vtables.table(entries), me)
+    }
+
+    /// Emits a signal of this object (on the bus thread).
+    func emit(on bus: OpaquePointer, signal member: String, _ arguments: [BusValue]) {
+        var signal: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &signal, Self.path, Self.interface, member) >= 0, let signal else { return }
+        defer { sd_bus_message_unref(signal) }
+        for argument in arguments where argument.append(to: signal) < 0 { return }
+        _ = sd_bus_send(bus, signal, nil)
+    }
+}
+
+/// A Manager1 method call: its member and its arguments, as read.
+struct ManagerCall: Sendable {
+    var member: String
+    var arguments: [BusData]
+
+    func string(_ index: Int) -> String { arguments.indices.contains(index) ? arguments[index].text ?? "" : "" }
+    func strings(_ index: Int) -> [String] { arguments.indices.contains(index) ? arguments[index].elements.compactMap(\.text) : [] }
+    func number(_ index: Int) -> Int { arguments.indices.contains(index) ? Int(arguments[index].integer ?? 0) : 0 }
+    func flag(_ index: Int) -> Bool { arguments.indices.contains(index) ? arguments[index].flag ?? false : false }
+}
+
+private func managerMethod(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                           _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    guard let message, let member = sd_bus_message_get_member(message) else { return -EINVAL }
+    let object = Unmanaged<ManagerObject>.fromOpaque(userdata!).takeUnretainedValue()
+    guard let arguments = BusData.readAll(from: message) else {
+        return sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", "arguments that cannot be read")
+    }
+    object.connection.reply(to: message, with: object.handle(ManagerCall(member: String(cString: member), arguments: arguments)))
+    return 1
+}

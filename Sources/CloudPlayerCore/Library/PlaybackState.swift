@@ -1,0 +1,24 @@
+import Foundation
+
+/// What the daemon saves so it comes back where it was after a restart or a crash: the queue,
+/// the current track and position, volume, loop and shuffle. Locations only — never
+/// credentials (queued URLs carry none).
+public struct PlaybackState: Codable, Sendable, Equatable {
+    public var queue: [String]
+    /// Index into `queue` of the current track.
+    public var current: Int?
+    public var position: Double
+    public var volume: Double
+    public var loop: String
+    public var shuffle: Bool
+
+    public init(queue: [String] = [], current: Int? = nil, position: Double = 0, volume: Double = 1,
+                loop: String = LoopMode.none.rawValue, shuffle: Bool = false) {
+        self.queue = queue
+        self.current = current
+        self.position = position
+        self.volume = volume
+        self.loop = loop
+        self.shuffle = shuffle
+    }
+}

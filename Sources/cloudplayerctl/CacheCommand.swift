@@ -1,0 +1,94 @@
+import ArgumentParser
+import CloudPlayerCore
+
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache", abstract: "The download cache.",
+        subcommands: [Stats.self, Show.self, Pin.self, Unpin.self, Clear.self], defaultSubcommand: Stats.self)
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "How much the cache holds.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            let stats = try await daemon.value("CacheStats")
+            await daemon.close()
+            if options.json { return say(stats.json) }
+            say("\(stats["entries"]?.integer ?? 0) files, \(Formatting.bytes(stats["bytes"]?.integer ?? 0)) "
+                + "of \(Formatting.bytes(stats["limit"]?.integer ?? 0)) in \(stats["directory"]?.text ?? "")")
+            say("kept (in use or pinned): \(stats["pinned_entries"]?.integer ?? 0) files, \(Formatting.bytes(stats["pinned_bytes"]?.integer ?? 0))")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Draws which byte ranges of a track are cached.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "A library track id, URL or file.") var track: String
+        @Option(help: "Width of the bar in characters.") var width = 64
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            let answer = try await daemon.value("CacheShow", [.string(trackReference(track))])
+            await daemon.close()
+            if options.json { return say(answer.json) }
+            let length = answer["length"]?.integer ?? -1
+            guard length > 0 else { return say("\(answer["url"]?.text ?? track): nothing cached") }
+            let flat = answer["ranges"]?.elements.compactMap(\.integer) ?? []
+            let ranges = stride(from: 0, to: flat.count - 1, by: 2).map { flat[$0]..<flat[$0 + 1] }
+            let cached = answer["cached"]?.integer ?? 0
+            say(answer["url"]?.text ?? track)
+            say(Self.bar(ranges, length: length, width: max(8, min(width, 400))))
+            say("\(Formatting.bytes(cached)) of \(Formatting.bytes(length)) cached (\(Int(Double(cached) * 100 / Double(length)))%), "
+                + "\(ranges.count) ranges")
+        }
+
+        /// Each cell is 1/width of the file: full when all of it is cached, half when some is.
+        static func bar(_ ranges: [Range<Int64>], length: Int64, width: Int) -> String {
+            (0..<width).map { cell -> String in
+                let start = length * Int64(cell) / Int64(width)
+                let end = max(start + 1, length * Int64(cell + 1) / Int64(width))
+                let covered = ranges.reduce(Int64(0)) { $0 + max(0, min($1.upperBound, end) - max($1.lowerBound, start)) }
+                return covered >= end - start ? "█" : covered > 0 ? "▌" : "·"
+            }.joined()
+        }
+    }
+
+    struct Pin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pin", abstract: "Keeps a playlist fully downloaded for offline use; its bytes are never evicted.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The playlist's id or name.") var playlist: String
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            _ = try await daemon.call("CachePin", [.string(playlist)])
+            await daemon.close()
+            if !options.json { say("pinned; its tracks are downloading in the background") }
+        }
+    }
+
+    struct Unpin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Lets a pinned playlist's bytes be evicted again.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The playlist's id or name.") var playlist: String
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            _ = try await daemon.call("CacheUnpin", [.string(playlist)])
+            await daemon.close()
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Deletes every cached file not in use and not pinned.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            let freed = try await daemon.value("CacheClear")
+            await daemon.close()
+            options.json ? say(freed.json) : say("freed \(Formatting.bytes(freed.integer ?? 0))")
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct CloudPlayerCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cloudplayerctl",
+        abstract: "Manages the cloudplayerd daemon: its library, queue, playlists and cache.",
+        discussion: """
+            Talks to the running daemon over org.cloudplayerd.Manager1 on the session bus. \
+            Tables for people by default, --json for scripts. Exit status: 0 done, 1 the daemon \
+            refused (the message says why), 3 the daemon is not running.
+            """,
+        subcommands: [StatusCommand.self, ScanCommand.self, ListCommand.self, SearchCommand.self, QueueCommand.self,
+                      PlaylistCommand.self, SourcesCommand.self, CacheCommand.self]
+    )
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import CloudPlayerCore
+import Foundation
+
+/// The running daemon, reached over the session bus.
+struct Daemon {
+    static let path = "/org/cloudplayerd/Manager1"
+    static let interface = "org.cloudplayerd.Manager1"
+
+    let client: BusClient
+    let destination: String
+
+    /// Connects to the session bus; exit 3 when there is none.
+    static func connect(_ options: GlobalOptions) throws -> Daemon {
+        do {
+            return Daemon(client: try BusClient(), destination: BusService.busName(instance: options.instance))
+        } catch {
+            fail("cannot reach the session bus (\(error)); is DBUS_SESSION_BUS_ADDRESS set?", code: 3)
+        }
+    }
+
+    /// Calls a Manager1 method; a refusal is printed on one line, exit 1 (3: not running).
+    func call(_ member: String, _ arguments: [BusArgument] = []) async throws -> [BusData] {
+        do {
+            return try await client.call(destination: destination, path: Self.path, interface: Self.interface,
+                                         member: member, arguments: arguments)
+        } catch let error as BusCallError {
+            if ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner"].contains(error.name) {
+                fail("cloudplayerd is not running (start it: systemctl --user start cloudplayerd, or cloudplayerd daemon)", code: 3)
+            }
+            if error.name == "org.freedesktop.DBus.Error.UnknownObject" || error.name == "org.freedesktop.DBus.Error.UnknownInterface" {
+                fail("the player on the bus is not a cloudplayerd daemon with a library", code: 3)
+            }
+            fail(error.message, code: 1)
+        }
+    }
+
+    /// A call whose one result is its answer.
+    func value(_ member: String, _ arguments: [BusArgument] = []) async throws -> BusData {
+        try await call(member, arguments).first ?? .array([])
+    }
+
+    func close() async {
+        await client.close()
+    }
+}
+
+/// Prints `message` to standard error and exits.
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("cloudplayerctl: \(message)\n".utf8))
+    exit(code)
+}
+
+/// One line to standard output.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+}
+
+/// A track argument as the daemon takes it: a library id as it is, a URL as it is, a path as
+/// a file URL.
+func trackReference(_ argument: String) -> String {
+    if Int64(argument) != nil { return argument }
+    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
+        return argument
+    }
+    return URL(fileURLWithPath: argument).standardizedFileURL.absoluteString
+}

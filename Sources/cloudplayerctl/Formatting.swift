@@ -1,0 +1,49 @@
+import CloudPlayerCore
+import Foundation
+
+enum Formatting {
+    /// A table column: its header and how a row fills it.
+    typealias Column = (header: String, cell: @Sendable (BusData) -> String)
+
+    /// 3:07, 1:02:03; empty when unknown.
+    static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return "" }
+        let total = Int(seconds.rounded())
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+    }
+
+    /// 1.5 MiB, 700 KiB, 12 B.
+    static func bytes(_ count: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+
+    /// The rows of an `aa{sv}` answer as a JSON array, or a table of these columns.
+    static func print(_ rows: BusData, json: Bool, columns: [Column]) {
+        if json {
+            say(rows.json)
+            return
+        }
+        guard !rows.elements.isEmpty else { return }
+        var table = TextTable(columns.map(\.header))
+        for row in rows.elements { table.rows.append(columns.map { $0.cell(row) }) }
+        say(table.render())
+    }
+
+    /// The usual columns of a track listing.
+    static let trackColumns: [Column] = [
+        ("ID", { $0["id"]?.integer.map(String.init) ?? "" }),
+        ("TITLE", { $0["title"]?.text ?? "" }),
+        ("ARTIST", { $0["artist"]?.text ?? "" }),
+        ("ALBUM", { $0["album"]?.text ?? "" }),
+        ("TIME", { duration($0["duration"]?.number) }),
+        ("SOURCE", { ($0["source"]?.text ?? "") + ($0["gone"]?.flag == true ? " (gone)" : "") }),
+    ]
+}

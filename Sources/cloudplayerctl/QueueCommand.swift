@@ -1,0 +1,65 @@
+import ArgumentParser
+import CloudPlayerCore
+
+struct QueueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "The play queue.",
+        subcommands: [Add.self, List.self, Clear.self, Play.self], defaultSubcommand: List.self)
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Adds tracks (library ids, URLs or files) to the end of the queue.")
+        @OptionGroup var options: GlobalOptions
+        @Flag(help: "Play the first of them now.") var play = false
+        @Argument(help: "Library track ids (see ls, search), http(s) URLs, or files.") var tracks: [String]
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            let added = try await daemon.value("QueueAdd", [.strings(tracks.map(trackReference)), .bool(play)])
+            await daemon.close()
+            options.json ? say(added.json) : say("queued \(added.integer ?? 0) tracks")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "Lists the queue; the current track is marked.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            let entries = try await daemon.value("QueueList")
+            await daemon.close()
+            Formatting.print(entries, json: options.json, columns: [
+                ("#", { row in ((row["current"]?.flag == true) ? "▶ " : "  ") + String((row["index"]?.integer ?? 0) + 1) }),
+                ("TITLE", { $0["title"]?.text ?? "" }), ("ARTIST", { $0["artist"]?.text ?? "" }),
+                ("TIME", { Formatting.duration($0["duration"]?.number) }),
+            ])
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Stops and empties the queue.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            _ = try await daemon.call("QueueClear")
+            await daemon.close()
+        }
+    }
+
+    struct Play: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "play", abstract: "Plays the queue from entry N (as queue ls numbers them).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The entry's number, from 1.") var number: UInt32 = 1
+
+        func validate() throws {
+            guard number >= 1 else { throw ValidationError("entries are numbered from 1") }
+        }
+
+        func run() async throws {
+            let daemon = try Daemon.connect(options)
+            _ = try await daemon.call("QueuePlay", [.uint32(number - 1)])
+            await daemon.close()
+        }
+    }
+}

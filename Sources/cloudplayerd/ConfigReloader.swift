@@ -1,0 +1,29 @@
+import CloudPlayerCore
+import Foundation
+import Logging
+
+/// Re-reads the config file on SIGHUP (or a Manager1 Reload): a good one replaces the sources
+/// and credentials; a broken one is reported, and the last good one stays.
+struct ConfigReloader: Sendable {
+    let options: ConfigOptions
+    let loader: LoaderActor
+    private let logger = Logger(label: "cloudplayerd.config")
+
+    init(options: ConfigOptions, loader: LoaderActor) {
+        self.options = options
+        self.loader = loader
+    }
+
+    /// nil when reloaded; else the problem (one line: file, line, key).
+    func reload() async -> String? {
+        do {
+            let configuration = try Configuration.load(explicit: options.config)
+            await loader.reload(configuration)
+            logger.notice("config reloaded", metadata: ["sources": "\(configuration.sources.count)"])
+            return nil
+        } catch {
+            logger.error("config not reloaded; the last good one stays", metadata: ["reason": "\(error)"])
+            return "\(error)"
+        }
+    }
+}
