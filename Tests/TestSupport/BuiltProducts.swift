@@ -3,6 +3,7 @@ import Foundation
 /// Programs this package builds, found beside the running test bundle.
 public enum BuiltProducts {
     public static var cloudplayerd: String { product("cloudplayerd") }
+    public static var cloudplayerctl: String { product("cloudplayerctl") }
 
     /// bench/bus's client, which the tests use as a client that calls and calls.
     public static var busbench: String { product("cloudplayerd-busbench") }

@@ -5,12 +5,16 @@ import Foundation
 /// `stop()` before that).
 public final class DBusTestBus: Sendable {
     public let address: String
+    /// The `XDG_DATA_HOME` of daemons on this bus (their library and saved state): one per
+    /// test, so no test restores another's queue, and none touches the user's own.
+    public let dataHome: URL
     private let daemon: ChildProcess
 
     /// `serviceDirectory`: where the bus looks for activatable services (none by default).
     public init(serviceDirectory: URL? = nil) async throws {
         let directory = try Fixtures.shared.scratchDirectory()
         let socket = directory.appendingPathComponent("bus").path
+        dataHome = directory.appendingPathComponent("data")
         let configuration = directory.appendingPathComponent("session.conf")
         try Data("""
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -46,7 +50,7 @@ public final class DBusTestBus: Sendable {
     }
 
     /// The environment a client of this bus needs.
-    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_DATA_HOME": dataHome.path] }
 
     /// Runs a client program against this bus.
     public func run(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {

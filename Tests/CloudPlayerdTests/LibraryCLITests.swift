@@ -1,0 +1,343 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `cloudplayerctl` driven as a user would, against a real daemon on a private bus, with a real
+/// WebDAV server (rclone) holding a generated library, a playlist file and a podcast feed.
+@Suite(.timeLimit(.minutes(6)))
+struct LibraryCLITests {
+    static let name = "org.mpris.MediaPlayer2.cloudplayerd"
+
+    /// A WebDAV server with 3 artists × 2 albums × 3 tracks, `mix.m3u` and `feed.xml`, a config
+    /// naming it twice (as WebDAV and as a feed), and a daemon on a private bus.
+    private struct Rig {
+        let server: WebDAVTestServer
+        let bus: DBusTestBus
+        let config: URL
+        let cacheHome: URL
+        let daemon: ChildProcess
+
+        static func start() async throws -> Rig {
+            let server = try await WebDAVTestServer()
+            let audio = try await LibraryTree.audio().bytes
+            _ = try LibraryTree.write(into: server.root, artists: 3, albums: 2, tracks: 3, audio: audio)
+            try Data("#EXTM3U\n#EXTINF:1,First\nArtist 01/Album 2/01 Song A01 B2 T01.mp3\nArtist 03/Album 2/03 Song A03 B2 T03.mp3\n".utf8)
+                .write(to: server.root.appendingPathComponent("mix.m3u"))
+            let base = server.baseURL.absoluteString
+            try Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>Test Cast</title>
+                <item><title>Older Episode</title><pubDate>Mon, 02 Nov 2026 10:00:00 +0000</pubDate>
+                <enclosure url="\(base)Artist%2001/Album%201/01%20Song%20A01%20B1%20T01.mp3" type="audio/mpeg" length="1000"/></item>
+                <item><title>Newest Episode</title><pubDate>Fri, 20 Nov 2026 10:00:00 +0000</pubDate>
+                <enclosure url="\(base)Artist%2002/Album%201/01%20Song%20A02%20B1%20T01.mp3" type="audio/mpeg" length="1000"/></item>
+                </channel></rss>
+                """.utf8).write(to: server.root.appendingPathComponent("feed.xml"))
+            let directory = try Fixtures.shared.scratchDirectory()
+            let config = directory.appendingPathComponent("config.toml")
+            try Data("""
+                [[source]]
+                name = "dav"
+                type = "webdav"
+                url = "\(base)"
+                username = "\(server.username)"
+                password = "\(server.password)"
+
+                [[source]]
+                name = "pod"
+                type = "feed"
+                url = "\(base)feed.xml"
+                username = "\(server.username)"
+                password = "\(server.password)"
+                """.utf8).write(to: config)
+            let bus = try await DBusTestBus()
+            let cacheHome = directory.appendingPathComponent("cache")
+            let daemon = try Self.daemon(bus: bus, config: config, cacheHome: cacheHome)
+            #expect(try await bus.waitForName(LibraryCLITests.name))
+            return Rig(server: server, bus: bus, config: config, cacheHome: cacheHome, daemon: daemon)
+        }
+
+        static func daemon(bus: DBusTestBus, config: URL, cacheHome: URL) throws -> ChildProcess {
+            try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path, "--log-level", "trace"],
+                             environment: bus.environment.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 })
+        }
+
+        /// Runs `cloudplayerctl ARGUMENTS…`.
+        func ctl(_ arguments: String...) async throws -> ProcessResult {
+            try await bus.run(BuiltProducts.cloudplayerctl, arguments)
+        }
+
+        /// `cloudplayerctl ARGUMENTS… --json`, parsed; the command must succeed.
+        func json(_ arguments: String...) async throws -> Any {
+            let result = try await bus.run(BuiltProducts.cloudplayerctl, arguments + ["--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+        }
+
+        func rows(_ arguments: String...) async throws -> [[String: Any]] {
+            let result = try await bus.run(BuiltProducts.cloudplayerctl, arguments + ["--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        }
+
+        func status() async throws -> [String: Any] {
+            try await json("status") as? [String: Any] ?? [:]
+        }
+
+        /// Stops the daemon and the bus; returns what the daemon printed.
+        func stop() async -> ProcessResult {
+            daemon.signal(SIGTERM)
+            let output = await daemon.wait()
+            await bus.stop()
+            return output
+        }
+    }
+
+    /// Polls until `check` holds (a daemon does things in the background); false after ~20 s.
+    private func eventually(_ check: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<200 {
+            if try await check() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    @Test("scan, ls, search, playlists (folders, a playlist file, a feed newest first, your own), queue, sources, cache — and no password in any answer")
+    func tour() async throws {
+        let rig = try await Rig.start()
+        let scan = try await rig.ctl("scan")
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.contains("dav: 10 folders, 18 tracks (18 read"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("pod: 0 folders, 2 tracks"), "\(scan.stdout)")
+
+        let artist2 = try await rig.rows("ls", "--artist", "Artist 02")
+        #expect(artist2.count == 6)
+        #expect(artist2.allSatisfy { ($0["artist"] as? String) == "Artist 02" && ($0["duration"] as? Double ?? 0) > 0.9 })
+        let found = try await rig.rows("search", "song", "t03")
+        #expect(found.count == 6 + 0)
+        let table = try await rig.ctl("ls", "--album", "Album 2")
+        #expect(table.stdout.split(separator: "\n").first?.hasPrefix("ID  TITLE") == true)
+        #expect(table.stdout.split(separator: "\n").count == 1 + 9)
+
+        let playlists = try await rig.rows("playlist", "ls")
+        #expect(playlists.filter { $0["kind"] as? String == "folder" }.count == 6)
+        let mix = try #require(playlists.first { $0["kind"] as? String == "file" })
+        #expect(mix["name"] as? String == "mix" && mix["tracks"] as? Int == 2)
+        let feed = try #require(playlists.first { $0["kind"] as? String == "feed" })
+        #expect(feed["name"] as? String == "Test Cast")
+        let episodes = try await rig.rows("playlist", "ls", "\(feed["id"] as? Int ?? 0)")
+        #expect(episodes.map { $0["title"] as? String } == ["Newest Episode", "Older Episode"])
+
+        // Your own playlist: create, add, remove, play.
+        let ids = try await rig.rows("ls", "--artist", "Artist 03").compactMap { $0["id"] as? Int }
+        #expect(try await rig.ctl("playlist", "create", "Favs").status == 0)
+        #expect(try await rig.ctl("playlist", "create", "Favs").stderr.contains("already have a playlist named 'Favs'"))
+        #expect(try await rig.ctl("playlist", "add", "Favs", String(ids[0]), String(ids[1]), String(ids[2])).status == 0)
+        #expect(try await rig.json("playlist", "remove", "Favs", String(ids[1])) as? Int == 1)
+        #expect(try await rig.rows("playlist", "ls", "Favs").compactMap { $0["id"] as? Int } == [ids[0], ids[2]])
+        #expect(try await rig.ctl("playlist", "add", "mix", String(ids[0])).stderr.contains("not one of your own playlists"))
+        #expect(try await rig.ctl("playlist", "play", "Favs").status == 0)
+        #expect(try await eventually { try await rig.status()["status"] as? String == "Playing" })
+        #expect(try await rig.rows("queue", "ls").count == 2)
+
+        // The queue.
+        #expect(try await rig.json("queue", "add", String(ids[3]), String(ids[4])) as? Int == 2)
+        let queue = try await rig.rows("queue", "ls")
+        #expect(queue.count == 4 && queue[0]["current"] as? Bool == true)
+        #expect(try await rig.ctl("queue", "play", "4").status == 0)
+        #expect(try await eventually { (try await rig.rows("queue", "ls")).last?["current"] as? Bool == true })
+        #expect(try await rig.ctl("queue", "play", "9").stderr.contains("there is no entry 9"))
+        #expect(try await rig.ctl("queue", "clear").status == 0)
+        #expect(try await rig.status()["queue_length"] as? Int == 0)
+
+        // Sources and the cache.
+        let sources = try await rig.rows("sources")
+        #expect(sources.map { $0["name"] as? String } == ["dav", "pod"])
+        #expect(sources.first?["tracks"] as? Int == 18)
+        let stats = try await rig.json("cache", "stats") as? [String: Any] ?? [:]
+        #expect(stats["entries"] as? Int ?? 0 >= 18, "the scan's heads are in the cache")
+        #expect(try await rig.ctl("cache", "pin", "mix").status == 0)
+        let mixTracks = try await rig.rows("playlist", "ls", "mix").compactMap { $0["id"] as? Int }
+        for id in mixTracks {
+            #expect(try await eventually {
+                let shown = try await rig.json("cache", "show", String(id)) as? [String: Any] ?? [:]
+                return shown["cached"] as? Int == shown["length"] as? Int
+            }, "track \(id) of a pinned playlist is downloaded whole")
+        }
+        let bar = try await rig.ctl("cache", "show", String(mixTracks[0]))
+        #expect(bar.stdout.contains(String(repeating: "█", count: 64)) && bar.stdout.contains("(100%)"), "\(bar.stdout)")
+        #expect(try await rig.ctl("cache", "clear").status == 0)
+        let kept = try await rig.json("cache", "show", String(mixTracks[0])) as? [String: Any] ?? [:]
+        #expect(kept["cached"] as? Int == kept["length"] as? Int, "pinned bytes survive cache clear")
+        let unpinned = try await rig.json("cache", "show", String(ids[4])) as? [String: Any] ?? [:]
+        #expect(unpinned["cached"] as? Int == 0, "the rest is gone")
+
+        // The password is in no answer, no state file, no library, no log line.
+        var everything = ""
+        for arguments in [["status"], ["ls"], ["search", "song"], ["playlist", "ls"], ["queue", "ls"], ["sources"], ["cache", "stats"]] {
+            everything += try await rig.bus.run(BuiltProducts.cloudplayerctl, arguments + ["--json"]).stdout
+        }
+        let daemonOutput = await rig.stop()
+        everything += daemonOutput.stdout + daemonOutput.stderr
+        #expect(daemonOutput.stderr.contains("scan finished"), "the trace log was captured")
+        for file in try FileManager.default.subpathsOfDirectory(atPath: rig.bus.dataHome.path) {
+            everything += String(decoding: (try? Data(contentsOf: rig.bus.dataHome.appendingPathComponent(file))) ?? Data(), as: UTF8.self)
+        }
+        let basic = Data("\(rig.server.username):\(rig.server.password)".utf8).base64EncodedString()
+        #expect(!everything.contains(rig.server.password))
+        #expect(!everything.contains(basic))
+    }
+
+    @Test("after SIGKILL the daemon comes back paused near where it was; after SIGTERM exactly there")
+    func stateSurvivesRestarts() async throws {
+        let bus = try await DBusTestBus()
+        let cacheHome = try Fixtures.shared.scratchDirectory()
+        let config = cacheHome.appendingPathComponent("config.toml")
+        try Data().write(to: config)
+        func start() async throws -> ChildProcess {
+            let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
+                                          environment: bus.environment.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 })
+            #expect(try await bus.waitForName(Self.name))
+            return daemon
+        }
+        func status() async throws -> [String: Any] {
+            let result = try await bus.run(BuiltProducts.cloudplayerctl, ["status", "--json"])
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        }
+        let long = try await Fixtures.shared.url(.longMP3), other = try await Fixtures.shared.url(.vbrMP3)
+        var daemon = try await start()
+        #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["queue", "add", other.path, long.path]).status == 0)
+        #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["queue", "play", "2"]).status == 0)
+        _ = try await bus.run("playerctl", ["-p", "cloudplayerd", "volume", "0.4"])
+        _ = try await bus.run("playerctl", ["-p", "cloudplayerd", "shuffle", "On"])
+        var before = 0.0
+        #expect(try await eventually {
+            before = try await status()["position"] as? Double ?? 0
+            return before >= 5
+        })
+        daemon.signal(SIGKILL)
+        _ = await daemon.wait()
+
+        daemon = try await start()
+        var restored: [String: Any] = [:]
+        #expect(try await eventually {
+            restored = try await status()
+            return restored["status"] as? String == "Paused"
+        }, "comes back paused")
+        #expect(restored["url"] as? String == long.absoluteString)
+        let position = restored["position"] as? Double ?? -1
+        #expect(position <= before + 0.5 && position >= before - 4.5, "saved at most a few seconds before the kill: \(position) vs \(before)")
+        #expect(abs((restored["volume"] as? Double ?? 0) - 0.4) < 0.01)
+        #expect(restored["shuffle"] as? Bool == true)
+        #expect(restored["queue_length"] as? Int == 2)
+
+        // Play on, pause, stop cleanly: the exact place is saved.
+        _ = try await bus.run("playerctl", ["-p", "cloudplayerd", "play"])
+        #expect(try await eventually { (try await status()["position"] as? Double ?? 0) >= position + 1 })
+        _ = try await bus.run("playerctl", ["-p", "cloudplayerd", "pause"])
+        #expect(try await eventually { try await status()["status"] as? String == "Paused" })
+        let paused = try await status()["position"] as? Double ?? -1
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait().status == 0)
+        daemon = try await start()
+        #expect(try await eventually { try await status()["status"] as? String == "Paused" })
+        #expect(abs((try await status()["position"] as? Double ?? -1) - paused) < 0.3)
+        let saved = bus.dataHome.appendingPathComponent("cloudplayerd/state.json")
+        #expect(try FileManager.default.attributesOfItem(atPath: saved.path)[.posixPermissions] as? Int == 0o600)
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+
+    @Test("SIGHUP reloads the config; a broken one is reported with its line and the last good one stays")
+    func reloadOnHangup() async throws {
+        let bus = try await DBusTestBus()
+        let folder = try Fixtures.shared.scratchDirectory()
+        let config = folder.appendingPathComponent("config.toml")
+        func write(_ names: [String], broken: Bool = false) throws {
+            var text = names.map { "[[source]]\nname = \"\($0)\"\ntype = \"local\"\npath = \"\(folder.path)\"\n" }.joined(separator: "\n")
+            if broken { text += "\n[cache]\nsize = 3\n" }
+            try Data(text.utf8).write(to: config)
+        }
+        try write(["first"])
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 })
+        #expect(try await bus.waitForName(Self.name))
+        func names() async throws -> [String] {
+            let result = try await bus.run(BuiltProducts.cloudplayerctl, ["sources", "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+            return rows.compactMap { $0["name"] as? String }
+        }
+        #expect(try await names() == ["first"])
+        try write(["first", "second"])
+        daemon.signal(SIGHUP)
+        #expect(try await eventually { try await names() == ["first", "second"] })
+        try write(["third"], broken: true)
+        daemon.signal(SIGHUP)
+        let reload = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, "/org/cloudplayerd/Manager1",
+                                                   "org.cloudplayerd.Manager1", "Reload"])
+        #expect(reload.status != 0 && reload.stderr.contains("config.toml:7: cache.size: unknown key"), "\(reload.stderr)")
+        #expect(try await names() == ["first", "second"], "the last good config stays")
+        daemon.signal(SIGTERM)
+        let output = await daemon.wait()
+        #expect(output.status == 0)
+        #expect(output.stderr.contains("config not reloaded, keeping the last good one"), "\(output.stderr)")
+        await bus.stop()
+    }
+
+    @Test("Manager1 calls with wrong signatures, unknown members, bad references and huge arrays are errors; the daemon answers on")
+    func badCalls() async throws {
+        let bus = try await DBusTestBus()
+        let folder = try Fixtures.shared.scratchDirectory()
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 })
+        #expect(try await bus.waitForName(Self.name))
+        func call(_ arguments: String...) async throws -> ProcessResult {
+            try await call(arguments)
+        }
+        func call(_ arguments: [String]) async throws -> ProcessResult {
+            try await bus.run("busctl", ["--address=\(bus.address)", "call", "--", Self.name, "/org/cloudplayerd/Manager1",
+                                         "org.cloudplayerd.Manager1"] + arguments)
+        }
+        #expect(try await call("Search", "s", "x").stderr.contains("Invalid arguments"))
+        #expect(try await call("Search", "su", "x", "-1").status != 0)
+        #expect(try await call("Nope").stderr.contains("Unknown method"))
+        #expect(try await call("PlaylistShow", "s", "no such list").stderr.contains("no playlist 'no such list'"))
+        #expect(try await call("QueueAdd", "asb", "2", "ftp://x/y", "/etc/passwd", "false").stderr.contains("neither a track id nor"))
+        #expect(try await call("QueueAdd", "asb", "1", "https://u:p@example.org/a.mp3", "true").stderr.contains("credentials"))
+        #expect(try await call("QueuePlay", "u", "4000000000").stderr.contains("no entry"))
+        #expect(try await call("PlaylistCreate", "s", "").stderr.contains("1 to 200 characters"))
+        #expect(try await call("Scan", "as", "1", "nowhere").stderr.contains("no source named 'nowhere'"))
+        var huge = ["QueueAdd", "asb", "20000"]
+        huge += (0..<20000).map { "x\($0)" }
+        huge.append("false")
+        #expect(try await call(huge).status != 0)
+        let status = try await call("Status")
+        #expect(status.status == 0 && status.stdout.contains("\"status\" s \"Stopped\""))
+        let notRunning = try await DBusTestBus()
+        let absent = try await notRunning.run(BuiltProducts.cloudplayerctl, ["status"])
+        #expect(absent.status == 3 && absent.stderr.contains("cloudplayerd is not running"))
+        await notRunning.stop()
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait().status == 0)
+        await bus.stop()
+    }
+
+    @Test("Introspect answers exactly what dbus/org.cloudplayerd.Manager1.xml documents")
+    func introspectionMatchesDocument() async throws {
+        let bus = try await DBusTestBus()
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": try Fixtures.shared.scratchDirectory().path]) { $1 })
+        #expect(try await bus.waitForName(Self.name))
+        let live = try await bus.run("busctl", ["--address=\(bus.address)", "introspect", "--xml-interface", Self.name, "/org/cloudplayerd/Manager1"])
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("dbus/org.cloudplayerd.Manager1.xml")
+        let documented = try IntrospectionSummary.lines(of: String(contentsOf: document, encoding: .utf8), interfacesStartingWith: "org.cloudplayerd.")
+        let exported = try IntrospectionSummary.lines(of: live.stdout, interfacesStartingWith: "org.cloudplayerd.")
+        #expect(documented.count > 20)
+        #expect(exported == documented)
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+}
