@@ -55,7 +55,7 @@ let package = Package(
         // bench/bus's client: times MPRIS calls; also the tests' misbehaving client.
         .executableTarget(
             name: "cloudplayerd-busbench",
-            dependencies: ["CloudPlayerCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CloudPlayerCore", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "bench/BusBench"
         ),
 

@@ -5,15 +5,18 @@
 #                                       for fixtures, a PulseAudio server and its tools, a WebDAV
 #                                       server (rclone)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
+#   packaging/install-deps.sh --package also what building and checking the .deb takes
+#                                       (packaging/build-deb.sh, packaging/check-deb.sh)
 # Uses sudo when not root. Installs nothing that is already there.
 set -euo pipefail
 
 packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libsystemd-dev)
 for option in "$@"; do
     case "$option" in
-        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl) ;;
+        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2) ;;
         --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox) ;;
         --sample) packages+=(lame sox) ;;
+        --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
     esac
 done

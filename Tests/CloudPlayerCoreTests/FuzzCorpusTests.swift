@@ -17,14 +17,14 @@ import TestSupport
     }
 
     @Test("the corpus of every target is there and runs clean", arguments: FuzzTarget.allCases)
-    func corpus(_ target: FuzzTarget) {
+    func corpus(_ target: FuzzTarget) async {
         let inputs = Self.inputs(target)
         #expect(!inputs.isEmpty, "no corpus for \(target.rawValue)")
-        for input in inputs { target.run(input) }
+        for input in inputs { await target.run(input) }
     }
 
     @Test("mutated seeds (flipped, cut, spliced bytes) run clean", arguments: FuzzTarget.allCases)
-    func mutations(_ target: FuzzTarget) {
+    func mutations(_ target: FuzzTarget) async {
         var state: UInt64 = 0x5eed_0000 &+ UInt64(target.rawValue.utf8.count)
         func next(_ bound: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -39,7 +39,7 @@ import TestSupport
             case 2: if !bytes.isEmpty { bytes.insert(contentsOf: bytes[next(bytes.count)...].prefix(64), at: next(bytes.count)) }
             default: for _ in 0...next(16) where !bytes.isEmpty { bytes[next(bytes.count)] = UInt8(next(256)) }
             }
-            target.run(bytes)
+            await target.run(bytes)
         }
     }
 }

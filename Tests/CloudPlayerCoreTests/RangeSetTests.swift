@@ -1,5 +1,6 @@
 import CloudPlayerCore
 import Testing
+import TestSupport
 
 /// RangeSet against the obvious model: one flag per byte.
 @Suite struct RangeSetTests {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudPlayerCore
 import Foundation
+import TestSupport
 
 /// Times MPRIS method calls against a media player on the bus, one after another, and prints
 /// one line per kind of call: `NAME p50-µs p99-µs calls-per-second`. bench/bus runs it against
@@ -18,8 +19,38 @@ struct BusBench: AsyncParsableCommand {
     @Option(help: "Calls of each kind.")
     var count = 10_000
 
+    @Option(help: ArgumentHelp("Instead of timing: send this many random and malformed calls (see BusFuzzer).", valueName: "calls"))
+    var fuzz: Int?
+
+    @Option(help: "The fuzzer's seed.")
+    var seed: UInt64 = 1
+
     func run() async throws {
         let client = try BusClient(address: address)
+        if let fuzz {
+            var fuzzer = BusFuzzer(generator: MutationGenerator(seed: seed))
+            var replies = 0, errors = 0, timeouts = 0, unsendable = 0
+            for _ in 0..<fuzz {
+                let call = fuzzer.nextCall()
+                do {
+                    _ = try await client.call(destination: destination, path: call.path, interface: call.interface,
+                                              member: call.member, arguments: call.arguments, timeoutSeconds: 30)
+                    replies += 1
+                } catch is BusError {
+                    unsendable += 1  // refused by our own sd-bus before sending (an empty member name, say)
+                } catch let error as BusCallError {
+                    if error.name == "org.freedesktop.DBus.Error.Timeout" || error.name == "org.freedesktop.DBus.Error.NoReply" {
+                        timeouts += 1
+                    } else {
+                        errors += 1
+                    }
+                }
+            }
+            print("fuzz: \(fuzz) calls, \(replies) replies, \(errors) error replies, \(timeouts) unanswered, \(unsendable) not sendable")
+            await client.close()
+            if timeouts > 0 { throw ExitCode(1) }
+            return
+        }
         let path = "/org/mpris/MediaPlayer2"
         let kinds: [(String, String, String, [String])] = [
             ("get-position", "org.freedesktop.DBus.Properties", "Get", ["org.mpris.MediaPlayer2.Player", "Position"]),

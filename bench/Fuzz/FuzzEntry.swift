@@ -20,7 +20,7 @@ private let target: FuzzTarget = {
 /// One input: what libFuzzer calls, by this name from its own main or through the driver below.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    target.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    target.runBlocking(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
 }
 
@@ -44,7 +44,7 @@ enum CorpusRunner {
         }
         for path in arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else { continue }
-            target.run(Array(data))
+            target.runBlocking(Array(data))
         }
     }
 }

@@ -58,7 +58,8 @@ public final class BusClient: Sendable {
             var reply: OpaquePointer?
             let status = sd_bus_call(bus, call, UInt64(timeoutSeconds * 1_000_000), &error, &reply)
             guard status >= 0, let reply else {
-                let name = error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+                let name = error.name.map { String(cString: $0) }
+                    ?? (status == -ETIMEDOUT ? "org.freedesktop.DBus.Error.Timeout" : "org.freedesktop.DBus.Error.Failed")
                 let message = error.message.map { String(cString: $0) } ?? String(cString: strerror(-status))
                 return .failure(BusCallError(name: name, message: message))
             }

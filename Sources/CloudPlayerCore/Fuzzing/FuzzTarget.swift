@@ -14,11 +14,44 @@ import Foundation
     case propfind
     /// The config file (TOML and its checks).
     case config
+    /// The library's tag reader (ID3v2, ID3v1, Xing/LAME, Ogg/Opus headers) over a whole file.
+    case tags
+    /// Podcast feeds (RSS, Atom).
+    case feed
+    /// Playlist files (M3U, M3U8, PLS).
+    case playlist
 
     /// Decoded frames beyond this are not worth the fuzzer's time.
     static let frameBudget = 1 << 20
 
-    public func run(_ bytes: [UInt8]) {
+    /// Runs the target once (async callers, such as the tests: no thread is blocked).
+    public func run(_ bytes: [UInt8]) async {
+        if self == .tags {
+            await Self.readTags(bytes)
+        } else {
+            runSynchronously(bytes)
+        }
+    }
+
+    /// Runs the target once from a caller that owns its thread and may block it (libFuzzer's
+    /// callback, the corpus runner) — never from the cooperative pool.
+    public func runBlocking(_ bytes: [UInt8]) {
+        guard self == .tags else { return runSynchronously(bytes) }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await Self.readTags(bytes)
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private static func readTags(_ bytes: [UInt8]) async {
+        _ = try? await TagReader.read(length: Int64(bytes.count)) { range in
+            Array(bytes[Int(range.lowerBound)..<Int(min(range.upperBound, Int64(bytes.count)))])
+        }
+    }
+
+    private func runSynchronously(_ bytes: [UInt8]) {
         switch self {
         case .decode:
             guard let decoder = try? DecoderActor.open(MemoryByteSource(bytes)) else { return }
@@ -38,6 +71,14 @@ import Foundation
             _ = try? PropfindParser.parse(Data(bytes))
         case .config:
             _ = try? Configuration.parse(String(decoding: bytes, as: UTF8.self), relativeTo: URL(fileURLWithPath: "/nonexistent"))
+        case .tags:
+            break  // async: see run(_:) and runBlocking(_:)
+        case .feed:
+            _ = try? FeedParser.parse(bytes, base: URL(string: "https://example.org/feed.xml")!)
+        case .playlist:
+            let base = URL(string: "https://example.org/music/list.m3u")!
+            _ = try? PlaylistFileParser.parse(bytes, name: "list.m3u", base: base)
+            _ = try? PlaylistFileParser.parse(bytes, name: "list.pls", base: URL(fileURLWithPath: "/music/list.pls"))
         }
     }
 }

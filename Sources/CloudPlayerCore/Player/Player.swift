@@ -105,7 +105,10 @@ public actor Player {
         currentInfo = nil
         publish(.currentChanged(nil))
         let added = await enqueue(urls)
-        if play, let first = await library.first ?? added.first { await perform(.playEntry(first.id, at: 0)) }
+        if play, let first = await library.first ?? added.first {
+            await perform(.playEntry(first.id, at: 0))
+            await perform(.play)
+        }
     }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.

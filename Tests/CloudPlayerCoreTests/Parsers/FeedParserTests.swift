@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CloudPlayerCore
 
 /// Feeds as podcast hosts write them (RSS with iTunes tags, Atom), and as they break them.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CloudPlayerCore
 
 /// M3U/M3U8 and PLS files as players write them, and as they break.

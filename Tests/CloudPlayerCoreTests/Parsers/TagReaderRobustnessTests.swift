@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import CloudPlayerCore
 
 /// Broken and hostile input: truncations, mutations and absurd size claims end in a result or a

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 @testable import CloudPlayerCore
 
 /// The guard in front of Foundation's XMLParser: what it lets through, what it stops, and that

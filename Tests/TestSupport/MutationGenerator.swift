@@ -1,10 +1,11 @@
-/// A deterministic random number generator (SplitMix64) so mutation tests repeat exactly.
-struct MutationGenerator: RandomNumberGenerator {
+/// A deterministic random number generator (SplitMix64) so mutation tests — and the bus fuzzer —
+/// repeat exactly.
+public struct MutationGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,7 +14,7 @@ struct MutationGenerator: RandomNumberGenerator {
     }
 
     /// `bytes` with a few bytes changed, inserted or removed.
-    mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
+    public mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
         var result = bytes
         for _ in 0..<Int.random(in: 1...4, using: &self) {
             guard !result.isEmpty else { return [UInt8.random(in: 0...255, using: &self)] }

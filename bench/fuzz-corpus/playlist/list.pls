@@ -1,0 +1,9 @@
+[playlist]
+File2=b.mp3
+Title2=B
+Length2=-1
+File1=http://example.org/a.mp3
+Title1=A
+Length1=100
+NumberOfEntries=2
+Version=2

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Builds the Debian package (packaging/build-deb.sh), installs it, and checks what it installed:
+# every file in place with a sane owner and mode, both programs run from /usr/bin without the
+# Swift toolchain, the user unit passes `systemd-analyze --user verify` (its man page included),
+# the desktop file passes desktop-file-validate, the man pages format without a warning, and
+# lintian has no error to report. Then it removes the package again if it was not installed
+# before, so the machine is left as it was.
+#   packaging/check-deb.sh              build, install, check, remove
+#   packaging/check-deb.sh --no-build   check the .deb already in .build-deb/
+#   packaging/check-deb.sh --keep       leave the package installed
+# Needs root or sudo, and `packaging/install-deps.sh --package`. Exits non-zero, saying which
+# check failed, on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+build=true keep=false
+for option in "$@"; do
+    case "$option" in
+        --no-build) build=false ;;
+        --keep) keep=true ;;
+        *) echo "check-deb.sh: unknown option $option" >&2; exit 2 ;;
+    esac
+done
+
+failures=0
+fail() { echo "check-deb.sh: FAIL: $*" >&2; exit 1; }
+note() { echo "check-deb.sh: $*" >&2; }
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo)
+
+for tool in dpkg-deb apt-get systemd-analyze man desktop-file-validate ldd; do
+    command -v "$tool" >/dev/null || fail "$tool is missing: run packaging/install-deps.sh --package"
+done
+if grep -qsE '^path-exclude[= ]+/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
+    fail "dpkg on this machine drops manual pages at install (path-exclude in /etc/dpkg/dpkg.cfg.d/): the man pages cannot be checked"
+fi
+
+# The programs the package ships.
+programs=(cloudplayerd cloudplayerctl)
+
+if $build; then
+    packaging/build-deb.sh || fail "packaging/build-deb.sh failed"
+fi
+debs=("$root"/.build-deb/cloudplayerd_*.deb)
+[[ -f ${debs[0]} ]] || fail "no .build-deb/cloudplayerd_*.deb: run packaging/build-deb.sh"
+[[ ${#debs[@]} -eq 1 ]] || fail "more than one package in .build-deb/: ${debs[*]}"
+deb=${debs[0]}
+note "checking ${deb#"$root"/}"
+
+# The package's contents, before installing it: owners and modes.
+dpkg-deb --contents "$deb" | awk '$2 != "root/root" { bad = 1; print "  not root/root: " $0 } END { exit bad }' >&2 \
+    || fail "files in the package not owned by root"
+dpkg-deb --contents "$deb" | awk '$1 ~ /^.{8}w/ { bad = 1; print "  world-writable: " $0 } END { exit bad }' >&2 \
+    || fail "world-writable files in the package"
+
+was_installed=false
+dpkg-query -W -f='${Status}' cloudplayerd 2>/dev/null | grep -q "install ok installed" && was_installed=true
+remove() {
+    if ! $keep && ! $was_installed; then
+        note "removing the package again"
+        "${sudo[@]}" dpkg --purge cloudplayerd >/dev/null || note "WARNING: could not remove cloudplayerd"
+    fi
+}
+trap remove EXIT
+
+# apt-get, not dpkg -i, so that what the package depends on is installed too (and checked to exist).
+apt_log=$(mktemp)
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends --reinstall "$deb" >"$apt_log" 2>&1 \
+    || { cat "$apt_log" >&2; rm -f "$apt_log"; fail "the package does not install"; }
+rm -f "$apt_log"
+
+# Every file in place, with the right mode.
+installed=$(dpkg -L cloudplayerd)
+expect() {  # MODE PATH
+    local mode=$1 path=$2
+    grep -qxF "$path" <<<"$installed" || { note "  not in the package: $path"; failures=$((failures + 1)); return; }
+    [[ -f $path ]] || { note "  not installed: $path"; failures=$((failures + 1)); return; }
+    local actual
+    actual=$(stat -c '%a %U:%G' "$path")
+    [[ $actual == "$mode root:root" ]] || { note "  $path is $actual, expected $mode root:root"; failures=$((failures + 1)); }
+}
+for program in "${programs[@]}"; do
+    expect 755 "/usr/bin/$program"
+    expect 644 "/usr/share/man/man1/$program.1.gz"
+done
+expect 644 /usr/lib/systemd/user/cloudplayerd.service
+expect 644 /usr/share/dbus-1/services/org.mpris.MediaPlayer2.cloudplayerd.service
+expect 644 /usr/share/applications/cloudplayerd.desktop
+for interface in dbus/*.xml; do
+    expect 644 "/usr/share/dbus-1/interfaces/${interface#dbus/}"
+done
+expect 644 /usr/share/doc/cloudplayerd/copyright
+[[ $failures -eq 0 ]] || fail "$failures installed file(s) missing or wrong (above)"
+note "files in place: $(grep -c . <<<"$installed") paths"
+
+# The programs run, on their own: no Swift toolchain, no library that is not there.
+for program in "${programs[@]}"; do
+    libraries=$(ldd "/usr/bin/$program") || fail "ldd /usr/bin/$program failed"
+    if grep -E 'not found|/opt/swift|libswift|libFoundation|libdispatch' <<<"$libraries" >&2; then
+        fail "/usr/bin/$program needs the Swift toolchain's or missing libraries (above)"
+    fi
+    help=$(env -i PATH=/usr/bin:/bin HOME=/nonexistent "/usr/bin/$program" --help 2>&1) \
+        || { echo "$help" >&2; fail "/usr/bin/$program --help failed"; }
+    grep -q "USAGE: $program" <<<"$help" || { echo "$help" >&2; fail "/usr/bin/$program --help printed no usage"; }
+done
+note "the programs run: ${programs[*]} --help"
+
+# The user unit, as installed, as a user manager reads it. systemd-analyze needs a runtime folder
+# for --user (none in a container without a login session); it also runs `man cloudplayerd(1)`
+# for Documentation=.
+runtime=$(mktemp -d)
+verify=$(XDG_RUNTIME_DIR=$runtime systemd-analyze --user verify /usr/lib/systemd/user/cloudplayerd.service 2>&1) \
+    || { echo "$verify" >&2; rm -rf "$runtime"; fail "systemd-analyze --user verify failed"; }
+rm -rf "$runtime"
+[[ -z $verify ]] || { echo "$verify" >&2; fail "systemd-analyze --user verify warned"; }
+note "systemd-analyze --user verify: clean"
+
+# The D-Bus activation file names the bus name, the program and the unit that are installed.
+service=/usr/share/dbus-1/services/org.mpris.MediaPlayer2.cloudplayerd.service
+grep -qx 'Name=org.mpris.MediaPlayer2.cloudplayerd' "$service" || fail "$service: Name= is not its bus name"
+exec_path=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$service")
+[[ -x $exec_path ]] || fail "$service: Exec= $exec_path is not installed"
+unit=$(sed -n 's/^SystemdService=//p' "$service")
+[[ -f /usr/lib/systemd/user/$unit ]] || fail "$service: SystemdService=$unit is not installed"
+grep -qx 'BusName=org.mpris.MediaPlayer2.cloudplayerd' "/usr/lib/systemd/user/$unit" || fail "$unit: BusName= differs from the activation file's Name="
+
+desktop=$(desktop-file-validate /usr/share/applications/cloudplayerd.desktop 2>&1) \
+    && [[ -z $desktop ]] || { echo "$desktop" >&2; fail "desktop-file-validate"; }
+note "desktop-file-validate: clean"
+
+for program in "${programs[@]}"; do
+    [[ $(man -w "$program") == "/usr/share/man/man1/$program.1.gz" ]] || fail "man -w $program does not find the installed page"
+    warnings=$(LC_ALL=C.UTF-8 man --warnings -l "/usr/share/man/man1/$program.1.gz" 2>&1 >/dev/null)
+    [[ -z $warnings ]] || { echo "$warnings" >&2; fail "man --warnings $program"; }
+done
+note "man pages: clean"
+
+# lintian: an error fails the check (the justified ones are overridden in
+# packaging/debian/cloudplayerd.lintian-overrides); warnings are printed, not failed on.
+if command -v lintian >/dev/null; then
+    report=$(lintian --tag-display-limit 0 "$deb" 2>&1 | grep -v '^running with root privileges') || true
+    [[ -z $report ]] || echo "$report" >&2
+    ! grep -q '^E: ' <<<"$report" || fail "lintian reports errors (above)"
+    note "lintian: no error"
+else
+    note "lintian is not installed: skipped"
+fi
+
+note "OK: ${deb#"$root"/} installs and checks clean"
