@@ -49,7 +49,7 @@ struct ScanCommand: AsyncParsableCommand {
                     + "(\(report["tags_read"]?.integer ?? 0) read, \(Formatting.bytes(report["bytes"]?.integer ?? 0)) fetched), "
                     + "\(report["gone"]?.integer ?? 0) gone, \(report["playlists"]?.integer ?? 0) playlists")
             }
-            for problem in report["problems"]?.elements.compactMap(\.text) ?? [] { say("  \(problem)") }
+            for problem in report["problems"]?.elements.compactMap(\.text) ?? [] { say("  " + TextTable.printable(problem)) }
         }
         if failed { throw ExitCode(1) }
     }

@@ -19,7 +19,7 @@ struct StatusCommand: AsyncParsableCommand {
             let duration = Formatting.duration(status["duration"]?.number)
             if !position.isEmpty { line += "  \(position)" + (duration.isEmpty ? "" : " / \(duration)") }
         }
-        say(line)
+        say(TextTable.printable(line))
         let volume = Int(((status["volume"]?.number ?? 1) * 100).rounded())
         say("queue: \(status["queue_length"]?.integer ?? 0) tracks · volume \(volume)% · loop \(status["loop"]?.text ?? "None")"
             + " · shuffle \(status["shuffle"]?.flag == true ? "on" : "off")")

@@ -27,7 +27,15 @@ struct TextTable {
     }
 
     private static func cut(_ text: String, to width: Int) -> String {
-        let line = text.replacingOccurrences(of: "\n", with: " ")
+        let line = Self.printable(text)
         return line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+    }
+
+    /// Text from a server (tags, names) with control characters — terminal escapes among them —
+    /// shown as U+FFFD, so it cannot drive the terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) ? "\u{FFFD}" : scalar
+        }))
     }
 }

@@ -137,4 +137,14 @@ import Testing
     func missingFile() throws {
         #expect(throws: ConfigError.self) { try Configuration.load(explicit: "/nonexistent/cloudplayerd.toml") }
     }
+
+    @Test("a path that climbs out of a source's root, even percent-encoded, is not covered by it (no credentials)")
+    func climbingPathIsNotCovered() throws {
+        let source = SourceConfiguration(name: "dav", kind: .webdav, url: URL(string: "https://cloud.example.org/dav/music/")!)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/b.mp3")!) != nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/%2e%2e/private/x.mp3")!) == nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/%2E%2E/%2e%2e/x.mp3")!) == nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/./x.mp3")!) == nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/musicx/y.mp3")!) == nil)
+    }
 }

@@ -158,16 +158,17 @@ struct LibraryScanTests {
                 <d:response><d:href>\(root)sub/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
                 <d:response><d:href>\(root)../etc/passwd.mp3</d:href><d:propstat><d:prop><d:resourcetype/><d:getcontentlength>100</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
                 <d:response><d:href>http://127.0.0.2:9/stolen.mp3</d:href><d:propstat><d:prop><d:resourcetype/><d:getcontentlength>100</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
+                <d:response><d:href>\(root)sub/%2e%2e/%2E%2E/private/hidden.mp3</d:href><d:propstat><d:prop><d:resourcetype/><d:getcontentlength>100</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
                 <d:response><d:href>/elsewhere/other.mp3</d:href><d:propstat><d:prop><d:resourcetype/><d:getcontentlength>100</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
                 </d:multistatus>
                 """))
             // The source's root is a folder below the server's: an absolute path beside it is outside.
             let report = try #require(await rig.scan().first)
             #expect(report.tracks == 1)
-            #expect(report.problems.filter { $0.contains("outside the source") }.count == 3, "\(report.problems)")
+            #expect(report.problems.filter { $0.contains("outside the source") }.count == 4, "\(report.problems)")
             let all = try await rig.library.tracks(TrackFilter(), limit: 10)
             #expect(all.map(\.title) == ["Inside"])
-            #expect(rig.proxy.log.allSatisfy { !$0.path.contains("passwd") })
+            #expect(rig.proxy.log.allSatisfy { !$0.path.contains("passwd") && !$0.path.contains("hidden") })
         }
     }
 
@@ -194,6 +195,33 @@ struct LibraryScanTests {
             #expect(report.gone == 0, "an unlisted folder's tracks are not gone")
             #expect(report.problems.contains { $0.contains("cannot list") && $0.contains("not well-formed") }, "\(report.problems)")
             #expect(try await rig.library.tracks(TrackFilter(), limit: 10).count == 2)
+        }
+    }
+
+    @Test("a malformed feed fails its source with a clear message; a malformed playlist file is reported and the scan goes on")
+    func malformedFeedAndPlaylist() async throws {
+        try await Rig.with(extraSources: """
+            [[source]]
+            name = "cast"
+            type = "feed"
+            url = "http://127.0.0.1:9/feed.xml"
+            """) { rig in
+            let audio = try await LibraryTree.audio().bytes
+            try rig.publish(Data(LibraryTree.id3v2(title: "Kept", artist: "X", album: "Y", track: 1) + audio), at: "a/t.mp3")
+            try rig.publish(Data("[playlist]\nFile1=t.mp3\nNumberOfEntries=1\n".utf8), at: "a/good.pls")
+            try rig.publish(Data([0x5B, 0x70, 0xFF, 0xFE, 0x00, 0x01]), at: "a/broken.pls")
+            try rig.publish(Data("<?xml version=\"1.0\"?><rss><channel><title>Cast</title><item><enclosure url=".utf8), at: "feed.xml")
+            var sources = await rig.loader.configuration.sources
+            let feedURL = rig.proxy.baseURL.appendingPathComponent("feed.xml")
+            sources[1] = SourceConfiguration(name: "cast", kind: .feed, url: feedURL, username: rig.server.username,
+                                             password: sources[0].password)
+            let reports = await rig.scan(sources)
+            #expect(reports[0].tracks == 1 && !reports[0].failed)
+            #expect(reports[0].playlists == 2, "the folder and good.pls")
+            #expect(reports[0].problems.contains { $0.contains("broken.pls") }, "\(reports[0].problems)")
+            #expect(reports[1].failed && reports[1].problems.first?.contains("cast: cannot read the feed") == true, "\(reports[1].problems)")
+            let pls = try await rig.library.playlists().first { $0.playlist.kind == .file }
+            #expect(pls?.playlist.name == "good" && pls?.count == 1)
         }
     }
 

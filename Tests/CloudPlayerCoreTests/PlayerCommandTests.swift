@@ -133,4 +133,19 @@ struct PlayerCommandTests {
         _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
         #expect(await player.status == .stopped)
     }
+
+    @Test("a looping queue whose every track fails stops after one round instead of retrying forever")
+    func allFailingQueueStops() async throws {
+        let player = Player(output: OutputActor(device: NullOutput()))
+        let missing = try Fixtures.shared.scratchDirectory()
+        _ = await player.library.enqueue([missing.appendingPathComponent("a.mp3"), missing.appendingPathComponent("b.mp3")])
+        let log = EventLog(player)
+        defer { Task { await player.shutdown() } }
+        await player.perform(.setLoop(.playlist))
+        await player.perform(.play)
+        _ = try await log.next("queue finished") { if case .queueFinished = $0 { true } else { false } }
+        #expect(await player.status == .stopped)
+        let failures = log.seen.filter { if case .trackFailed = $0 { true } else { false } }.count
+        #expect(failures == 2, "each track tried once")
+    }
 }

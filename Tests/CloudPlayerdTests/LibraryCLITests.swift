@@ -28,9 +28,9 @@ struct LibraryCLITests {
                 <?xml version="1.0" encoding="UTF-8"?>
                 <rss version="2.0"><channel><title>Test Cast</title>
                 <item><title>Older Episode</title><pubDate>Mon, 02 Nov 2026 10:00:00 +0000</pubDate>
-                <enclosure url="\(base)Artist%2001/Album%201/01%20Song%20A01%20B1%20T01.mp3" type="audio/mpeg" length="1000"/></item>
+                <enclosure url="\(base)Artist%2001/Album%202/01%20Song%20A01%20B2%20T01.mp3" type="audio/mpeg" length="1000"/></item>
                 <item><title>Newest Episode</title><pubDate>Fri, 20 Nov 2026 10:00:00 +0000</pubDate>
-                <enclosure url="\(base)Artist%2002/Album%201/01%20Song%20A02%20B1%20T01.mp3" type="audio/mpeg" length="1000"/></item>
+                <enclosure url="\(base)Artist%2002/Album%202/01%20Song%20A02%20B2%20T01.mp3" type="audio/mpeg" length="1000"/></item>
                 </channel></rss>
                 """.utf8).write(to: server.root.appendingPathComponent("feed.xml"))
             let directory = try Fixtures.shared.scratchDirectory()
@@ -127,6 +127,24 @@ struct LibraryCLITests {
         #expect(feed["name"] as? String == "Test Cast")
         let episodes = try await rig.rows("playlist", "ls", "\(feed["id"] as? Int ?? 0)")
         #expect(episodes.map { $0["title"] as? String } == ["Newest Episode", "Older Episode"])
+        #expect(episodes.map { $0["source"] as? String } == ["dav", "dav"], "episodes that are files of a source stay that source's tracks")
+
+        // MPRIS Playlists offers them, by name; activating one replaces the queue and plays it.
+        let mprisPlaylists = try await rig.bus.run("busctl", ["--address=\(rig.bus.address)", "call", Self.name, "/org/mpris/MediaPlayer2",
+                                                              "org.mpris.MediaPlayer2.Playlists", "GetPlaylists", "uusb", "0", "100", "Alphabetical", "false"])
+        #expect(mprisPlaylists.stdout.hasPrefix("a(oss) \(playlists.count) "), "\(mprisPlaylists.stdout)")
+        #expect(mprisPlaylists.stdout.contains("\"/org/cloudplayerd/playlist/\(feed["id"] as? Int ?? 0)\" \"Test Cast\""))
+        _ = try await rig.bus.run("playerctl", ["-p", "cloudplayerd", "loop", "Playlist"])  // one-second tracks must not run out
+        let activated = try await rig.bus.run("busctl", ["--address=\(rig.bus.address)", "call", Self.name, "/org/mpris/MediaPlayer2",
+                                                         "org.mpris.MediaPlayer2.Playlists", "ActivatePlaylist", "o",
+                                                         "/org/cloudplayerd/playlist/\(feed["id"] as? Int ?? 0)"])
+        #expect(activated.status == 0, "\(activated.stderr)")
+        var playing = ""
+        #expect(try await eventually {
+            playing = try await rig.bus.run("playerctl", ["-p", "cloudplayerd", "metadata", "xesam:url"]).stdout
+            return playing.contains("A02%20B2%20T01")
+        }, "the newest episode plays first: \(playing)")
+        #expect(try await rig.rows("queue", "ls").count == 2)
 
         // Your own playlist: create, add, remove, play.
         let ids = try await rig.rows("ls", "--artist", "Artist 03").compactMap { $0["id"] as? Int }

@@ -25,8 +25,29 @@ struct BusBench: AsyncParsableCommand {
     @Option(help: "The fuzzer's seed.")
     var seed: UInt64 = 1
 
+    @Option(parsing: .upToNextOption, help: "Instead of timing MPRIS: time Manager1 Search calls with these queries, in turn.")
+    var search: [String] = []
+
     func run() async throws {
         let client = try BusClient(address: address)
+        if !search.isEmpty {
+            var times: [UInt64] = []
+            var found = 0
+            for index in 0..<count {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let answer = try await client.call(destination: destination, path: "/org/cloudplayerd/Manager1",
+                                                   interface: "org.cloudplayerd.Manager1", member: "Search",
+                                                   arguments: [.string(search[index % search.count]), .uint32(50)])
+                times.append(DispatchTime.now().uptimeNanoseconds - start)
+                found += answer.first?.elements.count ?? 0
+            }
+            let sorted = times.sorted()
+            func percentile(_ p: Double) -> Double { Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1e6 }
+            print(String(format: "search %.2f %.2f ms (p50 p99 of %d calls, %.1f results each)", percentile(0.5), percentile(0.99),
+                         count, Double(found) / Double(count)))
+            await client.close()
+            return
+        }
         if let fuzz {
             var fuzzer = BusFuzzer(generator: MutationGenerator(seed: seed))
             var replies = 0, errors = 0, timeouts = 0, unsendable = 0

@@ -22,10 +22,18 @@ extension BusConnection {
             sd_bus_error_free(&error)
         case .done, .reply:
             var reply: OpaquePointer?
-            guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
-            defer { sd_bus_message_unref(reply) }
-            if case .reply(let value) = outcome, value.append(to: reply) < 0 { return }
-            _ = sd_bus_send(nil, reply, nil)
+            var status = sd_bus_message_new_method_return(call, &reply)
+            if status >= 0, let reply {
+                defer { sd_bus_message_unref(reply) }
+                if case .reply(let value) = outcome { status = value.append(to: reply) }
+                if status >= 0 { status = sd_bus_send(nil, reply, nil) }
+            }
+            // An answer that cannot be built or sent (too large, say) is an error, never silence:
+            // the caller would wait for its timeout.
+            if status < 0 {
+                self.reply(to: call, with: .failed(name: "org.freedesktop.DBus.Error.Failed",
+                                                   message: "the answer could not be sent: \(String(cString: strerror(-status)))"))
+            }
         }
     }
 }

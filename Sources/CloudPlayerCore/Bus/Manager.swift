@@ -81,7 +81,8 @@ public final class Manager: Sendable {
             return .reply(.dictionaries(try await library.playlists().map(Self.fields)))
         case "PlaylistShow":
             let playlist = try await library.playlist(call.string(0))
-            return .reply(.dictionaries(try await library.entries(of: playlist).map(Self.fields)))
+            let itemTitles = playlist.kind == .feed  // an episode is called what its feed calls it
+            return .reply(.dictionaries(try await library.entries(of: playlist).map { Self.fields($0, itemTitle: itemTitles) }))
         case "PlaylistCreate":
             let id = try await library.createPlaylist(named: call.string(0)).id ?? 0
             libraryChanged.withLock { $0 }?()
@@ -89,14 +90,19 @@ public final class Manager: Sendable {
         case "PlaylistDelete":
             try await library.deletePlaylist(call.string(0))
             libraryChanged.withLock { $0 }?()
+            try await keepPinned()
             return .done
         case "PlaylistAdd":
             let urls = try await locations(call.strings(1))
             try await library.add(urls.map(\.absoluteString), toPlaylist: call.string(0))
+            let playlist = try await library.playlist(call.string(0))
+            try await keepPinned(downloading: playlist.pinned ? playlist : nil)
             return .done
         case "PlaylistRemove":
             let urls = try await locations(call.strings(1))
-            return .reply(.uint32(UInt32(try await library.remove(urls.map(\.absoluteString), fromPlaylist: call.string(0)))))
+            let removed = try await library.remove(urls.map(\.absoluteString), fromPlaylist: call.string(0))
+            try await keepPinned()
+            return .reply(.uint32(UInt32(removed)))
         case "PlaylistPlay":
             try await activate(call.string(0))
             return .done
@@ -173,8 +179,12 @@ public final class Manager: Sendable {
         guard await library.beginScanning(sources[0].name) else {
             throw ManagerError(name: "Busy", message: "a scan is already running; see cloudplayerctl status")
         }
-        Task { [library, loader, logger, scanFinished] in
+        Task { [self, library, loader, logger, scanFinished] in
             let reports = await library.scan(sources, loader: loader)
+            // Pinned folders and feeds may hold new tracks: keep and fetch them too.
+            for playlist in (try? await library.playlists().map(\.playlist).filter(\.pinned)) ?? [] {
+                try? await keepPinned(downloading: playlist)
+            }
             for report in reports {
                 logger.info("scan finished", metadata: ["source": "\(report.source)", "folders": "\(report.folders)",
                                                         "tracks": "\(report.tracks)", "read": "\(report.tagsRead)",
@@ -310,8 +320,16 @@ public final class Manager: Sendable {
                 ("pinned", .bool(playlist.pinned))]
     }
 
-    static func fields(_ entry: PlaylistEntry) -> [(String, BusValue)] {
-        if let track = entry.track { return fields(track) }
+    /// A playlist line: the library's track if it knows the location (with the line's own title
+    /// if `itemTitle`), else the location and the line's title.
+    static func fields(_ entry: PlaylistEntry, itemTitle: Bool = false) -> [(String, BusValue)] {
+        if let track = entry.track {
+            var fields = fields(track)
+            if itemTitle, let title = entry.title, let index = fields.firstIndex(where: { $0.0 == "title" }) {
+                fields[index].1 = .string(title)
+            }
+            return fields
+        }
         let url = URL(string: entry.url) ?? URL(fileURLWithPath: "/")
         return [("url", .string(QueueEntry(id: 0, url: url).publicURL.absoluteString)),
                 ("title", .string(entry.title ?? QueueEntry(id: 0, url: url).displayName))]

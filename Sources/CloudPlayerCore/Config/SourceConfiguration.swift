@@ -49,6 +49,9 @@ public struct SourceConfiguration: Sendable, Equatable {
         guard url.scheme?.lowercased() == self.url.scheme?.lowercased(),
               url.host?.lowercased() == self.url.host?.lowercased(),
               url.port ?? Self.defaultPort(url) == self.url.port ?? Self.defaultPort(self.url) else { return nil }
+        // A path that climbs (`..`, also written `%2e%2e`, which the server resolves) is not
+        // below anything: it gets no credentials.
+        guard !url.path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         var root = self.url.path
         if !root.hasSuffix("/") { root += "/" }
         let path = url.path.hasSuffix("/") ? url.path : url.path + "/"

@@ -94,7 +94,7 @@ struct LibraryScanner {
                     playlistFiles.append((url, entry))
                 }
             }
-            await record(files, in: folder, into: library, store: store, mark: mark, report: &report)
+            if !(await record(files, in: folder, into: library, store: store, mark: mark, report: &report)) { complete = false }
             library.scanProgress?.foldersDone = report.folders
             library.scanProgress?.foldersFound = report.folders + folders.count
         }
@@ -103,7 +103,8 @@ struct LibraryScanner {
             report.problems.append("\(source.name): stopped after \(Self.folderLimit) folders")
         }
         for (url, entry) in playlistFiles {
-            await readPlaylistFile(url, entry, into: library, store: store, mark: mark, report: &report)
+            // A playlist file that could not be read this time is not gone.
+            if !(await readPlaylistFile(url, entry, into: library, store: store, mark: mark, report: &report)) { complete = false }
         }
         return complete
     }
@@ -114,10 +115,11 @@ struct LibraryScanner {
         return try LocalFolder.list(folder)
     }
 
-    /// Reads the tags of new and changed files (a few at a time) and records the folder.
+    /// Reads the tags of new and changed files (a few at a time) and records the folder;
+    /// false if it could not be recorded (then nothing may be marked gone).
     private func record(_ files: [(URL, DAVEntry)], in folder: URL, into library: isolated LibraryActor,
-                        store: LibraryStore, mark: Int64, report: inout ScanReport) async {
-        guard !files.isEmpty else { return }
+                        store: LibraryStore, mark: Int64, report: inout ScanReport) async -> Bool {
+        guard !files.isEmpty else { return true }
         let folderKey = folder.absoluteString
         let known = (try? store.tracks(inFolder: folderKey)) ?? [:]
         var tracks: [LibraryTrack] = []
@@ -159,9 +161,11 @@ struct LibraryScanner {
             report.playlists += 1
         } catch {
             report.problems.append("\(name): \(error)")
+            return false
         }
         report.tracks += tracks.count
         library.scanProgress?.tracks += tracks.count
+        return true
     }
 
     /// One file's tags, read from its head and tail; a file that cannot be read is kept with
@@ -210,17 +214,18 @@ struct LibraryScanner {
 
     // MARK: Playlist files and feeds
 
+    /// False when the file could not be read (it is then not marked gone).
     private func readPlaylistFile(_ url: URL, _ entry: DAVEntry, into library: isolated LibraryActor, store: LibraryStore,
-                                  mark: Int64, report: inout ScanReport) async {
+                                  mark: Int64, report: inout ScanReport) async -> Bool {
         let key = url.absoluteString
         let validator = entry.info?.validator
         if let known = try? store.playlist(url: key), let id = known.id, validator != nil, known.validator == validator {
             try? store.sight(playlist: id, mark: mark)
             report.playlists += 1
-            return
+            return true
         }
         do {
-            guard let document = try await loader.document(url, limit: 4 << 20) else { return }
+            guard let document = try await loader.document(url, limit: 4 << 20) else { return true }
             let items = try PlaylistFileParser.parse(document.bytes, name: url.lastPathComponent, base: url)
             var kept: [LibraryPlaylistItem] = []
             for item in items {
@@ -236,13 +241,16 @@ struct LibraryScanner {
             playlist.validator = validator
             try store.savePlaylist(playlist, items: kept, mark: mark)
             report.playlists += 1
+            return true
         } catch {
             report.problems.append("\(source.name): playlist \(Self.display(url, under: source.url)): \(error)")
+            return false
         }
     }
 
     /// A podcast feed: its enclosures become tracks (tags from the feed, no ranged reads), the
-    /// feed a playlist, newest first. Unchanged on the server (304), nothing is parsed again.
+    /// feed a playlist of them, newest first. Unchanged on the server (304), nothing is parsed
+    /// again.
     private func readFeed(into library: isolated LibraryActor, store: LibraryStore, mark: Int64, report: inout ScanReport) async -> Bool {
         let key = source.url.absoluteString
         let known = try? store.playlist(url: key)
@@ -252,14 +260,19 @@ struct LibraryScanner {
                     try store.sight(playlist: id, mark: mark)
                     try store.sightTracks(inFolder: key, mark: mark)
                 }
-                report.tracks = try store.tracks(inFolder: key).count
+                report.tracks = try store.entries(of: try store.playlist(url: key) ?? LibraryPlaylist(name: "", kind: .feed)).count
                 report.playlists = 1
                 return true
             }
             let feed = try FeedParser.parse(Data(document.bytes), base: source.url)
             var tracks: [LibraryTrack] = []
+            var items: [LibraryPlaylistItem] = []
             for item in feed.items {
-                var track = LibraryTrack(url: LibraryLocation.canonical(item.url).absoluteString, source: source.name, folder: key)
+                let url = LibraryLocation.canonical(item.url).absoluteString
+                items.append(LibraryPlaylistItem(playlist: 0, position: items.count, url: url, title: item.title))
+                // An episode that is also a file of another source stays that source's track.
+                if let known = try store.track(url: url), known.source != source.name { continue }
+                var track = LibraryTrack(url: url, source: source.name, folder: key)
                 track.title = item.title
                 track.artist = feed.author ?? feed.title
                 track.album = feed.title
@@ -273,10 +286,10 @@ struct LibraryScanner {
             try store.save(tracks, mark: mark)
             var playlist = LibraryPlaylist(name: feed.title, kind: .feed, source: source.name, url: key)
             playlist.validator = document.validator
-            try store.savePlaylist(playlist, items: nil, mark: mark)
-            report.tracks = tracks.count
+            try store.savePlaylist(playlist, items: items, mark: mark)
+            report.tracks = items.count
             report.playlists = 1
-            library.scanProgress?.tracks = tracks.count
+            library.scanProgress?.tracks = items.count
             return true
         } catch {
             report.failed = true
@@ -299,13 +312,15 @@ struct LibraryScanner {
     /// host, or `..` out of the root): a server must not make us fetch — with its
     /// credentials — what is not below the configured root.
     func resolve(_ href: String, in folder: URL) -> URL? {
-        guard let url = URL(string: href, relativeTo: folder)?.absoluteURL.standardized,
-              url.scheme?.lowercased() == source.url.scheme?.lowercased(),
+        guard let raw = URL(string: href, relativeTo: folder)?.absoluteURL, !raw.path.isEmpty, raw.query == nil else { return nil }
+        // Checked as it will be fetched: decoded, dot segments (encoded ones too) resolved.
+        let url = LibraryLocation.canonical(raw)
+        guard url.scheme?.lowercased() == source.url.scheme?.lowercased(),
               url.host?.lowercased() == source.url.host?.lowercased(),
               url.port ?? SourceConfiguration.defaultPort(url) == source.url.port ?? SourceConfiguration.defaultPort(source.url),
-              url.user == nil, url.query == nil else { return nil }
+              raw.user == nil else { return nil }
         guard source.coverage(of: url) != nil else { return nil }
-        return LibraryLocation.canonical(url)
+        return url
     }
 
     /// Folder URLs compare without a trailing slash.

@@ -58,9 +58,9 @@ extension LibraryStore {
 
     private static func count(of playlist: LibraryPlaylist, _ db: Database) throws -> Int {
         switch playlist.kind {
-        case .user, .file:
+        case .user, .file, .feed:
             return try LibraryPlaylistItem.filter(Column("playlist") == playlist.id).fetchCount(db)
-        case .folder, .feed:
+        case .folder:
             return try LibraryTrack.filter(Column("folder") == playlist.url && Column("gone") == false).fetchCount(db)
         }
     }
@@ -80,12 +80,12 @@ extension LibraryStore {
         }
     }
 
-    /// The tracks of a playlist in play order: a file's or the user's as listed, a folder's by
-    /// disc and track number, a feed's newest first.
+    /// The tracks of a playlist in play order: a file's or the user's as listed, a feed's as
+    /// its scan listed them (newest first), a folder's by disc and track number.
     func entries(of playlist: LibraryPlaylist) throws -> [PlaylistEntry] {
         try read { db in
             switch playlist.kind {
-            case .user, .file:
+            case .user, .file, .feed:
                 let items = try LibraryPlaylistItem.filter(Column("playlist") == playlist.id).order(Column("position")).fetchAll(db)
                 let urls = items.map(\.url)
                 let known = Dictionary(try LibraryTrack.filter(urls.contains(Column("url"))).fetchAll(db).map { ($0.url, $0) },
@@ -94,10 +94,6 @@ extension LibraryStore {
             case .folder:
                 return try LibraryTrack.filter(Column("folder") == playlist.url && Column("gone") == false)
                     .order(Column("discNumber"), Column("trackNumber"), Column("url")).fetchAll(db)
-                    .map { PlaylistEntry(url: $0.url, title: $0.title, track: $0) }
-            case .feed:
-                return try LibraryTrack.filter(Column("folder") == playlist.url && Column("gone") == false)
-                    .order(Column("published").desc, Column("url")).fetchAll(db)
                     .map { PlaylistEntry(url: $0.url, title: $0.title, track: $0) }
             }
         }

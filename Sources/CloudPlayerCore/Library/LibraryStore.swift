@@ -124,7 +124,8 @@ final class LibraryStore {
 
     /// Keeps the tracks of a folder or feed (unchanged on the server) as seen by this scan.
     func sightTracks(inFolder folder: String, mark: Int64) throws {
-        try write { try $0.execute(sql: "UPDATE track SET scanMark = ?, gone = 0 WHERE folder = ?", arguments: [mark, folder]) }
+        // Tracks already gone stay gone: an unchanged feed does not bring back old episodes.
+        try write { try $0.execute(sql: "UPDATE track SET scanMark = ? WHERE folder = ? AND gone = 0", arguments: [mark, folder]) }
     }
 
     /// Ends a scan. When every folder was listed, what it did not see is marked gone; returns

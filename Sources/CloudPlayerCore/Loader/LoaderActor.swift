@@ -95,8 +95,11 @@ public actor LoaderActor {
     public func bytes(in range: Range<Int64>, of url: URL, known: ResourceInfo? = nil) async throws -> [UInt8] {
         if url.isFileURL { return try LocalSource.bytes(in: range, of: url) }
         let resource = try await resource(for: url, known: known)
-        guard resource.currentInfo?.validator == known?.validator || known == nil else { throw LoaderError.changedOnServer }
-        return try await resource.bytes(in: range)
+        // Wanted at once, before anything else runs on the loader: a wanted resource is never
+        // dropped as idle (a second one on the same cache files would not know the first).
+        let (clamped, version) = try resource.want(range)
+        try await resource.wait(for: clamped, version: version)
+        return try resource.copy(clamped)
     }
 
     /// The entries of a WebDAV folder, one level deep.

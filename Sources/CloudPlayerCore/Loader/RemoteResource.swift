@@ -63,6 +63,9 @@ final class RemoteResource: @unchecked Sendable {
     private var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
     private var firstRequestPending = false
+    /// The length and version came from a folder listing and no answer to a GET has confirmed
+    /// them yet: the first answer's validator is adopted if the length matches.
+    private var provisional = false
     /// Bumped when the server's file turns out to have changed.
     private var generation = 0
 
@@ -84,6 +87,7 @@ final class RemoteResource: @unchecked Sendable {
         } else if let known {
             if cache.stored(name: name) != nil { cache.remove(name: name) }  // an older version
             info = known
+            provisional = true
             entry = try? cache.entry(name: name, check: check, length: known.length, validator: known.validator ?? "")
         } else {
             firstRequestPending = true
@@ -156,11 +160,9 @@ final class RemoteResource: @unchecked Sendable {
         locked { wanted = RangeSet() }
     }
 
-    /// Fetches exactly `range` (its holes), with no read-ahead, and returns its bytes: what a
-    /// library scan reads of a file's head and tail. The bytes stay in the cache.
-    func bytes(in range: Range<Int64>) async throws -> [UInt8] {
-        let clamped = try await fetch(range)
-        return try locked {
+    /// The bytes of `range`, which must all be here.
+    func copy(_ clamped: Range<Int64>) throws -> [UInt8] {
+        try locked {
             var bytes = [UInt8](repeating: 0, count: clamped.count)
             var done = 0
             while done < bytes.count {
@@ -178,26 +180,39 @@ final class RemoteResource: @unchecked Sendable {
     /// once every byte of it is here; the bytes are committed to the cache.
     @discardableResult
     func fetch(_ range: Range<Int64>) async throws -> Range<Int64> {
-        let clamped: Range<Int64> = try locked {
+        let (clamped, version) = try want(range)
+        try await wait(for: clamped, version: version)
+        return clamped
+    }
+
+    /// Marks `range` (clamped to the file) as wanted, which also keeps the resource from being
+    /// dropped as idle; returns it and the version it is of. Synchronous, so a caller on the
+    /// loader can want a resource before anything else runs there.
+    func want(_ range: Range<Int64>) throws -> (Range<Int64>, Int) {
+        try locked {
             guard let length = info?.length else { throw LoaderError.badResponse("no length") }
             let clamped = min(range.lowerBound, length)..<min(range.upperBound, length)
             if !clamped.isEmpty { wanted.insert(clamped) }
-            return clamped
+            return (clamped, generation)
         }
-        guard !clamped.isEmpty else { return clamped }
-        wake(self)
+    }
+
+    /// Waits until `range` (wanted before, of `version`) is here; then no longer wants it.
+    func wait(for range: Range<Int64>, version: Int) async throws {
+        guard !range.isEmpty else { return }
         defer {
-            locked { wanted = RangeSet(wanted.ranges.flatMap { RangeSet([clamped]).missing(in: $0) }) }
+            locked { wanted = RangeSet(wanted.ranges.flatMap { RangeSet([range]).missing(in: $0) }) }
             commit()
         }
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
             let ready: Result<Void, any Error>? = locked {
-                rangeWaiters.append((clamped, waiter, nil))
-                return settledRangeWaitersLocked()
+                // In one critical section with the check: a version change cannot slip between.
+                rangeWaiters.append((range, waiter, generation == version ? nil : .failure(LoaderError.changedOnServer)))
+                return settledRangeWaitersLocked() ?? rangeWaiters.last?.settled
             }
             if ready != nil { resumeSettled() }
+            wake(self)
         }
-        return clamped
     }
 
     /// Marks waiters whose range is here (or whose file failed) as settled; non-nil if any are.
@@ -367,7 +382,9 @@ final class RemoteResource: @unchecked Sendable {
 
     /// What a download asks with: validator for If-Range, version to write under.
     var requestState: (validator: String?, version: Int, acceptsRanges: Bool, length: Int64?, failed: Bool) {
-        locked { (info?.validator, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
+        // A validator from a listing is not sent as If-Range: it may be of another kind than the
+        // server's GET answers compare with (an unquoted etag would turn every answer into a 200).
+        locked { (provisional ? nil : info?.validator, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
     }
 
     /// An answer that describes the file (the first one, or one that found it changed): returns
@@ -375,9 +392,15 @@ final class RemoteResource: @unchecked Sendable {
     @discardableResult
     func establish(_ newInfo: ResourceInfo) -> (version: Int, changed: Bool) {
         let (waiters, result): ([CheckedContinuation<Void, any Error>], (Int, Bool)) = locked {
+            defer { provisional = false }
             var changed = false
             if let info, info.length == newInfo.length, info.validator == newInfo.validator {
                 self.info?.acceptsRanges = newInfo.acceptsRanges
+            } else if provisional, let info, info.length == newInfo.length, readableLocked.isEmpty, fetches <= 1 {
+                // What a listing said, with another kind of validator than GET's (Last-Modified
+                // against an ETag, an unquoted etag): the same file — adopt GET's, nothing to drop.
+                self.info = newInfo
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
             } else {
                 changed = true
                 if info != nil {

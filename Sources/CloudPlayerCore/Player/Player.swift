@@ -265,6 +265,9 @@ public actor Player {
         let producer = Task.detached { [library, loader, decoder, mailbox] in
             var next: QueueEntry? = entry
             var start = seconds
+            // A queue where every track fails (a server gone, with a loop on) stops after one
+            // round instead of asking again forever.
+            var failuresInARow = 0
             while let item = next, !Task.isCancelled {
                 do {
                     let source = try await loader.open(item.url) { announce(.buffering(item, $0)) }
@@ -274,9 +277,12 @@ public actor Player {
                     } onCancel: {
                         source.cancel()
                     }
+                    failuresInARow = 0
                 } catch {
                     if Task.isCancelled { break }
                     mailbox.yield(.trackFailed(item, error, generation: generation))
+                    failuresInARow += 1
+                    if failuresInARow >= max(1, await library.entries.count) { break }
                 }
                 start = 0
                 next = await library.entry(after: item.id, automatically: true)
