@@ -4,13 +4,16 @@ import GRDB
 /// What the CLI, MPRIS Playlists and the player ask of the library.
 extension LibraryStore {
     /// Full-text search over title, artist, album, album artist and genre: every word must
-    /// start a word of the track's tags. Best matches first.
+    /// start a word of the track's tags. The first `limit` matches, shown as `ls` orders tracks.
+    /// Not ranked: bm25 scores every match before the limit applies, which on 100,000 tracks
+    /// costs 15–80 ms for a broad query (measured), against a few ms unranked.
     func search(_ text: String, limit: Int) throws -> [LibraryTrack] {
         guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return [] }
         return try read { db in
             try LibraryTrack.fetchAll(db, sql: """
-                SELECT track.* FROM track JOIN trackSearch ON trackSearch.rowid = track.id
-                WHERE trackSearch MATCH ? AND track.gone = 0 ORDER BY trackSearch.rank LIMIT ?
+                SELECT * FROM (SELECT track.* FROM track JOIN trackSearch ON trackSearch.rowid = track.id
+                               WHERE trackSearch MATCH ? AND track.gone = 0 LIMIT ?)
+                ORDER BY artist COLLATE NOCASE, album, discNumber, trackNumber, url
                 """, arguments: [pattern, limit])
         }
     }
