@@ -29,6 +29,9 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First of all: a SIGTERM that arrives while starting (even right after READY=1) is
+        // queued for the loop below, not lost in the moment the handlers are being set up.
+        let watcher = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         let configuration = try configOptions.load()
         let device = try await outputOptions.openDevice(journal: true)
         let loader = LoaderActor(configuration: configuration)
@@ -59,7 +62,6 @@ struct DaemonCommand: AsyncParsableCommand {
         ServiceNotifier.ready(status: "serving \(service.name)")
         let watchdog = Task.detached { await ServiceNotifier.keepWatchdogFed() }
 
-        let watcher = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         let signals = watcher.signals
         let quits = service.quitRequests
         // The first of: a stopping signal, or a client's Quit. SIGHUP reloads the config.

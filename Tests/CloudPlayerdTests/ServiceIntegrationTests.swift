@@ -28,6 +28,22 @@ struct ServiceIntegrationTests {
         await bus.stop()
     }
 
+    @Test("a SIGTERM the moment READY=1 is sent stops the daemon cleanly (it was once lost while signals were being set up)")
+    func termRightAfterReady() async throws {
+        let bus = try await DBusTestBus()
+        for attempt in 0..<5 {
+            let socketPath = try Fixtures.shared.scratchDirectory().appendingPathComponent("notify-\(attempt)").path
+            let listener = try NotifyListener(path: socketPath)
+            let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"],
+                                          environment: bus.environment.merging(["NOTIFY_SOCKET": socketPath]) { $1 })
+            #expect(try await listener.next().contains("READY=1"))
+            daemon.signal(SIGTERM)
+            #expect(try await listener.next().contains("STOPPING=1"))
+            #expect(await daemon.wait().status == 0)
+        }
+        await bus.stop()
+    }
+
     @Test("systemd-analyze verifies the user unit")
     func unitVerifies() async throws {
         let scratch = try Fixtures.shared.scratchDirectory()

@@ -154,9 +154,8 @@ struct LibraryScanner {
         }
         do {
             try store.save(tracks, mark: mark)
-            var playlist = LibraryPlaylist(name: Self.folderName(folder, root: source.url, source: name), kind: .folder,
+            let playlist = LibraryPlaylist(name: Self.folderName(folder, root: source.url, source: name), kind: .folder,
                                            source: name, url: folderKey)
-            playlist.validator = nil
             try store.savePlaylist(playlist, items: nil, mark: mark)
             report.playlists += 1
         } catch {
