@@ -11,9 +11,7 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let stats = try await daemon.value("CacheStats")
-            await daemon.close()
+            let stats = try await Daemon.value(options, "CacheStats")
             if options.json { return say(stats.json) }
             say("\(stats["entries"]?.integer ?? 0) files, \(Formatting.bytes(stats["bytes"]?.integer ?? 0)) "
                 + "of \(Formatting.bytes(stats["limit"]?.integer ?? 0)) in \(stats["directory"]?.text ?? "")")
@@ -28,9 +26,7 @@ struct CacheCommand: AsyncParsableCommand {
         @Option(help: "Width of the bar in characters.") var width = 64
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let answer = try await daemon.value("CacheShow", [.string(trackReference(track))])
-            await daemon.close()
+            let answer = try await Daemon.value(options, "CacheShow", [.string(trackReference(track))])
             if options.json { return say(answer.json) }
             let length = answer["length"]?.integer ?? -1
             guard length > 0 else { return say("\(answer["url"]?.text ?? track): nothing cached") }
@@ -61,9 +57,7 @@ struct CacheCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("CachePin", [.string(playlist)])
-            await daemon.close()
+            _ = try await Daemon.value(options, "CachePin", [.string(playlist)])
             if !options.json { say("pinned; its tracks are downloading in the background") }
         }
     }
@@ -74,9 +68,7 @@ struct CacheCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("CacheUnpin", [.string(playlist)])
-            await daemon.close()
+            _ = try await Daemon.value(options, "CacheUnpin", [.string(playlist)])
         }
     }
 
@@ -85,9 +77,7 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let freed = try await daemon.value("CacheClear")
-            await daemon.close()
+            let freed = try await Daemon.value(options, "CacheClear")
             options.json ? say(freed.json) : say("freed \(Formatting.bytes(freed.integer ?? 0))")
         }
     }

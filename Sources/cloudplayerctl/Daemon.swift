@@ -43,6 +43,14 @@ struct Daemon {
     func close() async {
         await client.close()
     }
+
+    /// One call on a connection of its own: what most commands need.
+    static func value(_ options: GlobalOptions, _ member: String, _ arguments: [BusArgument] = []) async throws -> BusData {
+        let daemon = try connect(options)
+        let answer = try await daemon.value(member, arguments)
+        await daemon.close()
+        return answer
+    }
 }
 
 /// Prints `message` to standard error and exits.

@@ -30,9 +30,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "At most this many.") var limit: UInt32 = 50
 
     func run() async throws {
-        let daemon = try Daemon.connect(options)
-        let tracks = try await daemon.value("Search", [.string(words.joined(separator: " ")), .uint32(limit)])
-        await daemon.close()
+        let tracks = try await Daemon.value(options, "Search", [.string(words.joined(separator: " ")), .uint32(limit)])
         Formatting.print(tracks, json: options.json, columns: Formatting.trackColumns)
     }
 }
@@ -43,9 +41,7 @@ struct SourcesCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let daemon = try Daemon.connect(options)
-        let sources = try await daemon.value("Sources")
-        await daemon.close()
+        let sources = try await Daemon.value(options, "Sources")
         Formatting.print(sources, json: options.json, columns: [
             ("NAME", { $0["name"]?.text ?? "" }), ("TYPE", { $0["type"]?.text ?? "" }),
             ("TRACKS", { String($0["tracks"]?.integer ?? 0) }), ("GONE", { String($0["gone"]?.integer ?? 0) }),

@@ -35,9 +35,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument var name: String
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let id = try await daemon.value("PlaylistCreate", [.string(name)])
-            await daemon.close()
+            let id = try await Daemon.value(options, "PlaylistCreate", [.string(name)])
             options.json ? say(id.json) : say("created playlist \(id.integer ?? 0): \(name)")
         }
     }
@@ -49,9 +47,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "Library track ids, URLs or files.") var tracks: [String]
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("PlaylistAdd", [.string(playlist), .strings(tracks.map(trackReference))])
-            await daemon.close()
+            _ = try await Daemon.value(options, "PlaylistAdd", [.string(playlist), .strings(tracks.map(trackReference))])
         }
     }
 
@@ -62,9 +58,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "Library track ids, URLs or files.") var tracks: [String]
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let removed = try await daemon.value("PlaylistRemove", [.string(playlist), .strings(tracks.map(trackReference))])
-            await daemon.close()
+            let removed = try await Daemon.value(options, "PlaylistRemove", [.string(playlist), .strings(tracks.map(trackReference))])
             options.json ? say(removed.json) : say("removed \(removed.integer ?? 0) tracks")
         }
     }
@@ -75,9 +69,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("PlaylistDelete", [.string(playlist)])
-            await daemon.close()
+            _ = try await Daemon.value(options, "PlaylistDelete", [.string(playlist)])
         }
     }
 
@@ -87,9 +79,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("PlaylistPlay", [.string(playlist)])
-            await daemon.close()
+            _ = try await Daemon.value(options, "PlaylistPlay", [.string(playlist)])
         }
     }
 }

@@ -13,9 +13,7 @@ struct QueueCommand: AsyncParsableCommand {
         @Argument(help: "Library track ids (see ls, search), http(s) URLs, or files.") var tracks: [String]
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let added = try await daemon.value("QueueAdd", [.strings(tracks.map(trackReference)), .bool(play)])
-            await daemon.close()
+            let added = try await Daemon.value(options, "QueueAdd", [.strings(tracks.map(trackReference)), .bool(play)])
             options.json ? say(added.json) : say("queued \(added.integer ?? 0) tracks")
         }
     }
@@ -25,9 +23,7 @@ struct QueueCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            let entries = try await daemon.value("QueueList")
-            await daemon.close()
+            let entries = try await Daemon.value(options, "QueueList")
             Formatting.print(entries, json: options.json, columns: [
                 ("#", { row in ((row["current"]?.flag == true) ? "▶ " : "  ") + String((row["index"]?.integer ?? 0) + 1) }),
                 ("TITLE", { $0["title"]?.text ?? "" }), ("ARTIST", { $0["artist"]?.text ?? "" }),
@@ -41,9 +37,7 @@ struct QueueCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("QueueClear")
-            await daemon.close()
+            _ = try await Daemon.value(options, "QueueClear")
         }
     }
 
@@ -57,9 +51,7 @@ struct QueueCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
-            _ = try await daemon.call("QueuePlay", [.uint32(number - 1)])
-            await daemon.close()
+            _ = try await Daemon.value(options, "QueuePlay", [.uint32(number - 1)])
         }
     }
 }

@@ -7,9 +7,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let daemon = try Daemon.connect(options)
-        let status = try await daemon.value("Status")
-        await daemon.close()
+        let status = try await Daemon.value(options, "Status")
         if options.json { return say(status.json) }
         var line = status["status"]?.text ?? "?"
         if let title = status["title"]?.text {

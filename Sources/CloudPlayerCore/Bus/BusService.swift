@@ -193,11 +193,7 @@ public final class BusService: Sendable {
                 return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(url.lastPathComponent): \(error)")
             }
             let added = await player.enqueue([url], at: placement)
-            if play {
-                // Open means hear it: a paused player (a restored session, say) plays too.
-                await player.perform(.playEntry(added[0].id, at: 0))
-                await player.perform(.play)
-            }
+            if play { await player.playNow(added[0].id) }
             return .done
         }
     }

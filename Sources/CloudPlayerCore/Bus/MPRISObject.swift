@@ -97,11 +97,7 @@ final class MPRISObject: @unchecked Sendable {
 
     /// Emits a signal of this object (on the bus thread).
     func emit(on bus: OpaquePointer, interface: String, signal member: String, _ arguments: [BusValue]) {
-        var signal: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &signal, Self.path, interface, member) >= 0, let signal else { return }
-        defer { sd_bus_message_unref(signal) }
-        for argument in arguments where argument.append(to: signal) < 0 { return }
-        _ = sd_bus_send(bus, signal, nil)
+        BusSignal.emit(on: bus, path: Self.path, interface: interface, member: member, arguments)
     }
 
     private func method(_ name: String, _ signature: String = "", result: String = "", names: [String] = []) -> sd_bus_vtable {

@@ -63,7 +63,7 @@ public final class Manager: Sendable {
         case "QueueAdd":
             let urls = try await locations(call.strings(0))
             let added = await player.enqueue(urls)
-            if call.flag(1), let first = added.first { await play(first) }
+            if call.flag(1), let first = added.first { await player.playNow(first.id) }
             return .reply(.uint32(UInt32(added.count)))
         case "QueueList": return .reply(.dictionaries(try await queue()))
         case "QueueClear":
@@ -75,7 +75,7 @@ public final class Manager: Sendable {
             guard entries.indices.contains(index) else {
                 throw ManagerError.invalid("the queue has \(entries.count) entries; there is no entry \(index + 1)")
             }
-            await play(entries[index])
+            await player.playNow(entries[index].id)
             return .done
         case "PlaylistList":
             return .reply(.dictionaries(try await library.playlists().map(Self.fields)))
@@ -130,12 +130,6 @@ public final class Manager: Sendable {
         default:
             return .failed(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.member.prefix(80))")
         }
-    }
-
-    /// Plays an entry from its start — also when paused: asking for a track means hearing it.
-    private func play(_ entry: QueueEntry) async {
-        await player.perform(.playEntry(entry.id, at: 0))
-        await player.perform(.play)
     }
 
     /// Makes the loader keep pinned playlists' files, and downloads `playlist` whole in the

@@ -58,11 +58,7 @@ final class ManagerObject: @unchecked Sendable {
 
     /// Emits a signal of this object (on the bus thread).
     func emit(on bus: OpaquePointer, signal member: String, _ arguments: [BusValue]) {
-        var signal: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &signal, Self.path, Self.interface, member) >= 0, let signal else { return }
-        defer { sd_bus_message_unref(signal) }
-        for argument in arguments where argument.append(to: signal) < 0 { return }
-        _ = sd_bus_send(bus, signal, nil)
+        BusSignal.emit(on: bus, path: Self.path, interface: Self.interface, member: member, arguments)
     }
 }
 

@@ -114,9 +114,9 @@ public actor LoaderActor {
     /// `validator`. A local file is read from disk.
     public func document(_ url: URL, limit: Int = 16 << 20, ifNoneMatch validator: String? = nil) async throws -> FetchedDocument? {
         if url.isFileURL {
-            let length = try LocalSource.length(of: url)
-            guard length <= limit else { throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB") }
-            return FetchedDocument(bytes: try LocalSource.bytes(in: 0..<length, of: url), validator: nil)
+            let bytes = try LocalSource.bytes(in: 0..<Int64(limit) + 1, of: url)
+            guard bytes.count <= limit else { throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB") }
+            return FetchedDocument(bytes: bytes, validator: nil)
         }
         return try await source(for: url).document(url, limit: limit, ifNoneMatch: validator)
     }

@@ -17,11 +17,6 @@ public struct LocalSource: MediaSource {
         return ResourceInfo(length: source.length ?? 0, validator: "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
     }
 
-    /// The file's size (it must be a regular file).
-    static func length(of url: URL) throws -> Int64 {
-        try FileByteSource(path: url.path).length ?? 0
-    }
-
     /// Exactly `range` of the file (shorter only at its end). Blocks: call it off the cooperative pool.
     static func bytes(in range: Range<Int64>, of url: URL) throws -> [UInt8] {
         let source = try FileByteSource(path: url.path)

@@ -105,10 +105,14 @@ public actor Player {
         currentInfo = nil
         publish(.currentChanged(nil))
         let added = await enqueue(urls)
-        if play, let first = await library.first ?? added.first {
-            await perform(.playEntry(first.id, at: 0))
-            await perform(.play)
-        }
+        if play, let first = await library.first ?? added.first { await playNow(first.id) }
+    }
+
+    /// Plays an entry from its start, also when paused: what OpenUri, `queue play` and an
+    /// activated playlist ask for (PlayEntry alone keeps a pause, as Next and GoTo do).
+    public func playNow(_ id: QueueEntry.ID) async {
+        await perform(.playEntry(id, at: 0))
+        await perform(.play)
     }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
