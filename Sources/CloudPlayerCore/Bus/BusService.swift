@@ -253,6 +253,9 @@ public final class BusService: Sendable {
                     if $0.entry != entry { $0.artURL = nil }
                     $0.entry = entry
                     $0.info = info
+                    var kept = info
+                    kept.tags.artwork = nil
+                    $0.heard[entry.id] = kept
                     $0.anchorSeconds = seconds
                     $0.anchorTime = .now
                     $0.anchorSequence += 1
@@ -278,7 +281,11 @@ public final class BusService: Sendable {
                 changes = model.update { $0.volume = volume }
             case .queueChanged(let entries):
                 let before = model.current.tracks
-                changes = model.update { $0.tracks = entries }
+                let queued = Set(entries.map(\.id))
+                changes = model.update {
+                    $0.tracks = entries
+                    $0.heard = $0.heard.filter { queued.contains($0.key) }
+                }
                 let hasNext = await Self.hasNext(model, player)
                 changes.merge(model.update { $0.canGoNext = hasNext }) { $0 + $1 }
                 let signals = Self.trackListSignals(from: before, to: entries, model: model)

@@ -32,6 +32,9 @@ final class MPRISModel: Sendable {
         /// The library's playlists, by name: MPRIS's Playlists.
         var playlists: [MPRISPlaylist] = []
         var activePlaylist: MPRISPlaylist?
+        /// What the decoder read of each queued track that has played (pictures left out), so
+        /// the track list keeps a track's tags after the next one starts.
+        var heard: [QueueEntry.ID: TrackInfo] = [:]
     }
 
     /// A library playlist's MPRIS id.
@@ -97,12 +100,12 @@ final class MPRISModel: Sendable {
         return trackIDs.prefix(limit).compactMap { id in seen.insert(id).inserted ? byID[id] : nil }
     }
 
-    /// Metadata of queued tracks: what the decoder read for the one playing, the location for
-    /// the others (their tags come with the library).
+    /// Metadata of queued tracks: what the decoder read for those that have played, the
+    /// location for the others.
     func metadata(of entries: [QueueEntry]) -> BusValue {
         let state = current
         return .dictionaries(entries.map { entry in
-            fields(entry, info: entry == state.entry ? state.info : nil)
+            fields(entry, info: entry == state.entry ? state.info : state.heard[entry.id])
         })
     }
 
