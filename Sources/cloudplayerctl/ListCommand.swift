@@ -26,7 +26,7 @@ struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "search", abstract: "Full-text search over titles, artists, albums and genres.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Words; each must start a word of the track's tags.") var words: [String]
+    @Argument(help: "Words of the track's tags; the last may be just the start of one.") var words: [String]
     @Option(help: "At most this many.") var limit: UInt32 = 50
 
     func run() async throws {

@@ -101,6 +101,9 @@ struct LibraryScanTests {
             let found = try await rig.library.search("song a13 t05")
             #expect(Set(found.compactMap(\.title)) == ["Song A13 B1 T05", "Song A13 B2 T05", "Song A13 B3 T05", "Song A13 B4 T05"])
             #expect(try await rig.library.search("café", limit: 1000).count == 500, "album words are searched, accents and all")
+            #expect(try await rig.library.search("a13 b2 t0").count == 9, "the last word may be the start of one (T01–T09)")
+            #expect(try await rig.library.search("a1 b2").isEmpty, "the others must be whole words")
+            #expect(try await rig.library.search(#"AND "NEAR( * OR"#).isEmpty, "FTS5 syntax in a query is only words")
 
             // A rescan asks only for listings: not one GET.
             rig.proxy.clearLog()

@@ -41,10 +41,17 @@ struct BusBench: AsyncParsableCommand {
                 times.append(DispatchTime.now().uptimeNanoseconds - start)
                 found += answer.first?.elements.count ?? 0
             }
-            let sorted = times.sorted()
-            func percentile(_ p: Double) -> Double { Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1e6 }
-            print(String(format: "search %.2f %.2f ms (p50 p99 of %d calls, %.1f results each)", percentile(0.5), percentile(0.99),
-                         count, Double(found) / Double(count)))
+            func percentile(_ p: Double, of times: [UInt64]) -> Double {
+                let sorted = times.sorted()
+                return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1e6
+            }
+            print(String(format: "search %.2f %.2f ms (p50 p99 of %d calls, %.1f results each)", percentile(0.5, of: times),
+                         percentile(0.99, of: times), count, Double(found) / Double(count)))
+            for (which, query) in search.enumerated() {
+                let own = stride(from: which, to: times.count, by: search.count).map { times[$0] }
+                print(String(format: "  %-16@ p50 %6.2f  p99 %6.2f ms", "\"\(query)\"" as NSString,
+                             percentile(0.5, of: own), percentile(0.99, of: own)))
+            }
             await client.close()
             return
         }

@@ -3,17 +3,28 @@ import GRDB
 
 /// What the CLI, MPRIS Playlists and the player ask of the library.
 extension LibraryStore {
-    /// Full-text search over title, artist, album, album artist and genre: every word must
-    /// start a word of the track's tags. The first `limit` matches, shown as `ls` orders tracks.
-    /// Not ranked: bm25 scores every match before the limit applies, which on 100,000 tracks
-    /// costs 15–80 ms for a broad query (measured), against a few ms unranked.
+    /// Full-text search over title, artist, album, album artist and genre: every word must be a
+    /// word of the track's tags, the last one may be the start of one (it is being typed). The
+    /// first `limit` matches, shown as `ls` orders tracks.
+    ///
+    /// Why it is fast on 100,000 tracks (measured): not ranked, as bm25 scores every match before
+    /// the limit applies (15–80 ms for a broad query); whole words are read lazily where a prefix
+    /// makes FTS5 merge the doclist of every word it starts first (`song* 0500* 001*` 9 ms, `song
+    /// 0500 001*` 0.3 ms); the matches are a MATERIALIZED CTE, because SQLite otherwise flattens
+    /// the subquery and sorts every match before the limit (35 ms for a word all tracks share);
+    /// and the query is tokenized on this connection (GRDB's `FTS5Pattern` opens two in-memory
+    /// databases per call for it, 1.5 ms).
     func search(_ text: String, limit: Int) throws -> [LibraryTrack] {
-        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return [] }
-        return try read { db in
-            try LibraryTrack.fetchAll(db, sql: """
-                SELECT * FROM (SELECT track.* FROM track JOIN trackSearch ON trackSearch.rowid = track.id
-                               WHERE trackSearch MATCH ? AND track.gone = 0 LIMIT ?)
-                ORDER BY artist COLLATE NOCASE, album, discNumber, trackNumber, url
+        try read { db in
+            let words = try db.makeTokenizer(.unicode61()).tokenize(query: text)
+                .filter { !$0.flags.contains(.colocated) }.map { "\"" + $0.token.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            guard !words.isEmpty else { return [] }
+            let pattern = words.joined(separator: " ") + "*"
+            return try LibraryTrack.fetchAll(db, sql: """
+                WITH hit AS MATERIALIZED (
+                    SELECT track.* FROM trackSearch JOIN track ON track.id = trackSearch.rowid
+                    WHERE trackSearch MATCH ? AND track.gone = 0 LIMIT ?)
+                SELECT * FROM hit ORDER BY artist COLLATE NOCASE, album, discNumber, trackNumber, url
                 """, arguments: [pattern, limit])
         }
     }
