@@ -148,6 +148,33 @@ struct LibraryScanTests {
         }
     }
 
+    @Test("a server that ignores Range: the scan stops each whole-file answer after the head, and goes without the tail")
+    func serverIgnoringRange() async throws {
+        try await Rig.with { rig in
+            let files = [("long.mp3", try Data(contentsOf: try await Fixtures.shared.url(.longMP3))),
+                         ("long.opus", try Data(contentsOf: try await Fixtures.shared.url(.longOpus)))]
+            for (name, bytes) in files { try rig.publish(bytes, at: "long/\(name)") }
+            rig.proxy.setIgnoresRange(true)
+            // Paced, so what the proxy has sent is what the scan took, not what a socket buffered.
+            rig.proxy.setRate(bytesPerSecond: 512 * 1024)
+            let report = try #require(await rig.scan().first)
+            #expect(report.tracks == 2 && report.problems.isEmpty, "\(report.problems)")
+            // The proxy logs an answer once it has ended: when its next write finds the stream closed.
+            for _ in 0..<100 where rig.proxy.log.filter({ $0.method == "GET" }).count < files.count {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(rig.proxy.log.filter { $0.method == "GET" }.count == files.count, "one answer each, stopped after the head")
+            for (name, bytes) in files {
+                let sent = rig.proxy.log.filter { $0.method == "GET" && $0.path.hasSuffix(name) }.reduce(0) { $0 + $1.bodyBytes }
+                #expect(sent >= 60 * 1024 && sent < bytes.count / 4, "\(name): \(sent) of \(bytes.count) bytes")
+            }
+            let mp3 = try #require(try await rig.library.track(url: rig.url("long/long.mp3")))
+            #expect(abs((mp3.duration ?? 0) - 60) < 0.1, "the MP3's length is in its head (LAME's Info frame)")
+            let opus = try #require(try await rig.library.track(url: rig.url("long/long.opus")))
+            #expect(opus.codec == "Opus" && opus.duration == nil, "an Opus length needs the tail, which would cost the whole file")
+        }
+    }
+
     @Test("links out of the source (.., another host, an absolute path elsewhere) are refused and reported; the rest is scanned")
     func hostileHrefs() async throws {
         try await Rig.with(root: "music/") { rig in

@@ -189,7 +189,12 @@ struct LibraryScanner {
             _ = try await loader.bytes(in: head, of: url, known: known)
             asked.insert(head)
             let scanned = try await TagReader.read(length: info.length) { range in
-                let bytes = try await loader.bytes(in: range, of: url, known: known)
+                let bytes: [UInt8]
+                do {
+                    bytes = try await loader.bytes(in: range, of: url, known: known)
+                } catch LoaderError.wholeFileOnly {
+                    throw TagReader.TailUnavailable()
+                }
                 asked.insert(range.lowerBound..<(range.lowerBound + Int64(bytes.count)))
                 return bytes
             }

@@ -16,6 +16,9 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
     let client: HTTPClient
     private let resolved = Locked<HTTPHeaders?>(nil)
     private let isOpen = Locked(true)
+    /// Servers (host:port) that answered a `Range` request with the whole file: a server
+    /// property, which outlives the resource that found it out.
+    private let wholeFileServers = Locked<Set<String>>([])
 
     public required init(configuration: SourceConfiguration?, readTimeout: Double) throws {
         self.configuration = configuration
@@ -44,6 +47,19 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
         guard isOpen.withLock({ $0 }) else { return }
         let client = client
         client.shutdown(queue: .global()) { _ in withExtendedLifetime(client) {} }
+    }
+
+    /// Whether the server of `url` has been seen to ignore `Range`.
+    func ignoresRanges(_ url: URL) -> Bool {
+        wholeFileServers.withLock { $0.contains(Self.server(of: url)) }
+    }
+
+    func sawRangesIgnored(_ url: URL) {
+        _ = wholeFileServers.withLock { $0.insert(Self.server(of: url)) }
+    }
+
+    private static func server(of url: URL) -> String {
+        "\(url.host?.lowercased() ?? ""):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
     }
 
     // MARK: MediaSource

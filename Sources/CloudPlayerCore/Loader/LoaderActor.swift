@@ -92,15 +92,24 @@ public actor LoaderActor {
     /// holes and nothing around them (a library scan reads heads and tails this way, and the
     /// bytes stay for the first play). `known`: length and version a folder listing just gave,
     /// which spares a request.
+    /// From a server that ignores `Range`, bytes more than `wholeFileSlack` past those already
+    /// here are refused with `wholeFileOnly`: the stream from the start would bring the whole file.
     public func bytes(in range: Range<Int64>, of url: URL, known: ResourceInfo? = nil) async throws -> [UInt8] {
         if url.isFileURL { return try LocalSource.bytes(in: range, of: url) }
         let resource = try await resource(for: url, known: known)
+        if resource.source.ignoresRanges(url), range.lowerBound > resource.presentRun(from: 0) + Self.wholeFileSlack {
+            throw LoaderError.wholeFileOnly
+        }
         // Wanted at once, before anything else runs on the loader: a wanted resource is never
         // dropped as idle (a second one on the same cache files would not know the first).
         let (clamped, version) = try resource.want(range)
         try await resource.wait(for: clamped, version: version)
         return try resource.copy(clamped)
     }
+
+    /// How far past its unbroken head a file from a server that ignores `Range` is streamed for
+    /// `bytes(in:of:known:)`: more of the head (a large tag) always, a tail only of a small file.
+    static let wholeFileSlack: Int64 = 64 << 10
 
     /// The entries of a WebDAV folder, one level deep.
     public func list(_ folder: URL) async throws -> [DAVEntry] {

@@ -23,6 +23,9 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
     case configuration(String)
     /// The reader was told to stop (a seek or skip replaced it).
     case cancelled
+    /// The server ignores `Range`, and the bytes asked for lie so far in that only the whole
+    /// file would bring them (a library scan goes without a tail rather than download it).
+    case wholeFileOnly
 
     public var description: String {
         switch self {
@@ -41,6 +44,7 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .changedOnServer: "the file changed on the server while playing"
         case .configuration(let reason): reason
         case .cancelled: "cancelled"
+        case .wholeFileOnly: "the server sends whole files only, and this part of the file is far from its start"
         }
     }
 

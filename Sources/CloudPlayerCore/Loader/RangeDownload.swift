@@ -31,6 +31,9 @@ struct RangeDownload {
             let state = resource.requestState
             // A download of a replaced version, or of a file given up on, has nothing left to do.
             if state.failed || (chunk != nil && state.version != version) { return }
+            // A whole-file stream that broke off, or stopped as nobody needed more, resumes only
+            // for someone who does.
+            if !state.acceptsRanges && !resource.needsBytes { return }
             if chunk == nil && state.length != nil && !learning { return }
             let before = cursor
             do {
@@ -105,19 +108,20 @@ struct RangeDownload {
                 // The server ignores Range: this is the whole file, of the version asked for.
                 resource.rangesRefused()
                 var position: Int64 = 0
-                try await receive(response, at: &position, until: length, version: version)
+                try await receive(response, at: &position, until: length, version: version, whileNeeded: true)
                 cursor = max(cursor, min(position, end))
                 return
             }
             // The first answer ignored Range, or If-Range found another version: this body is the
             // whole of the (new) file — streamed by this download only if it made the change.
+            if first { resource.source.sawRangesIgnored(resource.url) }
             let (owner, changed) = resource.establish(ResourceInfo(length: length, validator: validator, contentType: type,
                                                                    acceptsRanges: !first))
             guard changed else { return }
             let claimed = resource.adoptWholeStream()
             defer { resource.finished(0..<length, version: claimed) }
             var position: Int64 = 0
-            try await receive(response, at: &position, until: length, version: owner)
+            try await receive(response, at: &position, until: length, version: owner, whileNeeded: true)
         case 416:
             throw LoaderError.http(status: 416)
         case let code:
@@ -125,9 +129,11 @@ struct RangeDownload {
         }
     }
 
-    /// Writes the body at `position` on, up to `end`; stops early if the version is outdated.
+    /// Writes the body at `position` on, up to `end`; stops early if the version is outdated, or
+    /// — `whileNeeded`, a whole-file stream — once nobody reads the file or wants more of it
+    /// (a scan wanted its head from a server that ignores `Range`).
     private nonisolated(nonsending) func receive(_ response: HTTPClientResponse, at position: inout Int64, until end: Int64,
-                                                  version: Int) async throws {
+                                                  version: Int, whileNeeded: Bool = false) async throws {
         do {
             for try await buffer in response.body {
                 guard position < end else { return }
@@ -137,6 +143,7 @@ struct RangeDownload {
                 }
                 guard kept else { return }
                 position += Int64(take)
+                if whileNeeded && position < end && !resource.needsBytes { return }
             }
         } catch {
             throw HTTPSource.loaderError(error)

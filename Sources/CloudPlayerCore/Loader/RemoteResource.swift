@@ -105,6 +105,11 @@ final class RemoteResource: @unchecked Sendable {
     var currentInfo: ResourceInfo? { locked { info } }
     var version: Int { locked { generation } }
     var isPinned: Bool { locked { readers > 0 || !wanted.isEmpty } }
+    /// Someone reads it, or wants bytes that are not here yet: a whole-file stream (a server
+    /// that ignores `Range`) goes on only while this holds.
+    var needsBytes: Bool {
+        locked { readers > 0 || wanted.ranges.contains { !readableLocked.contains($0) } }
+    }
     /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
     /// makes a new one from the cache record).
     var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
@@ -456,6 +461,7 @@ final class RemoteResource: @unchecked Sendable {
 
     /// The server no longer serves ranges: downloads become whole-file streams.
     func rangesRefused() {
+        source.sawRangesIgnored(url)
         locked { info?.acceptsRanges = false }
     }
 

@@ -15,6 +15,10 @@ enum TagReader {
     /// The Opus tail windows searched for the last page.
     static let tailSizes = [8 * 1024, 64 * 1024]
 
+    /// What `fetch` throws for a file's tail that cannot be had cheaply (a server that ignores
+    /// `Range` would send the whole file): the tags are read without it — no ID3v1, no Opus length.
+    struct TailUnavailable: Error {}
+
     /// `length`: the file's size. `fetch(range)` returns exactly those bytes (may throw). It runs
     /// on the caller's actor (`isolation`), so it may use that actor's state.
     static func read(length: Int64, isolation: isolated (any Actor)? = #isolation,
@@ -67,8 +71,7 @@ enum TagReader {
         var audioEnd = length
         let tailStart = length - Int64(ID3v1Parser.size)
         let audioStart = windowStart + Int64(first?.offset ?? 0)
-        if tailStart >= audioStart + 4 {
-            let tail = try await checkedFetch(tailStart..<length, fetch)
+        if tailStart >= audioStart + 4, let tail = try await tailFetch(tailStart..<length, fetch) {
             if let old = ID3v1Parser.parse(tail[...]) {
                 audioEnd = tailStart
                 fill(&tags, from: old)
@@ -159,7 +162,8 @@ enum TagReader {
             var tailStart = length
             for size in tailSizes where granule == nil && tailStart > Int64(bytes.count) {
                 let start = max(Int64(bytes.count), length - Int64(size))
-                tail = try await checkedFetch(start..<tailStart, fetch) + tail
+                guard let more = try await tailFetch(start..<tailStart, fetch) else { break }
+                tail = more + tail
                 tailStart = start
                 granule = OggPage.lastGranule(in: tail[...], serial: serial)
             }
@@ -169,6 +173,16 @@ enum TagReader {
     }
 
     // MARK: Fetching
+
+    /// Fetches a tail `range`, or nil if `fetch` says it is `TailUnavailable`.
+    private static func tailFetch(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
+                                  _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [UInt8]? {
+        do {
+            return try await checkedFetch(range, fetch)
+        } catch is TailUnavailable {
+            return nil
+        }
+    }
 
     /// Fetches `range`, refusing an answer of another size (a server that ignores ranges).
     private static func checkedFetch(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
