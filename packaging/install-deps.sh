@@ -14,7 +14,7 @@ packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libs
 for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2) ;;
-        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
+        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 mpd mpc) ;;
         --sample) packages+=(lame sox) ;;
         --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;

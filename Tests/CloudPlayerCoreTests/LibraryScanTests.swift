@@ -155,8 +155,9 @@ struct LibraryScanTests {
                          ("long.opus", try Data(contentsOf: try await Fixtures.shared.url(.longOpus)))]
             for (name, bytes) in files { try rig.publish(bytes, at: "long/\(name)") }
             rig.proxy.setIgnoresRange(true)
-            // Paced, so what the proxy has sent is what the scan took, not what a socket buffered.
-            rig.proxy.setRate(bytesPerSecond: 512 * 1024)
+            // Paced, so what the proxy has sent is what the scan took, not what a socket buffered
+            // (slow enough that the whole file takes seconds, also under a sanitizer).
+            rig.proxy.setRate(bytesPerSecond: 128 * 1024)
             let report = try #require(await rig.scan().first)
             #expect(report.tracks == 2 && report.problems.isEmpty, "\(report.problems)")
             // The proxy logs an answer once it has ended: when its next write finds the stream closed.

@@ -107,9 +107,8 @@ final class RemoteResource: @unchecked Sendable {
     var isPinned: Bool { locked { readers > 0 || !wanted.isEmpty } }
     /// Someone reads it, or wants bytes that are not here yet: a whole-file stream (a server
     /// that ignores `Range`) goes on only while this holds.
-    var needsBytes: Bool {
-        locked { readers > 0 || wanted.ranges.contains { !readableLocked.contains($0) } }
-    }
+    var needsBytes: Bool { locked { needsBytesLocked } }
+    private var needsBytesLocked: Bool { readers > 0 || wanted.ranges.contains { !readableLocked.contains($0) } }
     /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
     /// makes a new one from the cache record).
     var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
@@ -334,7 +333,7 @@ final class RemoteResource: @unchecked Sendable {
         }
         if !info.acceptsRanges {
             // The server sends whole files only: one stream at a time, from the start.
-            if fetches == 0, readers > 0 || !wanted.isEmpty { claim(0..<length) }
+            if fetches == 0, needsBytesLocked { claim(0..<length) }
             return chunks
         }
         for offset in Set(demands.values).sorted() where offset < length {
