@@ -5,6 +5,8 @@
 #                                       for fixtures, a PulseAudio server and its tools, a WebDAV
 #                                       server (rclone)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
+#   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
+#                                       enables an mpd system service: `systemctl disable --now mpd`)
 #   packaging/install-deps.sh --package also what building and checking the .deb takes
 #                                       (packaging/build-deb.sh, packaging/check-deb.sh)
 # Uses sudo when not root. Installs nothing that is already there.
@@ -14,7 +16,8 @@ packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libs
 for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2) ;;
-        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 mpd mpc) ;;
+        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
+        --mpd) packages+=(mpd mpc) ;;
         --sample) packages+=(lame sox) ;;
         --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;

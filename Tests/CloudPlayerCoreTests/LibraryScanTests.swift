@@ -123,6 +123,7 @@ struct LibraryScanTests {
             #expect(third.gone == 1)
             #expect(third.tracks == 2000)
             #expect(try await rig.library.search("renamed").map(\.title) == ["Renamed Song"])
+            #expect(try await rig.library.search(changed.title).isEmpty, "its old title left the search index")
             #expect(try await rig.library.search("brand new").count == 1)
             let goneURL = rig.url(deleted.path)
             #expect(try await rig.library.track(url: goneURL)?.gone == true, "a vanished track is marked gone, not dropped")
@@ -164,7 +165,8 @@ struct LibraryScanTests {
             for _ in 0..<100 where rig.proxy.log.filter({ $0.method == "GET" }).count < files.count {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(rig.proxy.log.filter { $0.method == "GET" }.count == files.count, "one answer each, stopped after the head")
+            let answers = rig.proxy.log.filter { $0.method == "GET" }
+            #expect(answers.count == files.count, "one answer each, stopped after the head: \(answers.map { "\($0.path) \($0.range ?? "-") \($0.status) \($0.bodyBytes)" })")
             for (name, bytes) in files {
                 let sent = rig.proxy.log.filter { $0.method == "GET" && $0.path.hasSuffix(name) }.reduce(0) { $0 + $1.bodyBytes }
                 #expect(sent >= 60 * 1024 && sent < bytes.count / 4, "\(name): \(sent) of \(bytes.count) bytes")

@@ -123,10 +123,12 @@ struct LibraryScanner {
         let folderKey = folder.absoluteString
         let known = (try? store.tracks(inFolder: folderKey)) ?? [:]
         var tracks: [LibraryTrack] = []
+        var unchanged: [Int64] = []
         var toRead: [(URL, DAVEntry)] = []
         for (url, entry) in files {
-            if let old = known[url.absoluteString], old.size == entry.length, old.validator == entry.info?.validator, old.problem == nil {
-                tracks.append(old)
+            if let old = known[url.absoluteString], let id = old.id, old.size == entry.length,
+               old.validator == entry.info?.validator, old.problem == nil {
+                unchanged.append(id)
             } else {
                 toRead.append((url, entry))
             }
@@ -153,7 +155,7 @@ struct LibraryScanner {
             }
         }
         do {
-            try store.save(tracks, mark: mark)
+            try store.save(tracks, unchanged: unchanged, mark: mark)
             let playlist = LibraryPlaylist(name: Self.folderName(folder, root: source.url, source: name), kind: .folder,
                                            source: name, url: folderKey)
             try store.savePlaylist(playlist, items: nil, mark: mark)
@@ -162,8 +164,8 @@ struct LibraryScanner {
             report.problems.append("\(name): \(error)")
             return false
         }
-        report.tracks += tracks.count
-        library.scanProgress?.tracks += tracks.count
+        report.tracks += tracks.count + unchanged.count
+        library.scanProgress?.tracks += tracks.count + unchanged.count
         return true
     }
 
@@ -287,7 +289,7 @@ struct LibraryScanner {
                 track.codec = item.mimeType.flatMap(Self.codec(ofMimeType:))?.rawValue
                 tracks.append(track)
             }
-            try store.save(tracks, mark: mark)
+            try store.save(tracks, unchanged: [], mark: mark)
             var playlist = LibraryPlaylist(name: feed.title, kind: .feed, source: source.name, url: key)
             playlist.validator = document.validator
             try store.savePlaylist(playlist, items: items, mark: mark)

@@ -71,11 +71,16 @@ final class LibraryStore {
         }
     }
 
-    /// Records tracks seen by the scan with `mark` (new, changed, or unchanged and only sighted).
-    func save(_ tracks: [LibraryTrack], mark: Int64) throws {
-        guard !tracks.isEmpty else { return }
+    /// Records a folder's tracks as seen by the scan with `mark`: those whose tags were `read`
+    /// (new or changed) whole, the `unchanged` ones (by id) only as seen — a rescan of an
+    /// unchanged library writes one small row update per track and no search index.
+    func save(_ read: [LibraryTrack], unchanged: [Int64], mark: Int64) throws {
+        guard !read.isEmpty || !unchanged.isEmpty else { return }
         try write { db in
-            for var track in tracks {
+            for id in unchanged {
+                try db.execute(sql: "UPDATE track SET scanMark = ?, gone = 0 WHERE id = ?", arguments: [mark, id])
+            }
+            for var track in read {
                 track.gone = false
                 if let id = try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE url = ?", arguments: [track.url]) {
                     track.id = id
