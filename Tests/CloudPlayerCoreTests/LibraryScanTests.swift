@@ -292,12 +292,18 @@ struct LibraryScanTests {
         #expect("\(LibraryError.newerDatabase(path: file.path))".contains("newer cloudplayerd"))
     }
 
-    @Test("library folder 0700 and database 0600")
+    @Test("library folder 0700, database and its WAL files 0600")
     func permissions() async throws {
         let directory = try Fixtures.shared.scratchDirectory().appendingPathComponent("data")
         let file = directory.appendingPathComponent("library.sqlite")
-        try await LibraryActor().openDatabase(at: file)
+        let library = LibraryActor()
+        try await library.openDatabase(at: file)
+        _ = try await library.createPlaylist(named: "Written")
         #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o700)
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(Set(files).isSuperset(of: ["library.sqlite", "library.sqlite-wal"]), "\(files)")
+        for name in files {
+            #expect(try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int == 0o600, "\(name)")
+        }
     }
 }

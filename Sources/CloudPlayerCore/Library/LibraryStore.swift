@@ -29,6 +29,13 @@ final class LibraryStore {
         let migrator = LibrarySchema.migrator
         do {
             if try database.read({ try migrator.hasBeenSuperseded($0) }) { throw LibraryError.newerDatabase(path: file.path) }
+            // WAL, and a sync at checkpoints rather than at every commit: a scan commits a few
+            // times per folder. Set only now, so a newer version's file is never touched. Its
+            // -wal and -shm files take the database file's mode (0600).
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
             try migrator.migrate(database)
         } catch let error as LibraryError {
             throw error
