@@ -158,7 +158,7 @@ struct LibraryScanTests {
             rig.proxy.setIgnoresRange(true)
             // Paced, so what the proxy has sent is what the scan took, not what a socket buffered
             // (slow enough that the whole file takes seconds, also under a sanitizer).
-            rig.proxy.setRate(bytesPerSecond: 64 * 1024)
+            rig.proxy.setRate(bytesPerSecond: 128 * 1024)
             let report = try #require(await rig.scan().first)
             #expect(report.tracks == 2 && report.problems.isEmpty, "\(report.problems)")
             // The proxy logs an answer once it has ended: when its next write finds the stream closed.
