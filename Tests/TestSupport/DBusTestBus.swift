@@ -35,7 +35,7 @@ public final class DBusTestBus: Sendable {
             dbus-daemon --nofork --config-file="$2/session.conf" &
             bus=$!
             trap 'kill "$bus" 2>/dev/null; exit 0' TERM
-            while grep -qs "^State:[[:space:]]*[^Z]" /proc/"$1"/status && kill -0 "$bus" 2>/dev/null; do sleep 1; done
+            while kill -0 "$1" 2>/dev/null && kill -0 "$bus" 2>/dev/null; do sleep 1; done
             kill "$bus" 2>/dev/null
             """
         daemon = try ChildProcess("/bin/sh", ["-c", script, "dbus-watchdog", String(getpid()), directory.path])

@@ -24,7 +24,7 @@ public actor PulseTestServer {
             pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-target=file:"$2/server.log" \
               --load="module-native-protocol-unix auth-anonymous=1 socket=$2/native" &
             server=$!
-            while grep -qs "^State:[[:space:]]*[^Z]" /proc/"$1"/status && kill -0 "$server" 2>/dev/null; do sleep 1; done
+            while kill -0 "$1" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
             kill "$server" 2>/dev/null
             """
         _ = try ChildProcess("/bin/sh", ["-c", script, "pulse-watchdog", String(getpid()), directory.path],

@@ -33,7 +33,7 @@ public final class WebDAVTestServer: Sendable {
         let script = """
             rclone serve webdav "$2" --addr 127.0.0.1:0 --user "$3" --pass "$4" --config /dev/null --dir-cache-time 0s \(tlsOptions) 2>"$5" &
             server=$!
-            while grep -qs "^State:[[:space:]]*[^Z]" /proc/"$1"/status && kill -0 "$server" 2>/dev/null; do sleep 1; done
+            while kill -0 "$1" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
             kill "$server" 2>/dev/null
             """
         _ = try ChildProcess("/bin/sh", ["-c", script, "webdav-watchdog", String(getpid()), root.path, username, password, log.path])
