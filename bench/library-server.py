@@ -8,6 +8,8 @@ the body bytes it sends (GET /__stats), and exits when its parent goes away.
 usage: library-server.py TEMPLATE.mp3 FOLDERS PER_FOLDER USER PASSWORD PORTFILE
 """
 import base64, json, os, struct, sys, threading
+
+import library_tags
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote, unquote
 
@@ -28,14 +30,7 @@ audio = data[first_len:]
 audio = audio[: len(audio) - len(audio) % 1] or b"\0"
 
 def tag(n):
-    a, t = divmod(n, per_folder)
-    def frame(fid, text):
-        body = b"\x03" + text.encode()
-        return fid.encode() + struct.pack(">I", len(body)) + b"\0\0" + body
-    frames_ = (frame("TIT2", f"Song {a:04d}-{t:03d} {['red','blue','green','gold','grey'][n % 5]} river")
-               + frame("TPE1", f"Artist {a // 10:03d}") + frame("TALB", f"Album {a:04d}") + frame("TRCK", str(t + 1)))
-    size = len(frames_)
-    return b"ID3\x03\x00\x00" + bytes([(size >> 21) & 0x7F, (size >> 14) & 0x7F, (size >> 7) & 0x7F, size & 0x7F]) + frames_
+    return library_tags.id3v2(n, per_folder)
 
 def content(n, start, end):
     head = tag(n) + bytes(info)
@@ -54,7 +49,7 @@ stats = {"get_bytes": 0, "gets": 0, "propfinds": 0}
 lock = threading.Lock()
 
 def folder_path(a):
-    return f"/music/Artist {a // 10:03d}/Album {a:04d}/"
+    return f"/music/{library_tags.folder(a * per_folder, per_folder)}/"
 
 def response(href, folder, length=None, etag=None):
     props = "<d:resourcetype><d:collection/></d:resourcetype>" if folder else (

@@ -84,9 +84,8 @@ final class LibraryStore {
     func save(_ read: [LibraryTrack], unchanged: [Int64], mark: Int64) throws {
         guard !read.isEmpty || !unchanged.isEmpty else { return }
         try write { db in
-            for id in unchanged {
-                try db.execute(sql: "UPDATE track SET scanMark = ?, gone = 0 WHERE id = ?", arguments: [mark, id])
-            }
+            let sight = try db.cachedStatement(sql: "UPDATE track SET scanMark = ?, gone = 0 WHERE id = ?")
+            for id in unchanged { try sight.execute(arguments: [mark, id]) }
             for var track in read {
                 track.gone = false
                 if let id = try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE url = ?", arguments: [track.url]) {

@@ -16,7 +16,7 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
     let client: HTTPClient
     private let resolved = Locked<HTTPHeaders?>(nil)
     private let isOpen = Locked(true)
-    /// Servers (host:port) that answered a `Range` request with the whole file: a server
+    /// Servers (scheme://host:port) that answered a `Range` request with the whole file: a server
     /// property, which outlives the resource that found it out.
     private let wholeFileServers = Locked<Set<String>>([])
 
@@ -59,7 +59,7 @@ public class HTTPSource: MediaSource, @unchecked Sendable {
     }
 
     private static func server(of url: URL) -> String {
-        "\(url.host?.lowercased() ?? ""):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? SourceConfiguration.defaultPort(url))"
     }
 
     // MARK: MediaSource

@@ -92,6 +92,7 @@ public actor LoaderActor {
     /// holes and nothing around them (a library scan reads heads and tails this way, and the
     /// bytes stay for the first play). `known`: length and version a folder listing just gave,
     /// which spares a request.
+    ///
     /// From a server that ignores `Range`, bytes more than `wholeFileSlack` past those already
     /// here are refused with `wholeFileOnly`: the stream from the start would bring the whole file.
     public func bytes(in range: Range<Int64>, of url: URL, known: ResourceInfo? = nil) async throws -> [UInt8] {

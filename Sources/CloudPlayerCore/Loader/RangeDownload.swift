@@ -114,7 +114,7 @@ struct RangeDownload {
             }
             // The first answer ignored Range, or If-Range found another version: this body is the
             // whole of the (new) file — streamed by this download only if it made the change.
-            if first { resource.source.sawRangesIgnored(resource.url) }
+            if first { resource.rangesRefused() }
             let (owner, changed) = resource.establish(ResourceInfo(length: length, validator: validator, contentType: type,
                                                                    acceptsRanges: !first))
             guard changed else { return }

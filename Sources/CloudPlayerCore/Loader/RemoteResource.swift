@@ -458,7 +458,8 @@ final class RemoteResource: @unchecked Sendable {
         }
     }
 
-    /// The server no longer serves ranges: downloads become whole-file streams.
+    /// The server answered a `Range` request with the whole file: downloads become whole-file
+    /// streams, and its source remembers the server for every file of it.
     func rangesRefused() {
         source.sawRangesIgnored(url)
         locked { info?.acceptsRanges = false }
