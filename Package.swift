@@ -67,8 +67,9 @@ let package = Package(
         .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),
 
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
-        // a private PulseAudio server, running child processes.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // a private PulseAudio server, running child processes (CSpawnShim: two GNU calls for that).
+        .target(name: "CSpawnShim", path: "Tests/CSpawnShim"),
+        .target(name: "TestSupport", dependencies: ["CSpawnShim"], path: "Tests/TestSupport"),
         .testTarget(name: "CloudPlayerCoreTests", dependencies: ["CloudPlayerCore", "TestSupport",
                                                                  .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

@@ -1,3 +1,4 @@
+import CSpawnShim
 import Foundation
 
 /// Runs programs for tests the way a shell would start them.
@@ -7,15 +8,18 @@ import Foundation
 /// `parec` or a player under test can no longer be stopped. So this spawns with posix_spawn, an
 /// empty signal mask and default handlers. Output goes to temporary files (no pipe can fill up
 /// and stall the child); waiting happens on a thread of its own, never on the cooperative pool.
+/// A child gets descriptors 0–2 and nothing else: one that outlived the test must not hold the
+/// runner's output pipe (or the runner's sockets) open.
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     private let outputURL: URL
     private let errorURL: URL
     private let exit: Task<Int32, Never>
 
-    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
+    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`. Its standard
+    /// input is `stdin`, or with `lifeline` the `Lifeline` (for a watchdog), or else /dev/null.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                stdin: URL? = nil) throws {
+                stdin: URL? = nil, lifeline: Bool = false) throws {
         let directory = FileManager.default.temporaryDirectory
         outputURL = directory.appendingPathComponent("child-\(UUID().uuidString).out")
         errorURL = directory.appendingPathComponent("child-\(UUID().uuidString).err")
@@ -24,9 +28,14 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
+        if lifeline {
+            posix_spawn_file_actions_adddup2(&actions, Lifeline.readEnd, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        cspawn_close_from(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -1,14 +1,13 @@
 import Foundation
 
 /// A private D-Bus session bus for one test: its own `dbus-daemon` on a unix socket in a
-/// temporary folder, stopped by a watchdog shell when the test process goes away (and by
-/// `stop()` before that).
+/// temporary folder, stopped by `stop()` or else when the test process ends (a `ServerProcess`).
 public final class DBusTestBus: Sendable {
     public let address: String
     /// The `XDG_DATA_HOME` of daemons on this bus (their library and saved state): one per
     /// test, so no test restores another's queue, and none touches the user's own.
     public let dataHome: URL
-    private let daemon: ChildProcess
+    private let daemon: ServerProcess
 
     /// `serviceDirectory`: where the bus looks for activatable services (none by default).
     public init(serviceDirectory: URL? = nil) async throws {
@@ -31,14 +30,8 @@ public final class DBusTestBus: Sendable {
               </policy>
             </busconfig>
             """.utf8).write(to: configuration)
-        let script = """
-            dbus-daemon --nofork --config-file="$2/session.conf" &
-            bus=$!
-            trap 'kill "$bus" 2>/dev/null; exit 0' TERM
-            while kill -0 "$1" 2>/dev/null && kill -0 "$bus" 2>/dev/null; do sleep 1; done
-            kill "$bus" 2>/dev/null
-            """
-        daemon = try ChildProcess("/bin/sh", ["-c", script, "dbus-watchdog", String(getpid()), directory.path])
+        daemon = try ServerProcess("dbus-server", command: #"dbus-daemon --nofork --config-file="$1""#,
+                                   arguments: [configuration.path])
         address = "unix:path=\(socket)"
         for _ in 0..<200 {
             if let result = try? await ChildProcess.run("busctl", ["--address=\(address)", "list"]), result.status == 0 {
@@ -68,7 +61,6 @@ public final class DBusTestBus: Sendable {
     }
 
     public func stop() async {
-        daemon.signal(SIGTERM)
-        _ = await daemon.wait()
+        await daemon.stop()
     }
 }

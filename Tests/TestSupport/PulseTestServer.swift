@@ -1,8 +1,8 @@
 import Foundation
 
 /// A private, headless PulseAudio server for the whole test run, on a unix socket in a
-/// temporary folder. A watchdog shell stops it when the test process goes away, however that
-/// happens. Each test takes its own null sink, so tests running side by side never hear each other.
+/// temporary folder, stopped when the test process ends (a `ServerProcess`). Each test takes its
+/// own null sink, so tests running side by side never hear each other.
 public actor PulseTestServer {
     public static let shared = PulseTestServer()
 
@@ -20,15 +20,11 @@ public actor PulseTestServer {
         let directory = try Fixtures.shared.scratchDirectory()
         chmod(directory.path, 0o700)
         let socket = directory.appendingPathComponent("native").path
-        let script = """
-            pulseaudio -n --daemonize=no --exit-idle-time=-1 --log-target=file:"$2/server.log" \
-              --load="module-native-protocol-unix auth-anonymous=1 socket=$2/native" &
-            server=$!
-            while kill -0 "$1" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
-            kill "$server" 2>/dev/null
-            """
-        _ = try ChildProcess("/bin/sh", ["-c", script, "pulse-watchdog", String(getpid()), directory.path],
-                             environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])
+        _ = try ServerProcess("pulse-server", command: #"pulseaudio "$@""#,
+                              arguments: ["-n", "--daemonize=no", "--exit-idle-time=-1",
+                                          "--log-target=file:\(directory.path)/server.log",
+                                          "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket)"],
+                              environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])
         let candidate = "unix:\(socket)"
         for _ in 0..<200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {

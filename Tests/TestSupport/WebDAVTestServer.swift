@@ -1,7 +1,7 @@
 import Foundation
 
 /// A real WebDAV server (`rclone serve webdav`) on 127.0.0.1 with Basic auth, serving a fresh
-/// folder. A watchdog shell stops it when the test process goes away, however that happens.
+/// folder, stopped when the test process ends (a `ServerProcess`).
 public final class WebDAVTestServer: Sendable {
     public let root: URL
     public let port: Int
@@ -19,24 +19,21 @@ public final class WebDAVTestServer: Sendable {
         password = "pw-\(UUID().uuidString.prefix(12))"
         let folder = root.deletingLastPathComponent()
         let log = folder.appendingPathComponent("rclone.log")
-        var tlsOptions = ""
+        var tlsArguments: [String] = []
         if tls {
             let key = folder.appendingPathComponent("key.pem"), cert = folder.appendingPathComponent("cert.pem")
             try await ChildProcess.check("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path,
                                                      "-out", cert.path, "-days", "2", "-subj", "/CN=127.0.0.1",
                                                      "-addext", "subjectAltName=IP:127.0.0.1"])
-            tlsOptions = "--cert '\(cert.path)' --key '\(key.path)'"
+            tlsArguments = ["--cert", cert.path, "--key", key.path]
             certificate = cert
         } else {
             certificate = nil
         }
-        let script = """
-            rclone serve webdav "$2" --addr 127.0.0.1:0 --user "$3" --pass "$4" --config /dev/null --dir-cache-time 0s \(tlsOptions) 2>"$5" &
-            server=$!
-            while kill -0 "$1" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
-            kill "$server" 2>/dev/null
-            """
-        _ = try ChildProcess("/bin/sh", ["-c", script, "webdav-watchdog", String(getpid()), root.path, username, password, log.path])
+        _ = try ServerProcess("webdav-server", command: #"rclone serve webdav "$@""#,
+                              arguments: [root.path, "--addr", "127.0.0.1:0", "--user", username, "--pass", password,
+                                          "--config", "/dev/null", "--dir-cache-time", "0s",
+                                          "--log-file", log.path] + tlsArguments)
         for _ in 0..<300 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"https?://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),

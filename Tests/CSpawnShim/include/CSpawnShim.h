@@ -1,0 +1,16 @@
+#ifndef CSPAWNSHIM_H
+#define CSPAWNSHIM_H
+
+#include <spawn.h>
+
+/// The two GNU calls the tests' process spawning needs; Swift's Glibc module is built without
+/// _GNU_SOURCE and does not show them.
+
+/// Adds a file action that closes every descriptor from `lowest` up (posix_spawn_file_actions_addclosefrom_np).
+int cspawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+/// A pipe whose two ends close on exec, made atomically (pipe2 with O_CLOEXEC): no child spawned
+/// by another thread at the same moment can inherit it.
+int cspawn_cloexec_pipe(int ends[2]);
+
+#endif
