@@ -71,6 +71,10 @@ struct MPRISTests {
         let (bus, daemon) = try await startDaemon()
         let file = try await Fixtures.shared.url(.vbrMP3)
         #expect(try await playerctl(bus, "status") == "Stopped")
+        // On repeat, so the 6 s track cannot end before the pause below on a busy machine (CI
+        // once took longer than that for the four playerctl calls in between); "loop Playlist"
+        // further down is then still a change.
+        _ = try await playerctl(bus, "loop", "Track")
 
         _ = try await playerctl(bus, "open", file.absoluteString)
         #expect(try await eventually("Playing") { try await playerctl(bus, "status") } == "Playing")
@@ -80,7 +84,8 @@ struct MPRISTests {
         #expect(try await playerctl(bus, "metadata", "xesam:url") == file.absoluteString)
 
         _ = try await playerctl(bus, "pause")
-        #expect(try await eventually("Paused") { try await playerctl(bus, "status") } == "Paused")
+        #expect(try await eventually("Paused") { try await playerctl(bus, "status") } == "Paused",
+                "daemon log: \(daemon.errorSoFar())")
         _ = try await playerctl(bus, "position", "3")
         #expect(try await eventually("3.000000") { try await playerctl(bus, "position") } == "3.000000")
         _ = try await playerctl(bus, "position", "1-")

@@ -97,6 +97,11 @@ public final class ChildProcess: Sendable {
         (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
     }
 
+    /// Standard error so far (a running daemon's log, to explain a failed expectation).
+    public func errorSoFar() -> String {
+        (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+    }
+
     /// Runs a program to its end.
     public static func run(_ executable: String, _ arguments: [String],
                            environment: [String: String] = [:]) async throws -> ProcessResult {
