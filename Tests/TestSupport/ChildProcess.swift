@@ -25,11 +25,12 @@ public final class ChildProcess: Sendable {
         errorURL = directory.appendingPathComponent("child-\(UUID().uuidString).err")
         let path = try Self.resolve(executable)
 
+        let lifelineEnd = try lifeline ? Lifeline.readEnd() : nil
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if lifeline {
-            posix_spawn_file_actions_adddup2(&actions, Lifeline.readEnd, 0)
+        if let lifelineEnd {
+            posix_spawn_file_actions_adddup2(&actions, lifelineEnd, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
         }
