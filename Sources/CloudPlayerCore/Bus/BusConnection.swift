@@ -59,9 +59,7 @@ final class BusConnection: Sendable {
         finishedSink = sink
         finished = Task { for await _ in stream {} }
         let owned = UncheckedBus(pointer: bus)
-        let thread = Thread { [self] in run(owned.pointer) }
-        thread.name = "bus"
-        thread.start()
+        Thread.startNamed("bus") { [self] in run(owned.pointer) }
     }
 
     /// Runs `job` on the bus thread, soon; false (and it never runs) once the connection closed.

@@ -12,9 +12,7 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private var stopping = false
 
     public init(name: String) {
-        let thread = Thread { [self] in runJobs() }
-        thread.name = name
-        thread.start()
+        Thread.startNamed(name) { [self] in runJobs() }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
