@@ -75,6 +75,7 @@ struct MPRISTests {
         // once took longer than that for the four playerctl calls in between); "loop Playlist"
         // further down is then still a change.
         _ = try await playerctl(bus, "loop", "Track")
+        #expect(try await eventually("Track") { try await playerctl(bus, "loop") } == "Track")
 
         _ = try await playerctl(bus, "open", file.absoluteString)
         #expect(try await eventually("Playing") { try await playerctl(bus, "status") } == "Playing")

@@ -16,27 +16,35 @@ public final class ChildProcess: Sendable {
     private let errorURL: URL
     private let exit: Task<Int32, Never>
 
-    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`. Its standard
-    /// input is `stdin`, or with `lifeline` the `Lifeline` (for a watchdog), or else /dev/null.
+    /// What a child reads on its standard input.
+    public enum Input: Sendable {
+        case null
+        case file(URL)
+        /// The `Lifeline`: end-of-file when this test process ends (for a watchdog).
+        case lifeline
+    }
+
+    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                stdin: URL? = nil, lifeline: Bool = false) throws {
+                input: Input = .null) throws {
         let directory = FileManager.default.temporaryDirectory
         outputURL = directory.appendingPathComponent("child-\(UUID().uuidString).out")
         errorURL = directory.appendingPathComponent("child-\(UUID().uuidString).err")
         let path = try Self.resolve(executable)
 
-        let lifelineEnd = try lifeline ? Lifeline.readEnd() : nil
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let lifelineEnd {
-            posix_spawn_file_actions_adddup2(&actions, lifelineEnd, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, stdin?.path ?? "/dev/null", O_RDONLY, 0)
+        var failed: Int32 = 0
+        switch input {
+        case .null: failed |= posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .file(let url): failed |= posix_spawn_file_actions_addopen(&actions, 0, url.path, O_RDONLY, 0)
+        case .lifeline: failed |= posix_spawn_file_actions_adddup2(&actions, try Lifeline.readEnd(), 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        cspawn_close_from(&actions, 3)
+        failed |= posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        failed |= posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        failed |= cspawn_close_from(&actions, 3)
+        guard failed == 0 else { throw TestSupportError("cannot prepare the start of \(executable)") }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

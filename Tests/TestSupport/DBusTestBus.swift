@@ -39,7 +39,7 @@ public final class DBusTestBus: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestSupportError("the test dbus-daemon did not come up")
+        throw TestSupportError("the test dbus-daemon did not come up: \(daemon.errorSoFar())")
     }
 
     /// The environment a client of this bus needs.

@@ -20,11 +20,11 @@ public actor PulseTestServer {
         let directory = try Fixtures.shared.scratchDirectory()
         chmod(directory.path, 0o700)
         let socket = directory.appendingPathComponent("native").path
-        _ = try ServerProcess("pulse-server", command: #"pulseaudio "$@""#,
-                              arguments: ["-n", "--daemonize=no", "--exit-idle-time=-1",
-                                          "--log-target=file:\(directory.path)/server.log",
-                                          "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket)"],
-                              environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])
+        let server = try ServerProcess("pulse-server", command: #"pulseaudio "$@""#,
+                                       arguments: ["-n", "--daemonize=no", "--exit-idle-time=-1",
+                                                   "--log-target=file:\(directory.path)/server.log",
+                                                   "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket)"],
+                                       environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])
         let candidate = "unix:\(socket)"
         for _ in 0..<200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
@@ -33,7 +33,7 @@ public actor PulseTestServer {
             try await Task.sleep(for: .milliseconds(100))
         }
         let log = (try? String(contentsOfFile: directory.appendingPathComponent("server.log").path, encoding: .utf8)) ?? ""
-        throw TestSupportError("the test PulseAudio server did not come up: \(log)")
+        throw TestSupportError("the test PulseAudio server did not come up: \(server.errorSoFar())\(log)")
     }
 
     /// A new null sink of its own, clocked and recorded from the start.
@@ -69,7 +69,7 @@ public final class TestSink: Sendable {
         capture = try Fixtures.shared.scratchDirectory().appendingPathComponent("capture.raw")
         let format = ["--raw", "--format=s16le", "--rate=\(sampleRate)", "--channels=\(channels)"]
         keeper = try ChildProcess("pacat", ["-s", server, "-p", "-d", name, "--latency-msec=20"] + format,
-                                  stdin: URL(fileURLWithPath: "/dev/zero"))
+                                  input: .file(URL(fileURLWithPath: "/dev/zero")))
         recorder = try ChildProcess("parec", ["-s", server, "-d", "\(name).monitor"] + format + [capture.path])
         // Recording has begun once the keeper's silence reaches the file.
         for _ in 0..<200 {

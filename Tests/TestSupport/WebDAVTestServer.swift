@@ -30,10 +30,10 @@ public final class WebDAVTestServer: Sendable {
         } else {
             certificate = nil
         }
-        _ = try ServerProcess("webdav-server", command: #"rclone serve webdav "$@""#,
-                              arguments: [root.path, "--addr", "127.0.0.1:0", "--user", username, "--pass", password,
-                                          "--config", "/dev/null", "--dir-cache-time", "0s",
-                                          "--log-file", log.path] + tlsArguments)
+        let server = try ServerProcess("webdav-server", command: #"rclone serve webdav "$@""#,
+                                       arguments: [root.path, "--addr", "127.0.0.1:0", "--user", username, "--pass", password,
+                                                   "--config", "/dev/null", "--dir-cache-time", "0s",
+                                                   "--log-file", log.path] + tlsArguments)
         for _ in 0..<300 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"https?://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
@@ -43,7 +43,8 @@ public final class WebDAVTestServer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestSupportError("rclone serve webdav did not come up: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw TestSupportError("rclone serve webdav did not come up: \(server.errorSoFar())\(logged)")
     }
 
     public var baseURL: URL { URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)/")! }
