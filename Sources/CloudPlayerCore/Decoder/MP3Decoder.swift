@@ -14,6 +14,12 @@ final class MP3Decoder: AudioDecoder {
 
     private static let libraryReady: Void = { _ = mpg123_init() }()
 
+    /// No MPEG audio holds more than 24 sample frames per byte (MPEG-2 layer III, 8 kbit/s at
+    /// 24 kHz); twice that bounds the length a header may claim and how far a seek may go. A
+    /// forged Xing frame count otherwise reads as hours, and libmpg123 skips frame by frame past
+    /// the end towards a seek target there (found by fuzzing: 40 s in one seek of a 2 KB file).
+    private static let maxFramesPerByte: Int64 = 48
+
     init(source: any ByteSource, exactLength: Bool) throws {
         _ = Self.libraryReady
         var error: Int32 = 0
@@ -68,13 +74,23 @@ final class MP3Decoder: AudioDecoder {
         try check(mpg123_format_none(handle))
         let layout = channels == 1 ? MPG123_MONO.rawValue : MPG123_STEREO.rawValue
         try check(mpg123_format2(handle, rate, Int32(layout), Int32(MPG123_ENC_SIGNED_16.rawValue)))
-        let length = mpg123_length(handle)
+        let length = Int64(mpg123_length(handle))
+        let possible = length >= 0 && length <= (maxFrames(cursor) ?? length)
         return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
-                         totalFrames: length >= 0 ? Int64(length) : nil, tags: tags(handle))
+                         totalFrames: possible ? length : nil, tags: tags(handle))
+    }
+
+    /// The most sample frames a stream of this many bytes can hold, when its size is known.
+    private static func maxFrames(_ cursor: ByteCursor) -> Int64? {
+        cursor.source.length.map { bytes in
+            let (frames, overflow) = bytes.multipliedReportingOverflow(by: maxFramesPerByte)
+            return overflow ? .max : frames
+        }
     }
 
     func seek(toFrame frame: Int64) throws {
-        let result = mpg123_seek(handle, off_t(frame), SEEK_SET)
+        let target = min(frame, Self.maxFrames(cursor) ?? frame)
+        let result = mpg123_seek(handle, off_t(target), SEEK_SET)
         guard result >= 0 else { throw Self.failure(handle, cursor, opening: false) }
         position = Int64(result)
     }
