@@ -16,8 +16,8 @@ final class MP3Decoder: AudioDecoder {
 
     /// No MPEG audio holds more than 24 sample frames per byte (MPEG-2 layer III, 8 kbit/s at
     /// 24 kHz); twice that bounds the length a header may claim and how far a seek may go. A
-    /// forged Xing frame count otherwise reads as hours, and libmpg123 skips frame by frame past
-    /// the end towards a seek target there (found by fuzzing: 40 s in one seek of a 2 KB file).
+    /// forged Xing frame count otherwise makes a 2 KB file a year long, and libmpg123 skips frame
+    /// by frame past the end towards a seek target there (found by fuzzing: 41 s in one seek).
     private static let maxFramesPerByte: Int64 = 48
 
     init(source: any ByteSource, exactLength: Bool) throws {
