@@ -14,12 +14,6 @@ final class MP3Decoder: AudioDecoder {
 
     private static let libraryReady: Void = { _ = mpg123_init() }()
 
-    /// No MPEG audio holds more than 24 sample frames per byte (MPEG-2 layer III, 8 kbit/s at
-    /// 24 kHz); twice that bounds the length a header may claim and how far a seek may go. A
-    /// forged Xing frame count otherwise makes a 2 KB file a year long, and libmpg123 skips frame
-    /// by frame past the end towards a seek target there (found by fuzzing: 41 s in one seek).
-    private static let maxFramesPerByte: Int64 = 48
-
     init(source: any ByteSource, exactLength: Bool) throws {
         _ = Self.libraryReady
         var error: Int32 = 0
@@ -80,12 +74,10 @@ final class MP3Decoder: AudioDecoder {
                          totalFrames: possible ? length : nil, tags: tags(handle))
     }
 
-    /// The most sample frames a stream of this many bytes can hold, when its size is known.
+    /// The most sample frames the stream can hold, when its size is known: a length beyond it
+    /// is a forged header, and a seek beyond it only makes libmpg123 skip through nothing.
     private static func maxFrames(_ cursor: ByteCursor) -> Int64? {
-        cursor.source.length.map { bytes in
-            let (frames, overflow) = bytes.multipliedReportingOverflow(by: maxFramesPerByte)
-            return overflow ? .max : frames
-        }
+        cursor.source.length.map(MPEGLengthHeader.maxSamples(inBytes:))
     }
 
     func seek(toFrame frame: Int64) throws {

@@ -129,7 +129,7 @@ struct ID3v2ParserTests {
         #expect(header?.length == 417)
         let info = header.flatMap { MPEGLengthHeader(frame: frame[...], header: $0) }
         #expect(info?.frames == 100)
-        #expect(info?.samples(samplesPerFrame: 1152) == 115_200)
+        #expect(info?.samples(samplesPerFrame: 1152, audioBytes: 50_000) == 115_200)
     }
 
     @Test func tagValues() {

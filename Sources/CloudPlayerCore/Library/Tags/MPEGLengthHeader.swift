@@ -26,10 +26,23 @@ struct MPEGLengthHeader: Equatable {
         self.bytes = bytes
     }
 
-    /// Samples a gapless decoder outputs, if the frame count is known.
-    func samples(samplesPerFrame: Int) -> Int64? {
+    /// No MPEG audio holds more than 24 sample frames per byte (MPEG-2 layer III, 8 kbit/s at
+    /// 24 kHz); twice that bounds the length a header may claim for the bytes it has. A forged
+    /// frame count otherwise makes a 2 KB file a year long — and libmpg123 skips frame by frame
+    /// past the end towards a seek target there (found by fuzzing: 41 s in one seek).
+    static let maxSamplesPerByte: Int64 = 48
+
+    /// The most sample frames `bytes` of MPEG audio can hold.
+    static func maxSamples(inBytes bytes: Int64) -> Int64 {
+        let (samples, overflow) = bytes.multipliedReportingOverflow(by: maxSamplesPerByte)
+        return overflow ? .max : samples
+    }
+
+    /// Samples a gapless decoder outputs, if the frame count is known and `audioBytes` can hold them.
+    func samples(samplesPerFrame: Int, audioBytes: Int64) -> Int64? {
         guard let frames else { return nil }
         let total = Int64(frames) * Int64(samplesPerFrame) - Int64(encoderDelay) - Int64(encoderPadding)
+        guard total <= Self.maxSamples(inBytes: audioBytes) else { return nil }
         return max(0, total)
     }
 

@@ -107,7 +107,7 @@ enum TagReader {
 
     private static func mp3Duration(frame: ArraySlice<UInt8>, header: MPEGFrameHeader, audioBytes: Int64) -> Double? {
         if let info = MPEGLengthHeader(frame: frame, header: header),
-           let samples = info.samples(samplesPerFrame: header.samplesPerFrame) {
+           let samples = info.samples(samplesPerFrame: header.samplesPerFrame, audioBytes: audioBytes) {
             return Double(samples) / Double(header.sampleRate)
         }
         guard audioBytes > 0 else { return nil }
