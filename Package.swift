@@ -1,12 +1,26 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets and the one direction their dependencies run (README, "How it is built"):
+//
+//   Base ← Model ← Config, Parsers, Cache ← Loader ← Sources ─┐
+//                  Parsers ← Decoding                         │
+//                  Model ← Output                             │
+//                  Loader ← Library                           │
+//          Loader, Decoding, Output ← Playback                │
+//   Base ← DBus ← MPRIS (+ Playback), Manager1                │
+//   everything ← Daemon ← cloudplayerd;  Manager1 ← cloudplayerctl
+//
+// CI builds with `--explicit-target-dependency-import-check error`, so a target that imports
+// what it does not list here does not build.
+
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "cloudplayerd",
     products: [
         .executable(name: "cloudplayerd", targets: ["cloudplayerd"]),
         .executable(name: "cloudplayerctl", targets: ["cloudplayerctl"]),
-        .library(name: "CloudPlayerCore", targets: ["CloudPlayerCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,7 +31,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
-        // C libraries, one system-library target each; Swift wraps each once, in CloudPlayerCore.
+        // C libraries, one system-library target each; Swift wraps each once, in one target.
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopus-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
@@ -25,44 +39,74 @@ let package = Package(
         // sd-bus vtable entries, which Swift cannot build from the C macros.
         .target(name: "CSDBusShim", dependencies: ["CSystemd"]),
 
-        .target(
-            name: "CloudPlayerCore",
-            dependencies: [
-                "CMPG123", "COpusFile", "CPulse", "CSystemd", "CSDBusShim",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
+        // What every module builds on: locks, threads of our own, the PCM queue, files.
+        .target(name: "Base"),
+        // The values that travel between modules: tracks, queue entries, PCM, byte sources.
+        .target(name: "Model", dependencies: ["Base"]),
+        // config.toml: TOML, typed tables with line numbers, secrets.
+        .target(name: "Config", dependencies: ["Base", "Model"]),
+        // Every parser of outside bytes but the config file: audio headers and tags, feeds,
+        // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
+        .target(name: "Parsers", dependencies: ["Base", "Model"]),
+        // The sparse cache on disk: data files and their range records. No networking.
+        .target(name: "Cache", dependencies: ["Base", "Model"]),
+        // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.
+        .target(name: "Loader", dependencies: [
+            "Base", "Model", "Config", "Parsers", "Cache", logging,
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        // Bytes to PCM: libmpg123 and libopusfile, on a thread of their own.
+        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile"]),
+        // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
+        .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
+        // The library database (SQLite through GRDB) and the scanner that fills it.
+        .target(name: "Library", dependencies: [
+            "Base", "Model", "Config", "Parsers", "Cache", "Loader", logging, .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The player: the play queue and the state machine over loader, decoder and output.
+        .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", "Library", logging]),
+        // sd-bus: a connection on a thread of its own, values, vtables, a client.
+        .target(name: "DBus", dependencies: ["Base", "CSystemd", "CSDBusShim"]),
+        // MPRIS 2.2 on the session bus, projected from the player's events.
+        .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", "Library", logging]),
+        // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
+        .target(name: "Manager1", dependencies: ["DBus"]),
+        // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
+        .target(name: "Daemon", dependencies: [
+            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "Decoding", "Output", "Library", "Playback",
+            "DBus", "MPRIS", "Manager1", "CSystemd", "CSDBusShim", logging,
+        ]),
+
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "CloudPlayerCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "Base", "Model", "Config", "Loader", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
-
         // The management CLI: talks to the daemon over org.cloudplayerd.Manager1.
         .executableTarget(
             name: "cloudplayerctl",
-            dependencies: ["CloudPlayerCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["DBus", "Manager1", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+
+        // Below: benchmarks, fuzzing and tests. None of it ships.
+
+        // The parsers that meet outside bytes as fuzz targets: bench/fuzz runs them under
+        // libFuzzer, the tests replay their corpus.
+        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"], path: "bench/FuzzTargets"),
+        .target(name: "CFuzzerDriver", path: "bench/CFuzzerDriver"),
+        .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "bench/Fuzz"),
 
         // bench/bus's client: times MPRIS calls; also the tests' misbehaving client.
         .executableTarget(
             name: "cloudplayerd-busbench",
-            dependencies: ["CloudPlayerCore", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Base", "DBus", "CSystemd", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "bench/BusBench"
         ),
-
-        // bench/fuzz's libFuzzer targets (built with -DFUZZING), else a corpus runner.
-        .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["CloudPlayerCore", "CFuzzerDriver"], path: "bench/Fuzz"),
-
         // bench/stream's byte counter: the tests' fault proxy as a program.
         .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),
 
@@ -70,8 +114,12 @@ let package = Package(
         // a private PulseAudio server, running child processes (CSpawnShim: two GNU calls for that).
         .target(name: "CSpawnShim", path: "Tests/CSpawnShim"),
         .target(name: "TestSupport", dependencies: ["CSpawnShim"], path: "Tests/TestSupport"),
-        .testTarget(name: "CloudPlayerCoreTests", dependencies: ["CloudPlayerCore", "TestSupport",
-                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
+        // The modules in one process, against real servers and real files.
+        .testTarget(name: "ComponentTests", dependencies: [
+            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "Decoding", "Output", "Library", "Playback",
+            "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

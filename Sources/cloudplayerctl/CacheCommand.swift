@@ -1,5 +1,4 @@
 import ArgumentParser
-import CloudPlayerCore
 
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
-import CloudPlayerCore
+import DBus
 import Foundation
+import Manager1
 
 /// The running daemon, reached over the session bus.
 struct Daemon {
@@ -13,7 +14,7 @@ struct Daemon {
     /// Connects to the session bus; exit 3 when there is none.
     static func connect(_ options: GlobalOptions) throws -> Daemon {
         do {
-            return Daemon(client: try BusClient(), destination: BusService.busName(instance: options.instance))
+            return Daemon(client: try BusClient(), destination: Manager1Interface.busName(instance: options.instance))
         } catch {
             fail("cannot reach the session bus (\(error)); is DBUS_SESSION_BUS_ADDRESS set?", code: 3)
         }

@@ -1,4 +1,4 @@
-import CloudPlayerCore
+import DBus
 import Foundation
 
 enum Formatting {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CloudPlayerCore
+import DBus
 import Foundation
 
 struct ListCommand: AsyncParsableCommand {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CloudPlayerCore
 
 struct PlaylistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CloudPlayerCore
 
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

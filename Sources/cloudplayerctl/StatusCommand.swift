@@ -1,5 +1,4 @@
 import ArgumentParser
-import CloudPlayerCore
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "What is playing, the queue, the library.")

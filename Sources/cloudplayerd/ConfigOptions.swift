@@ -1,5 +1,5 @@
 import ArgumentParser
-import CloudPlayerCore
+import Config
 import Foundation
 
 /// The `--config` option, and reading the file it names.

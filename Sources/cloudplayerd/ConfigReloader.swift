@@ -1,5 +1,6 @@
-import CloudPlayerCore
+import Config
 import Foundation
+import Loader
 import Logging
 
 /// Re-reads the config file on SIGHUP (or a Manager1 Reload): a good one replaces the sources

@@ -1,6 +1,12 @@
 import ArgumentParser
-import CloudPlayerCore
+import Daemon
 import Foundation
+import Library
+import Loader
+import Manager1
+import MPRIS
+import Output
+import Playback
 
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +29,7 @@ struct DaemonCommand: AsyncParsableCommand {
     var instance: String?
 
     func validate() throws {
-        if let instance, !BusService.isValidInstance(instance) {
+        if let instance, !Manager1Interface.isValidInstance(instance) {
             throw ValidationError("--instance takes letters, digits and underscores (at most 64).")
         }
     }
@@ -45,9 +51,9 @@ struct DaemonCommand: AsyncParsableCommand {
         let player = Player(library: library, loader: loader, output: OutputActor(device: device))
         let reloader = ConfigReloader(options: configOptions, loader: loader)
         let manager = Manager(player: player, loader: loader) { await reloader.reload() }
-        let service: BusService
+        let service: BusPublication
         do {
-            service = try await BusService(player: player, manager: manager, instance: instance)
+            service = try await BusPublication(player: player, manager: manager, instance: instance)
         } catch {
             complain("\(error)")
             await player.shutdown()

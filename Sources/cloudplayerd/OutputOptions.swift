@@ -1,7 +1,8 @@
 import ArgumentParser
-import CloudPlayerCore
+import Daemon
 import Foundation
 import Logging
+import Output
 
 /// Options every command that plays shares: where the sound goes, and diagnostics.
 struct OutputOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CloudPlayerCore
+import Output
 
 extension OutputSpec: ExpressibleByArgument {
     public init?(argument: String) {

@@ -1,7 +1,13 @@
 import ArgumentParser
-import CloudPlayerCore
+import Daemon
+import DBus
 import Foundation
+import Loader
 import Logging
+import Model
+import MPRIS
+import Output
+import Playback
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -121,12 +127,12 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// Publishes MPRIS while playing, as `…cloudplayerd`, or `…cloudplayerd.instancePID` when a
     /// daemon holds that name. Without a session bus, plays on unpublished.
-    private static func publish(_ player: Player) async -> BusService? {
+    private static func publish(_ player: Player) async -> BusPublication? {
         let logger = Logger(label: "cloudplayerd.play")
         do {
-            return try await BusService(player: player)
+            return try await BusPublication(player: player)
         } catch BusError.nameTaken {
-            return try? await BusService(player: player, instance: String(getpid()))
+            return try? await BusPublication(player: player, instance: String(getpid()))
         } catch {
             logger.notice("playing without MPRIS: \(error)")
             return nil

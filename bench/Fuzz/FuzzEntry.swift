@@ -1,5 +1,5 @@
-@_spi(Fuzzing) import CloudPlayerCore
 import Foundation
+import FuzzTargets
 
 // Built two ways. With -DFUZZING and -sanitize=fuzzer,address (bench/fuzz), libFuzzer's driver
 // feeds the target named by CLOUDPLAYERD_FUZZ_TARGET. Without, this is a corpus runner:

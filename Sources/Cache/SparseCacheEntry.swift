@@ -1,0 +1,183 @@
+import Foundation
+import Model
+
+/// One cached resource on disk: a sparse data file holding the bytes at their own offsets, and
+/// a record of which ranges are really there.
+///
+/// Crash safety comes from ordering: bytes are written, `commit` syncs the data file, and only
+/// then is the record replaced — atomically, by writing a new file and renaming it over the old.
+/// A crash loses at most bytes written since the last commit; it never leaves the record
+/// claiming bytes the data file lacks. A record that does not parse, or that belongs to another
+/// version of the resource, is treated as empty. Not thread-safe: its owner locks around it.
+package final class SparseCacheEntry {
+    package let length: Int64
+    package let validator: String
+    /// A second hash of the resource's address: a record whose name collides but whose check
+    /// differs belongs to another resource and is not used.
+    package let check: String
+    /// Bytes recorded as present (committed).
+    package private(set) var present = ByteRanges()
+    /// Bytes written since the last commit: readable now, recorded at the next commit.
+    private var pending = ByteRanges()
+    private let dataPath: String
+    private let recordPath: String
+    private let descriptor: Int32
+
+    /// Opens (or creates) the entry named `name` in `directory` for a resource of `length` bytes
+    /// whose version is `validator` (ETag or Last-Modified). Names must not reveal the resource:
+    /// callers pass a hash, and another hash as `check`.
+    package init(directory: URL, name: String, check: String = "-", length: Int64, validator: String) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        self.length = length
+        self.validator = validator
+        self.check = check
+        dataPath = directory.appendingPathComponent(name + ".data").path
+        recordPath = directory.appendingPathComponent(name + ".ranges").path
+        let fd = open(dataPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw LoaderError.fromErrno(errno) }
+        descriptor = fd
+        futimens(fd, nil)  // the data file's time is the entry's last use, for LRU eviction
+        var info = stat()
+        let size = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
+        if let record = try? String(contentsOfFile: recordPath, encoding: .utf8),
+           let stored = Self.parse(record), stored.length == length, stored.validator == Self.escape(validator),
+           stored.check == check, (stored.ranges.ranges.last?.upperBound ?? 0) <= size {
+            // (A data file shorter than what the record vouches for was replaced or cut: not used.)
+            present = stored.ranges
+        } else {
+            // No record, a damaged one, or another version of the file: start empty.
+            try reset()
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// What the record in `directory` says of the entry `name`, without opening it: enough to
+    /// serve a cached file with no network at all.
+    package static func stored(directory: URL, name: String) -> (length: Int64, validator: String, check: String, ranges: ByteRanges)? {
+        guard let text = try? String(contentsOfFile: directory.appendingPathComponent(name + ".ranges").path, encoding: .utf8),
+              let record = parse(text) else { return nil }
+        return record
+    }
+
+    /// Deletes the entry's files (an open entry keeps reading its unlinked data).
+    package static func remove(directory: URL, name: String) {
+        unlink(directory.appendingPathComponent(name + ".ranges").path)
+        unlink(directory.appendingPathComponent(name + ".data").path)
+    }
+
+    /// How many bytes from `offset` on can be read now (committed or pending).
+    package func available(from offset: Int64) -> Int64 {
+        max(present.presentRun(from: offset), pending.presentRun(from: offset))
+    }
+
+    /// Bytes readable now: recorded plus written since the last commit.
+    package var readable: ByteRanges {
+        var all = present
+        for range in pending.ranges { all.insert(range) }
+        return all
+    }
+
+    /// Copies present bytes at `offset` (committed or pending) into `buffer`; returns how many,
+    /// 0 if the byte at `offset` is not here.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        let run = available(from: offset)
+        let count = Int(min(Int64(buffer.count), run))
+        guard count > 0 else { return 0 }
+        var done = 0
+        while done < count {
+            let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+        return done
+    }
+
+    /// Writes downloaded bytes at their offset; they count as present from the next commit.
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+        guard offset >= 0, offset + Int64(bytes.count) <= length else {
+            throw LoaderError.readFailed("cache: bytes \(offset)+\(bytes.count) lie outside a \(length)-byte file")
+        }
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+        pending.insert(offset..<(offset + Int64(bytes.count)))
+    }
+
+    /// Makes pending bytes durable, then records them.
+    package func commit() throws {
+        guard !pending.isEmpty else { return }
+        guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
+        var next = present
+        for range in pending.ranges { next.insert(range) }
+        try saveRecord(next)
+        present = next
+        pending = ByteRanges()
+    }
+
+    /// Whether every byte of the resource is recorded.
+    package var isComplete: Bool { present.contains(0..<length) }
+
+    /// Forgets everything: an empty record, an empty data file.
+    package func reset() throws {
+        try saveRecord(ByteRanges())
+        guard ftruncate(descriptor, 0) == 0 else { throw LoaderError.fromErrno(errno) }
+        present = ByteRanges()
+        pending = ByteRanges()
+    }
+
+    /// Writes the record to a new file, syncs it, and renames it over the old one — unless the
+    /// data file was deleted or replaced meanwhile (evicted): a record must never vouch for
+    /// bytes in a file it does not describe.
+    private func saveRecord(_ ranges: ByteRanges) throws {
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, lstat(dataPath, &named) == 0, opened.st_ino == named.st_ino,
+              opened.st_dev == named.st_dev else {
+            throw LoaderError.readFailed("cache: the entry was removed")
+        }
+        var text = "cloudplayerd-ranges 2\nlength \(length)\nvalidator \(Self.escape(validator))\ncheck \(Self.escape(check))\n"
+        for range in ranges.ranges { text += "\(range.lowerBound) \(range.upperBound)\n" }
+        text += "end\n"
+        let temporary = recordPath + ".new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw LoaderError.fromErrno(errno) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temporary, recordPath) == 0 else {
+            unlink(temporary)
+            throw LoaderError.readFailed("cache: cannot write its range record")
+        }
+    }
+
+    /// A record's contents, or nil unless it is whole and well-formed.
+    package static func parse(_ text: String) -> (length: Int64, validator: String, check: String, ranges: ByteRanges)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 6, lines[0] == "cloudplayerd-ranges 2", lines[1].hasPrefix("length "),
+              let length = Int64(lines[1].dropFirst(7)), length >= 0, lines[2].hasPrefix("validator "),
+              lines[3].hasPrefix("check "), lines[lines.count - 2] == "end", lines[lines.count - 1].isEmpty else { return nil }
+        var ranges = ByteRanges()
+        for line in lines[4..<(lines.count - 2)] {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let start = Int64(fields[0]), let end = Int64(fields[1]),
+                  start >= 0, start < end, end <= length else { return nil }
+            ranges.insert(start..<end)
+        }
+        return (length, String(lines[2].dropFirst(10)), String(lines[3].dropFirst(6)), ranges)
+    }
+
+    /// Validators are server text: kept on one line.
+    static func escape(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.value < 0x20 || $0 == "\\" ? "?" : Character($0) })
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A password or token. It prints as `<secret>` wherever it ends up — logs, errors, dumps — so a
+/// slip cannot leak it; only `reveal()` gives the text, for the one header that carries it.
+package struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    private let value: String
+
+    package init(_ value: String) {
+        self.value = value
+    }
+
+    package func reveal() -> String { value }
+
+    package var description: String { "<secret>" }
+    package var debugDescription: String { "<secret>" }
+}
+
+extension Secret {
+    /// Where a secret comes from, as the config file says: written inline, kept in a file, or
+    /// printed by a command (`secret-tool lookup …`). Files and commands are read when used, so a
+    /// changed password is picked up without restarting.
+    package enum Origin: Sendable, Equatable {
+        case inline(Secret)
+        case file(String)
+        case command(String)
+
+        /// The secret itself; a trailing newline is not part of it.
+        package func resolve() throws -> Secret {
+            switch self {
+            case .inline(let secret):
+                return secret
+            case .file(let path):
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw ConfigError(line: nil, "cannot read the secret file \(path)")
+                }
+                return Secret(Self.trimmed(String(decoding: data, as: UTF8.self)))
+            case .command(let command):
+                return Secret(Self.trimmed(try Self.run(command)))
+            }
+        }
+
+        private static func trimmed(_ text: String) -> String {
+            var text = text
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            return text
+        }
+
+        /// Runs `command` with `/bin/sh -c` and returns what it printed; its failure names the
+        /// command, never its output.
+        private static func run(_ command: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            do { try process.run() } catch {
+                throw ConfigError(line: nil, "cannot run the secret command '\(command)'")
+            }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw ConfigError(line: nil, "the secret command '\(command)' failed (status \(process.terminationStatus))")
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

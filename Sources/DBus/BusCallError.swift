@@ -1,0 +1,12 @@
+/// A D-Bus error reply to a method call: its error name and message.
+package struct BusCallError: Error, CustomStringConvertible, Equatable {
+    package var name: String
+    package var message: String
+
+    package init(name: String, message: String) {
+        self.name = name
+        self.message = message
+    }
+
+    package var description: String { message }
+}

@@ -1,0 +1,188 @@
+import Base
+import CSystemd
+import Foundation
+import Synchronization
+
+/// One sd-bus connection and the thread that owns it.
+///
+/// sd-bus objects are not thread-safe, so every sd-bus call happens on this one thread: other
+/// threads hand it jobs with `perform`, which wakes its poll through a pipe.
+package final class BusConnection: Sendable {
+    package typealias Job = @Sendable (OpaquePointer) -> Void
+
+    /// The wake-up pipe: written by `perform`, polled by the bus thread.
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
+    private struct Queue {
+        var jobs: [Job] = []
+        /// Set by the bus thread as it ends: later jobs are refused, and the pipe is gone.
+        var closed = false
+        /// Objects sd-bus holds pointers to (vtables, userdata), released after the bus is.
+        var keptAlive: [AnyObject] = []
+    }
+
+    private let queue = Locked(Queue())
+    private let stopping = Atomic<Bool>(false)
+    private let finished: Task<Void, Never>
+    private let finishedSink: AsyncStream<Void>.Continuation
+
+    /// Connects to the bus at `address` (nil: the session bus of `DBUS_SESSION_BUS_ADDRESS`) and
+    /// starts the bus thread.
+    package init(address: String? = nil) throws {
+        var bus: OpaquePointer?
+        var status: Int32
+        if let address {
+            status = sd_bus_new(&bus)
+            if status >= 0 { status = sd_bus_set_address(bus, address) }
+            if status >= 0 { status = sd_bus_set_bus_client(bus, 1) }
+            // As sd_bus_open_user does: the peer is the session bus, trusted to check callers.
+            if status >= 0 { status = sd_bus_set_trusted(bus, 1) }
+            if status >= 0 { status = sd_bus_start(bus) }
+        } else {
+            status = sd_bus_open_user(&bus)
+        }
+        guard status >= 0, let bus else {
+            if let bus { sd_bus_unref(bus) }
+            throw BusError.connectionFailed(String(cString: strerror(-status)))
+        }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            sd_bus_unref(bus)
+            throw BusError.connectionFailed(String(cString: strerror(errno)))
+        }
+        wakeReader = pipeEnds[0]
+        wakeWriter = pipeEnds[1]
+        for end in pipeEnds {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        let (stream, sink) = AsyncStream.makeStream(of: Void.self)
+        finishedSink = sink
+        finished = Task { for await _ in stream {} }
+        let owned = UncheckedBus(pointer: bus)
+        Thread.startNamed("bus") { [self] in run(owned.pointer) }
+    }
+
+    /// Runs `job` on the bus thread, soon; false (and it never runs) once the connection closed.
+    @discardableResult
+    package func perform(_ job: @escaping Job) -> Bool {
+        queue.withLock { queue in
+            guard !queue.closed else { return false }
+            queue.jobs.append(job)
+            var byte: UInt8 = 1
+            _ = write(wakeWriter, &byte, 1)  // a full pipe already means "wake up"
+            return true
+        }
+    }
+
+    /// Keeps `object` alive as long as the bus: sd-bus holds raw pointers into it.
+    package func keepAlive(_ object: AnyObject & Sendable) {
+        queue.withLock { $0.keptAlive.append(object) }
+    }
+
+    /// Flushes what is queued, closes the connection (releasing its names) and waits for the
+    /// thread to end.
+    package func close() async {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        perform { _ in }  // wakes the thread, unless it has ended already
+        await finished.value
+    }
+
+    /// Runs `body` on the bus thread and returns its result; nil if the connection has closed.
+    package func call<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) -> T) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let queued = perform { bus in continuation.resume(returning: body(bus)) }
+            if !queued { continuation.resume(returning: nil) }
+        }
+    }
+
+    private func run(_ bus: OpaquePointer) {
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            for job in takeJobs() { job(bus) }
+            var processed: Int32 = 1
+            while processed > 0 { processed = sd_bus_process(bus, nil) }
+            if processed < 0 { break }  // the bus went away (ECONNRESET …): nothing more to serve
+            var descriptors = [
+                pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
+                pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
+            ]
+            let result = poll(&descriptors, 2, Self.pollTimeout(bus))
+            if result < 0 && errno != EINTR { break }
+            if descriptors[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeReader, &drain, drain.count) > 0 {}
+            }
+        }
+        // Last jobs, then refuse more: a reply that comes later has no bus to go to.
+        let last = queue.withLock { queue in
+            queue.closed = true
+            defer { queue.jobs.removeAll() }
+            return queue.jobs
+        }
+        for job in last { job(bus) }
+        sd_bus_flush_close_unref(bus)
+        let kept = queue.withLock { queue in
+            Foundation.close(wakeReader)
+            Foundation.close(wakeWriter)
+            defer { queue.keptAlive.removeAll() }
+            return queue.keptAlive
+        }
+        withExtendedLifetime(kept) {}
+        finishedSink.finish()
+    }
+
+    private func takeJobs() -> [Job] {
+        queue.withLock { queue in
+            defer { queue.jobs.removeAll() }
+            return queue.jobs
+        }
+    }
+
+    /// Milliseconds until sd-bus wants to run again (-1: no deadline).
+    private static func pollTimeout(_ bus: OpaquePointer) -> Int32 {
+        var deadline: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &deadline) >= 0, deadline != UInt64.max else { return -1 }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        guard deadline > nowMicroseconds else { return 0 }
+        return Int32(min((deadline - nowMicroseconds + 999) / 1000, UInt64(Int32.max)))
+    }
+}
+
+/// An sd-bus pointer handed to the bus thread that will own it.
+private struct UncheckedBus: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// Why the bus could not be used. One line, for a person.
+package enum BusError: Error, CustomStringConvertible {
+    case connectionFailed(String)
+    case nameTaken(String)
+    case registrationFailed(String)
+
+    package var description: String {
+        switch self {
+        case .connectionFailed(let reason): "cannot connect to the D-Bus session bus: \(reason)"
+        case .nameTaken(let name): "the bus name \(name) is already taken (is another cloudplayerd running?)"
+        case .registrationFailed(let reason): "cannot publish on D-Bus: \(reason)"
+        }
+    }
+}
+
+extension BusConnection {
+    /// Adds objects to the bus (on the bus thread); `register` returns a negative errno on failure.
+    package func register(_ register: @escaping @Sendable (OpaquePointer) -> Int32) async throws {
+        let status = await call(register) ?? -ENOTCONN
+        guard status >= 0 else { throw BusError.registrationFailed(String(cString: strerror(-status))) }
+    }
+
+    /// Takes a well-known name, once every object is registered (a client that sees the name
+    /// must find them).
+    package func requestName(_ name: String) async throws {
+        let status = await call { bus in sd_bus_request_name(bus, name, 0) } ?? -ENOTCONN
+        guard status >= 0 else {
+            throw status == -EEXIST ? BusError.nameTaken(name) : BusError.registrationFailed(String(cString: strerror(-status)))
+        }
+    }
+}

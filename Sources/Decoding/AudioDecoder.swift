@@ -1,0 +1,18 @@
+import Model
+
+/// One open track being decoded. Like MPD's decoder plugins: one small interface, one file per codec.
+///
+/// A decoder is used only on the `DecoderActor`'s thread: its reads may block on the `ByteSource`.
+package protocol AudioDecoder: AnyObject {
+    var info: TrackInfo { get }
+
+    /// The frame the next `read` starts at.
+    var position: Int64 { get }
+
+    /// Moves to `frame` exactly (sample-accurate).
+    func seek(toFrame frame: Int64) throws
+
+    /// Decodes up to `maxFrames` frames of interleaved samples; an empty array means the end.
+    /// Throws `DecoderError.truncated` at an end that comes before the length the file declares.
+    func read(maxFrames: Int) throws -> [Int16]
+}

@@ -1,0 +1,96 @@
+import Model
+import Parsers
+
+/// Recognises a track's format from its first bytes, never from its name.
+package enum FormatSniffer {
+    package enum Format: Equatable {
+        /// MPEG audio; `exactLength` when its first frame carries a Xing/Info/VBRI header, whose
+        /// frame count makes the decoded length exact (and so a short file detectably truncated).
+        case mp3(exactLength: Bool)
+        case opus
+
+        var codec: AudioCodec {
+            switch self {
+            case .mp3: .mp3
+            case .opus: .opus
+            }
+        }
+    }
+
+    /// How far into the file (after an ID3v2 tag) to look for MPEG frames.
+    static let searchWindow = 64 * 1024
+    /// Consecutive valid frame headers that make a stream MPEG audio rather than noise.
+    static let framesToConfirm = 3
+
+    package static func sniff(_ source: any ByteSource) throws -> Format {
+        let head = try source.readBytes(at: 0, count: searchWindow)
+        guard !head.isEmpty else { throw DecoderError.empty }
+        if let container = containerFormat(head) { return try container() }
+
+        var start: Int64 = 0
+        if head.starts(with: Array("ID3".utf8)), head.count >= 10 {
+            let size = head[6...9].reduce(0) { ($0 << 7) | (Int64($1) & 0x7F) }
+            let footer: Int64 = head[5] & 0x10 != 0 ? 10 : 0
+            start = 10 + size + footer
+        }
+        let window = start == 0 ? head : try source.readBytes(at: start, count: searchWindow)
+        let fileLength = source.length.map { $0 - start }
+        if let exact = mpegStream(in: window, lengthFromHere: fileLength) {
+            return .mp3(exactLength: exact)
+        }
+        throw DecoderError.notAudio
+    }
+
+    /// Formats recognised by a container signature: Ogg Opus, or one we name but do not play.
+    private static func containerFormat(_ head: [UInt8]) -> (() throws -> Format)? {
+        func has(_ text: String, at offset: Int) -> Bool {
+            let bytes = Array(text.utf8)
+            return head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
+        }
+        if has("OggS", at: 0) {
+            if has("OpusHead", at: 28) { return { .opus } }
+            if has("vorbis", at: 29) { return { throw DecoderError.unsupportedFormat("Ogg Vorbis") } }
+            if has("FLAC", at: 29) { return { throw DecoderError.unsupportedFormat("Ogg FLAC") } }
+            return { throw DecoderError.unsupportedFormat("Ogg stream that is not Opus") }
+        }
+        if has("fLaC", at: 0) { return { throw DecoderError.unsupportedFormat("FLAC") } }
+        if has("RIFF", at: 0) && has("WAVE", at: 8) { return { throw DecoderError.unsupportedFormat("WAV") } }
+        if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) {
+            return { throw DecoderError.unsupportedFormat("AIFF") }
+        }
+        if has("ftyp", at: 4) { return { throw DecoderError.unsupportedFormat("MP4/M4A") } }
+        return nil
+    }
+
+    /// Looks for a run of consecutive MPEG frames; returns whether the first has a length header,
+    /// or nil if there is no such run.
+    private static func mpegStream(in bytes: [UInt8], lengthFromHere: Int64?) -> Bool? {
+        var offset = 0
+        while offset + 4 <= bytes.count {
+            defer { offset += 1 }
+            guard bytes[offset] == 0xFF, let first = MPEGFrameHeader(bytes[offset...]) else { continue }
+            var frames = 1
+            var next = offset + first.length
+            while frames < framesToConfirm, let header = MPEGFrameHeader(bytes[min(next, bytes.count)...]),
+                  first.continues(with: header) {
+                frames += 1
+                next += header.length
+            }
+            // A file too short for three frames counts if its frames end exactly where it does.
+            let endsFile = lengthFromHere.map { Int64(next) == $0 } ?? false
+            if frames >= framesToConfirm || endsFile {
+                return hasLengthHeader(bytes, frameAt: offset, header: first)
+            }
+        }
+        return nil
+    }
+
+    private static func hasLengthHeader(_ bytes: [UInt8], frameAt offset: Int, header: MPEGFrameHeader) -> Bool {
+        func tag(at position: Int) -> String? {
+            guard position + 4 <= bytes.count else { return nil }
+            return String(decoding: bytes[position..<position + 4], as: UTF8.self)
+        }
+        let xing = tag(at: offset + header.xingOffset)
+        return xing == "Xing" || xing == "Info" || tag(at: offset + 36) == "VBRI"
+    }
+}

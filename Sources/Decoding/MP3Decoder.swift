@@ -1,0 +1,200 @@
+import CMPG123
+import Foundation
+import Model
+import Parsers
+
+/// MPEG audio through libmpg123, reading from a `ByteSource` through replaced I/O callbacks.
+///
+/// Gapless is on (LAME/Xing encoder delay and padding removed) and seeks are sample-accurate, so
+/// the PCM equals `mpg123 -w` of the same file.
+package final class MP3Decoder: AudioDecoder {
+    private let handle: OpaquePointer
+    private let cursor: ByteCursor
+    private let exactLength: Bool
+    package let info: TrackInfo
+    package private(set) var position: Int64 = 0
+
+    private static let libraryReady: Void = { _ = mpg123_init() }()
+
+    init(source: any ByteSource, exactLength: Bool) throws {
+        _ = Self.libraryReady
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else {
+            throw DecoderError.invalidStream(.mp3, String(cString: mpg123_plain_strerror(error)))
+        }
+        self.handle = handle
+        self.cursor = ByteCursor(source: source)
+        self.exactLength = exactLength
+        do {
+            info = try Self.open(handle, cursor: cursor)
+        } catch {
+            mpg123_delete(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    private static func open(_ handle: OpaquePointer, cursor: ByteCursor) throws -> TrackInfo {
+        func check(_ status: Int32) throws {
+            guard status == MPG123_OK.rawValue else { throw failure(handle, cursor, opening: true) }
+        }
+        // Not MPG123_NO_FRANKENSTEIN: it ends decoding at the first damaged stretch that looks
+        // like another kind of frame, where we want to play on past it. (The price: for such
+        // junk, libmpg123 1.31's layer II code prints a line to stderr that QUIET cannot stop.)
+        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0))
+        // Skip damaged stretches however long, and play on after them (a damaged file then ends
+        // with an error that says so, after everything playable was played).
+        try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0))
+        // Every rate and channel count the stream has, always as signed 16-bit: no resampling.
+        try check(mpg123_format_none(handle))
+        var rates: UnsafePointer<Int>?
+        var count = 0
+        mpg123_rates(&rates, &count)
+        for index in 0..<count {
+            try check(mpg123_format2(handle, rates![index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
+                                     Int32(MPG123_ENC_SIGNED_16.rawValue)))
+        }
+        try check(mpg123_replace_reader_handle(handle, mp3Read, mp3Seek, nil))
+        try check(mpg123_open_handle(handle, Unmanaged.passUnretained(cursor).toOpaque()))
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        try check(mpg123_getformat(handle, &rate, &channels, &encoding))
+        // From here on only this format: a damaged stretch that parses as frames of another rate
+        // or channel count is converted by libmpg123 instead of switching formats midway.
+        try check(mpg123_format_none(handle))
+        let layout = channels == 1 ? MPG123_MONO.rawValue : MPG123_STEREO.rawValue
+        try check(mpg123_format2(handle, rate, Int32(layout), Int32(MPG123_ENC_SIGNED_16.rawValue)))
+        let length = Int64(mpg123_length(handle))
+        let possible = length >= 0 && length <= (maxFrames(cursor) ?? length)
+        return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
+                         totalFrames: possible ? length : nil, tags: tags(handle))
+    }
+
+    /// The most sample frames the stream can hold, when its size is known: a length beyond it
+    /// is a forged header, and a seek beyond it only makes libmpg123 skip through nothing.
+    private static func maxFrames(_ cursor: ByteCursor) -> Int64? {
+        cursor.source.length.map(MPEGLengthHeader.maxSamples(inBytes:))
+    }
+
+    package func seek(toFrame frame: Int64) throws {
+        let target = min(frame, Self.maxFrames(cursor) ?? frame)
+        let result = mpg123_seek(handle, off_t(target), SEEK_SET)
+        guard result >= 0 else { throw Self.failure(handle, cursor, opening: false) }
+        position = Int64(result)
+    }
+
+    package func read(maxFrames: Int) throws -> [Int16] {
+        let channels = info.format.channels
+        // Uninitialised: libmpg123 writes every sample we keep, so zeroing first is wasted work.
+        let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            var filled = 0
+            var ended = false
+            while filled < bytes.count && !ended {
+                var done = 0
+                let status = mpg123_read(handle, bytes.baseAddress! + filled, bytes.count - filled, &done)
+                filled += done
+                switch status {
+                case MPG123_OK.rawValue:
+                    break
+                case MPG123_DONE.rawValue:
+                    ended = true
+                case MPG123_NEW_FORMAT.rawValue:
+                    var rate = 0
+                    var newChannels: Int32 = 0
+                    var encoding: Int32 = 0
+                    mpg123_getformat(handle, &rate, &newChannels, &encoding)
+                    if rate != info.format.sampleRate || Int(newChannels) != channels {
+                        throw DecoderError.formatChanged(.mp3)
+                    }
+                default:
+                    throw Self.failure(handle, cursor, opening: false)
+                }
+            }
+            kept = filled / info.format.bytesPerFrame * channels
+        }
+        position += Int64(samples.count / channels)
+        if samples.isEmpty { try checkComplete() }
+        return samples
+    }
+
+    /// At the end: a file whose header declares more frames than it yielded is truncated or
+    /// damaged. (Two MPEG frames of slack for encoders that count loosely.)
+    private func checkComplete() throws {
+        guard exactLength, let total = info.totalFrames, abs(total - position) > 2 * 1152 else { return }
+        let rate = Double(info.format.sampleRate)
+        throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(total) / rate)
+    }
+
+    private static func failure(_ handle: OpaquePointer, _ cursor: ByteCursor, opening: Bool) -> Error {
+        if let readError = cursor.failure { return readError }
+        let reason = String(cString: mpg123_strerror(handle))
+        return opening ? DecoderError.invalidStream(.mp3, reason) : DecoderError.decodeFailed(.mp3, reason)
+    }
+
+    private static func tags(_ handle: OpaquePointer) -> TrackTags {
+        var tags = TrackTags()
+        guard mpg123_meta_check(handle) & MPG123_ID3 != 0 else { return tags }
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return tags }
+        if let v2 = v2?.pointee {
+            tags.title = string(v2.title)
+            tags.artist = string(v2.artist)
+            tags.album = string(v2.album)
+            tags.genre = string(v2.genre)
+            for index in 0..<v2.texts {
+                var field = v2.text[index]
+                let id = withUnsafeBytes(of: &field.id) { String(decoding: $0, as: UTF8.self) }
+                switch id {
+                case "TPE2": tags.albumArtist = string(&field.text)
+                case "TRCK": tags.trackNumber = string(&field.text).flatMap { Int($0.split(separator: "/").first ?? "") }
+                default: break
+                }
+            }
+            let pictures = (0..<v2.pictures).map { v2.picture[$0] }
+            if let picture = pictures.first(where: { $0.type == 3 }) ?? pictures.first, picture.size > 0,
+               let bytes = picture.data {
+                var mime = picture.mime_type
+                tags.artwork = Artwork(data: Array(UnsafeBufferPointer(start: bytes, count: picture.size)),
+                                       mimeType: string(&mime) ?? "image/jpeg")
+            }
+        }
+        if let v1 = v1?.pointee {
+            tags.title = tags.title ?? fixedString(v1.title)
+            tags.artist = tags.artist ?? fixedString(v1.artist)
+            tags.album = tags.album ?? fixedString(v1.album)
+        }
+        return tags
+    }
+
+    private static func string(_ value: UnsafeMutablePointer<mpg123_string>?) -> String? {
+        guard let value, let text = value.pointee.p, value.pointee.fill > 0 else { return nil }
+        let result = String(cString: text)
+        return result.isEmpty ? nil : result
+    }
+
+    /// An ID3v1 field: fixed width, NUL- or space-padded, Latin-1.
+    private static func fixedString<T>(_ field: T) -> String? {
+        var field = field
+        let bytes = withUnsafeBytes(of: &field) { Array($0.prefix { $0 != 0 }) }
+        let text = String(bytes.map { Character(Unicode.Scalar($0)) }).trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+}
+
+private func mp3Read(_ handle: UnsafeMutableRawPointer?, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    let cursor = Unmanaged<ByteCursor>.fromOpaque(handle!).takeUnretainedValue()
+    return cursor.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+}
+
+private func mp3Seek(_ handle: UnsafeMutableRawPointer?, _ offset: off_t, _ whence: Int32) -> off_t {
+    let cursor = Unmanaged<ByteCursor>.fromOpaque(handle!).takeUnretainedValue()
+    return off_t(cursor.seek(offset: Int64(offset), whence: whence))
+}

@@ -1,0 +1,132 @@
+import COpusFile
+import Foundation
+import Model
+import Parsers
+
+/// Ogg Opus through libopusfile, reading from a `ByteSource` through its callbacks.
+///
+/// Pre-skip, end trimming and the header's output gain are applied by opusfile; output is 48 kHz.
+/// Dither is off, so the PCM equals `opusdec --rate 48000 --no-dither` bit for bit. Mono files
+/// stay mono; anything else is mixed to stereo (as chained streams may change channel count).
+package final class OpusDecoder: AudioDecoder {
+    private let file: OpaquePointer
+    private let cursor: ByteCursor
+    private let mono: Bool
+    package let info: TrackInfo
+    package private(set) var position: Int64 = 0
+
+    init(source: any ByteSource) throws {
+        let cursor = ByteCursor(source: source)
+        var callbacks = OpusFileCallbacks(read: opusRead, seek: opusSeek, tell: opusTell, close: nil)
+        var error: Int32 = 0
+        guard let file = op_open_callbacks(Unmanaged.passUnretained(cursor).toOpaque(), &callbacks, nil, 0, &error) else {
+            throw cursor.failure ?? DecoderError.invalidStream(.opus, Self.describe(error))
+        }
+        self.file = file
+        self.cursor = cursor
+        op_set_dither_enabled(file, 0)
+        mono = op_link_count(file) == 1 && op_channel_count(file, -1) == 1
+        let total = op_pcm_total(file, -1)
+        info = TrackInfo(codec: .opus, format: PCMFormat(sampleRate: 48000, channels: mono ? 1 : 2),
+                         totalFrames: total >= 0 ? Int64(total) : nil, tags: Self.tags(op_tags(file, -1)))
+    }
+
+    deinit {
+        op_free(file)
+    }
+
+    package func seek(toFrame frame: Int64) throws {
+        let status = op_pcm_seek(file, ogg_int64_t(frame))
+        guard status == 0 else { throw cursor.failure ?? DecoderError.decodeFailed(.opus, Self.describe(status)) }
+        position = frame
+    }
+
+    package func read(maxFrames: Int) throws -> [Int16] {
+        let channels = info.format.channels
+        // Uninitialised: opusfile writes every sample we keep, so zeroing first is wasted work.
+        let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
+            var frames = 0
+            while frames < maxFrames {
+                let room = Int32((maxFrames - frames) * channels)
+                let start = buffer.baseAddress! + frames * channels
+                let result = mono ? op_read(file, start, room, nil) : op_read_stereo(file, start, room)
+                if result > 0 {
+                    frames += Int(result)
+                } else if result == 0 {
+                    break
+                } else if result != OP_HOLE {  // a hole (lost pages) skips samples; decoding goes on
+                    throw cursor.failure ?? DecoderError.decodeFailed(.opus, Self.describe(result))
+                }
+            }
+            kept = frames * channels
+        }
+        position += Int64(samples.count / channels)
+        if samples.isEmpty, try !OggTail.endsWithEndOfStream(cursor.source) {
+            throw DecoderError.truncated(playedSeconds: Double(position) / 48000, expectedSeconds: nil)
+        }
+        return samples
+    }
+
+    private static func tags(_ tags: UnsafePointer<OpusTags>?) -> TrackTags {
+        guard let tags else { return TrackTags() }
+        func value(_ name: String) -> String? {
+            guard let text = opus_tags_query(tags, name, 0) else { return nil }
+            let result = String(cString: text)
+            return result.isEmpty ? nil : result
+        }
+        return TrackTags(title: value("TITLE"), artist: value("ARTIST"), album: value("ALBUM"),
+                         albumArtist: value("ALBUMARTIST"),
+                         trackNumber: value("TRACKNUMBER").flatMap { Int($0.split(separator: "/").first ?? "") },
+                         genre: value("GENRE"), artwork: artwork(tags))
+    }
+
+    /// The front cover (picture type 3) if there is one, else the first embedded picture.
+    private static func artwork(_ tags: UnsafePointer<OpusTags>) -> Artwork? {
+        var found: Artwork?
+        var index: Int32 = 0
+        while let tag = opus_tags_query(tags, "METADATA_BLOCK_PICTURE", index) {
+            index += 1
+            var picture = OpusPictureTag()
+            opus_picture_tag_init(&picture)
+            defer { opus_picture_tag_clear(&picture) }
+            guard opus_picture_tag_parse(&picture, tag) == 0, picture.format != OP_PIC_FORMAT_URL,
+                  let data = picture.data, picture.data_length > 0 else { continue }
+            let art = Artwork(data: Array(UnsafeBufferPointer(start: data, count: Int(picture.data_length))),
+                              mimeType: picture.mime_type.map { String(cString: $0) } ?? "image/jpeg")
+            if picture.type == 3 { return art }
+            found = found ?? art
+        }
+        return found
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        switch code {
+        case OP_EREAD: "read error"
+        case OP_EFAULT: "internal error"
+        case OP_EIMPL: "uses an unsupported feature"
+        case OP_EINVAL: "invalid argument"
+        case OP_ENOTFORMAT: "not an Ogg Opus stream"
+        case OP_EBADHEADER: "bad Opus header"
+        case OP_EVERSION: "unknown Opus version"
+        case OP_EBADLINK: "damaged stream (bad link)"
+        case OP_EBADPACKET: "damaged stream (bad packet)"
+        case OP_EBADTIMESTAMP: "damaged stream (bad timestamp)"
+        case OP_ENOSEEK: "stream is not seekable"
+        default: "error \(code)"
+        }
+    }
+}
+
+private func opusRead(_ stream: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ count: Int32) -> Int32 {
+    let cursor = Unmanaged<ByteCursor>.fromOpaque(stream!).takeUnretainedValue()
+    return Int32(cursor.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count))))
+}
+
+private func opusSeek(_ stream: UnsafeMutableRawPointer?, _ offset: opus_int64, _ whence: Int32) -> Int32 {
+    let cursor = Unmanaged<ByteCursor>.fromOpaque(stream!).takeUnretainedValue()
+    return cursor.seek(offset: offset, whence: whence) >= 0 ? 0 : -1
+}
+
+private func opusTell(_ stream: UnsafeMutableRawPointer?) -> opus_int64 {
+    Unmanaged<ByteCursor>.fromOpaque(stream!).takeUnretainedValue().position
+}

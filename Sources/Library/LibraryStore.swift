@@ -1,0 +1,161 @@
+import Base
+import Config
+import Foundation
+import GRDB
+
+/// The library's SQLite database (GRDB): tracks, playlists and scan bookkeeping. Its calls block
+/// on disk I/O, so only `LibraryActor` uses it, on that actor's own thread.
+package final class LibraryStore {
+    let path: String
+    private let database: DatabaseQueue
+
+    /// `$XDG_DATA_HOME/cloudplayerd/library.sqlite`.
+    static var defaultFile: URL { XDGDirectories.data.appendingPathComponent("library.sqlite") }
+
+    /// Opens (or creates) the database. One written by a newer cloudplayerd is refused and left
+    /// as it is; the folder is the user's alone (0700), and so is the file (0600).
+    init(file: URL) throws(LibraryError) {
+        path = file.path
+        let folder = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let old = umask(0o077)
+            defer { umask(old) }
+            var configuration = GRDB.Configuration()
+            configuration.busyMode = .timeout(5)
+            database = try DatabaseQueue(path: file.path, configuration: configuration)
+        } catch {
+            throw .cannotOpen(path: file.path, reason: Self.reason(error))
+        }
+        let migrator = LibrarySchema.migrator
+        do {
+            if try database.read({ try migrator.hasBeenSuperseded($0) }) { throw LibraryError.newerDatabase(path: file.path) }
+            // WAL, and a sync at checkpoints rather than at every commit: a scan commits a few
+            // times per folder. Set only now, so a newer version's file is never touched. Its
+            // -wal and -shm files take the database file's mode (0600).
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            try migrator.migrate(database)
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: file.path, reason: Self.reason(error))
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? DatabaseError)?.message ?? "\(error)"
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.read(body)
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.write(body)
+    }
+
+    // MARK: Scanning
+
+    /// Starts a scan of `source`: the mark its sightings carry.
+    func beginScan(of source: String) throws -> Int64 {
+        try write { db in
+            let mark = (try Int64.fetchOne(db, sql: "SELECT mark FROM sourceScan WHERE source = ?", arguments: [source]) ?? 0) + 1
+            try db.execute(sql: """
+                INSERT INTO sourceScan (source, mark) VALUES (?, ?)
+                ON CONFLICT(source) DO UPDATE SET mark = excluded.mark
+                """, arguments: [source, mark])
+            return mark
+        }
+    }
+
+    /// The tracks known in `folder`, by URL: a rescan reads tags only of those that changed.
+    func tracks(inFolder folder: String) throws -> [String: LibraryTrack] {
+        try read { db in
+            let tracks = try LibraryTrack.filter(Column("folder") == folder).fetchAll(db)
+            return Dictionary(tracks.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Records a folder's tracks as seen by the scan with `mark`: those whose tags were `read`
+    /// (new or changed) whole, the `unchanged` ones (by id) only as seen — a rescan of an
+    /// unchanged library writes one small row update per track and no search index.
+    func save(_ read: [LibraryTrack], unchanged: [Int64], mark: Int64) throws {
+        guard !read.isEmpty || !unchanged.isEmpty else { return }
+        try write { db in
+            let sight = try db.cachedStatement(sql: "UPDATE track SET scanMark = ?, gone = 0 WHERE id = ?")
+            for id in unchanged { try sight.execute(arguments: [mark, id]) }
+            for var track in read {
+                track.gone = false
+                if let id = try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE url = ?", arguments: [track.url]) {
+                    track.id = id
+                    try track.update(db)
+                } else {
+                    track.id = nil
+                    try track.insert(db)
+                }
+                try db.execute(sql: "UPDATE track SET scanMark = ? WHERE url = ?", arguments: [mark, track.url])
+            }
+        }
+    }
+
+    /// Records a playlist found by the scan (a file, a feed, a folder) with its items.
+    func savePlaylist(_ playlist: LibraryPlaylist, items: [LibraryPlaylistItem]?, mark: Int64) throws {
+        try write { db in
+            var playlist = playlist
+            playlist.gone = false
+            if let url = playlist.url, let known = try LibraryPlaylist.filter(Column("url") == url).fetchOne(db) {
+                playlist.id = known.id
+                playlist.pinned = known.pinned
+                try playlist.update(db)
+            } else {
+                try playlist.insert(db)
+            }
+            guard let id = playlist.id else { return }
+            try db.execute(sql: "UPDATE playlist SET scanMark = ? WHERE id = ?", arguments: [mark, id])
+            if let items {
+                try LibraryPlaylistItem.filter(Column("playlist") == id).deleteAll(db)
+                for (position, item) in items.enumerated() {
+                    try LibraryPlaylistItem(playlist: id, position: position, url: item.url, title: item.title).insert(db)
+                }
+            }
+        }
+    }
+
+    /// A playlist found earlier at `url`, to ask its server whether it changed.
+    func playlist(url: String) throws -> LibraryPlaylist? {
+        try read { try LibraryPlaylist.filter(Column("url") == url).fetchOne($0) }
+    }
+
+    /// Keeps a playlist (unchanged on the server) as seen by this scan.
+    func sight(playlist id: Int64, mark: Int64) throws {
+        try write { try $0.execute(sql: "UPDATE playlist SET scanMark = ?, gone = 0 WHERE id = ?", arguments: [mark, id]) }
+    }
+
+    /// Keeps the tracks of a folder or feed (unchanged on the server) as seen by this scan.
+    func sightTracks(inFolder folder: String, mark: Int64) throws {
+        // Tracks already gone stay gone: an unchanged feed does not bring back old episodes.
+        try write { try $0.execute(sql: "UPDATE track SET scanMark = ? WHERE folder = ? AND gone = 0", arguments: [mark, folder]) }
+    }
+
+    /// Ends a scan. When every folder was listed, what it did not see is marked gone; returns
+    /// how many tracks that was.
+    func finishScan(of source: String, mark: Int64, folders: Int, complete: Bool, problems: [String]) throws -> Int {
+        try write { db in
+            var gone = 0
+            if complete {
+                try db.execute(sql: "UPDATE track SET gone = 1 WHERE source = ? AND scanMark != ? AND gone = 0",
+                               arguments: [source, mark])
+                gone = db.changesCount
+                try db.execute(sql: "UPDATE playlist SET gone = 1 WHERE source = ? AND scanMark != ? AND kind != 'user'",
+                               arguments: [source, mark])
+            }
+            try db.execute(sql: "UPDATE sourceScan SET finished = ?, folders = ?, problems = ? WHERE source = ?",
+                           arguments: [Date(), folders, problems.isEmpty ? nil : problems.joined(separator: "\n"), source])
+            return gone
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// A track the library knows: where it is, what the server said of it (so a rescan can tell
+/// whether it changed) and what its tags say. `gone`: it was not found by the last scan of its
+/// source — kept (a playlist may name it) but shown as gone, never silently.
+package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    package static let databaseTableName = "track"
+
+    package var id: Int64?
+    package var url: String
+    /// The `[[source]]` it was found in.
+    package var source: String
+    /// The folder (or feed) it was found in: a folder playlist is the tracks of one folder.
+    package var folder: String
+    package var size: Int64?
+    /// ETag, else Last-Modified: unchanged means its tags need no second reading.
+    package var validator: String?
+    package var title: String?
+    package var artist: String?
+    package var album: String?
+    package var albumArtist: String?
+    package var genre: String?
+    package var trackNumber: Int?
+    package var discNumber: Int?
+    package var year: Int?
+    package var duration: Double?
+    package var codec: String?
+    /// Embedded cover art, as a file in the cache (for `mpris:artUrl`).
+    package var artPath: String?
+    /// A feed episode's date: feeds list newest first.
+    package var published: Date?
+    package var gone: Bool
+    /// Why its tags could not be read, if they could not.
+    package var problem: String?
+
+    package init(url: String, source: String, folder: String) {
+        self.url = url
+        self.source = source
+        self.folder = folder
+        gone = false
+    }
+
+    /// Read column by column (a value of the wrong type throws, as with `Decodable`): GRDB's
+    /// `Decodable` path was most of a 50-track search answer's time (perf on `bench/library`).
+    package init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        url = try row.decode(forColumn: "url")
+        source = try row.decode(forColumn: "source")
+        folder = try row.decode(forColumn: "folder")
+        size = try row.decode(forColumn: "size")
+        validator = try row.decode(forColumn: "validator")
+        title = try row.decode(forColumn: "title")
+        artist = try row.decode(forColumn: "artist")
+        album = try row.decode(forColumn: "album")
+        albumArtist = try row.decode(forColumn: "albumArtist")
+        genre = try row.decode(forColumn: "genre")
+        trackNumber = try row.decode(forColumn: "trackNumber")
+        discNumber = try row.decode(forColumn: "discNumber")
+        year = try row.decode(forColumn: "year")
+        duration = try row.decode(forColumn: "duration")
+        codec = try row.decode(forColumn: "codec")
+        artPath = try row.decode(forColumn: "artPath")
+        published = try row.decode(forColumn: "published")
+        gone = try row.decode(forColumn: "gone")
+        problem = try row.decode(forColumn: "problem")
+    }
+
+    package mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// What to call it: its title, else its file name.
+    package var displayTitle: String {
+        if let title, !title.isEmpty { return title }
+        return URL(string: url)?.lastPathComponent.removingPercentEncoding ?? url
+    }
+}

@@ -1,0 +1,21 @@
+/// What one scan of one source did, for `cloudplayerctl scan` and the log.
+package struct ScanReport: Sendable, Equatable {
+    package var source: String
+    package var folders = 0
+    package var tracks = 0
+    /// Tracks new or changed since the last scan, whose tags were read.
+    package var tagsRead = 0
+    /// Tracks the last scan had and this one did not find.
+    package var gone = 0
+    package var playlists = 0
+    /// Bytes fetched to read tags (heads and tails; whole playlist files and feeds not counted).
+    package var bytesFetched: Int64 = 0
+    /// Folders that could not be listed, files that could not be read, links refused: one line each.
+    package var problems: [String] = []
+    /// The source could not be reached at all.
+    package var failed = false
+
+    package init(source: String) {
+        self.source = source
+    }
+}

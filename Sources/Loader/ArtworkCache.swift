@@ -1,0 +1,38 @@
+import Base
+import Cache
+import Foundation
+import Model
+
+/// Embedded cover art as files, for MPRIS clients that take only a local `file://` art URL
+/// (GNOME Shell among them). Content-addressed: a file's name is a hash of its picture, so a
+/// cover shared by a whole album is written once, and no name says anything about the track.
+package struct ArtworkCache {
+    let directory: URL
+
+    /// `$XDG_CACHE_HOME/cloudplayerd/art`, or `~/.cache/cloudplayerd/art`.
+    static var defaultDirectory: URL { XDGDirectories.cache.appendingPathComponent("art") }
+
+    /// The file holding `artwork`, written (owner-only, atomically) if it is not there yet.
+    func store(_ artwork: Artwork) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let file = directory.appendingPathComponent("\(Self.name(of: artwork.data)).\(artwork.fileExtension)")
+        if FileManager.default.fileExists(atPath: file.path) { return file }
+        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(artwork.data),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw LoaderError.readFailed("cannot write cover art into \(directory.path)")
+        }
+        guard rename(temporary.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw LoaderError.readFailed("cannot write cover art: \(reason)")
+        }
+        return file
+    }
+
+    /// FNV-1a over the bytes, with their count: distinct pictures get distinct names.
+    private static func name(of bytes: [UInt8]) -> String {
+        String(FNVHash.hash(bytes), radix: 16) + "-" + String(bytes.count, radix: 16)
+    }
+}

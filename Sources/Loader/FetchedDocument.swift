@@ -1,0 +1,14 @@
+import Foundation
+
+/// A small file fetched whole (a podcast feed, a playlist file), with the validator that lets the
+/// next scan ask "has it changed?" instead of fetching it again.
+package struct FetchedDocument: Sendable {
+    package var bytes: [UInt8]
+    /// ETag, else Last-Modified; nil when the server gives neither.
+    package var validator: String?
+
+    package init(bytes: [UInt8], validator: String?) {
+        self.bytes = bytes
+        self.validator = validator
+    }
+}

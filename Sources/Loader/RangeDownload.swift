@@ -1,0 +1,155 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+import Parsers
+
+/// Downloads one chunk of a remote file into its `RemoteResource`, through whatever the network
+/// and the server do: a dropped connection or a stall resumes from the last byte received, 5xx
+/// answers are retried with backoff (a bounded number of times without progress), 401/403/404 end
+/// it at once with an error that names the source.
+///
+/// Every ranged request carries `If-Range`; a 200 to it means the file changed, and the new
+/// version replaces the old one whole. A server that ignores `Range` gets its whole-file answer
+/// used from the start. Bytes are written only inside what `Content-Range` says they are.
+package struct RangeDownload {
+    let resource: RemoteResource
+    let retries: Int
+    let logger: Logger
+
+    /// Runs to the end of `chunk`, claimed by `plan()` for `version`; `nil`: the first request of
+    /// a file not yet described, which asks for its head and ends once the answer describes it
+    /// (what it did not get, `plan()` asks for).
+    nonisolated(nonsending) func run(_ chunk: Range<Int64>?, version: Int) async {
+        var cursor = chunk?.lowerBound ?? 0
+        var failures = 0
+        // A learning request has no If-Range and takes length and version from the answer: the
+        // first one, and one after a 416 (our idea of the file is stale).
+        var learning = chunk == nil
+        var lastError = LoaderError.network("no progress")
+        while !Task.isCancelled {
+            let state = resource.requestState
+            // A download of a replaced version, or of a file given up on, has nothing left to do.
+            if state.failed || (chunk != nil && state.version != version) { return }
+            // A whole-file stream that broke off, or stopped as nobody needed more, resumes only
+            // for someone who does.
+            if !state.acceptsRanges && !resource.needsBytes { return }
+            if chunk == nil && state.length != nil && !learning { return }
+            let before = cursor
+            do {
+                if learning {
+                    // Learn from the head: after a 416, the file may now end before `cursor`.
+                    var head: Int64 = 0
+                    try await fetch(from: &head, to: RemoteResource.jumpChunk, version: state.version, learning: true)
+                    learning = false
+                    if chunk == nil { return }
+                } else if let chunk {
+                    guard cursor < chunk.upperBound else { return }
+                    try await fetch(from: &cursor, to: chunk.upperBound, version: version, learning: false)
+                }
+                if cursor > before || chunk == nil { failures = 0 } else { failures += 1 }
+            } catch let error as LoaderError where error.isTransient || error == .http(status: 416) {
+                if cursor > before { failures = 0 }
+                failures += 1
+                lastError = error
+                if error == .http(status: 416) { learning = true }
+                logger.notice("download interrupted; resuming", metadata: ["source": "\(resource.source.name)",
+                                                                         "at": "\(cursor)", "reason": "\(error)", "attempt": "\(failures)"])
+            } catch let error as LoaderError {
+                resource.fail(error)
+                return
+            } catch {
+                resource.fail(HTTPSource.loaderError(error))
+                return
+            }
+            if failures > retries {
+                resource.fail(lastError)
+                return
+            }
+            if failures > 0 {
+                let delay = min(0.2 * pow(2, Double(failures - 1)), 5)
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            }
+        }
+    }
+
+    /// One request for `cursor..<end`, its body written as it comes; `cursor` follows the bytes
+    /// written even when the body breaks off. `version`: what the request's If-Range stands for.
+    /// `learning`: a request that (re)learns length and version, without If-Range.
+    private nonisolated(nonsending) func fetch(from cursor: inout Int64, to end: Int64, version: Int, learning first: Bool) async throws {
+        let state = resource.requestState
+        var headers = HTTPHeaders()
+        if state.acceptsRanges || first {
+            headers.add(name: "Range", value: "bytes=\(cursor)-\(end - 1)")
+            if let validator = state.validator, !first { headers.add(name: "If-Range", value: validator) }
+        }
+        let response = try await resource.source.send(resource.url, method: .GET, headers: headers)
+        let validator = ResourceInfo.validator(in: response.headers)
+        let type = response.headers.first(name: "Content-Type")
+        switch response.status.code {
+        case 206:
+            guard let contentRange = response.headers.first(name: "Content-Range").flatMap(ContentRange.init),
+                  let range = contentRange.range, let total = contentRange.completeLength, range.lowerBound == cursor else {
+                throw LoaderError.badResponse("a partial answer without a matching Content-Range")
+            }
+            // The bytes belong to the version this answer describes: the one asked for, unless
+            // the answer says otherwise (or is the first).
+            var owner = version
+            if first || state.length != total || (validator != nil && validator != state.validator) {
+                owner = resource.establish(ResourceInfo(length: total, validator: validator ?? state.validator, contentType: type)).version
+            }
+            try await receive(response, at: &cursor, until: range.upperBound, version: owner)
+        case 200:
+            guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
+                throw LoaderError.badResponse("the server did not say how long the file is")
+            }
+            let sameVersion = state.length == length && (validator == nil || state.validator == nil || validator == state.validator)
+            if sameVersion {
+                // The server ignores Range: this is the whole file, of the version asked for.
+                resource.rangesRefused()
+                var position: Int64 = 0
+                try await receive(response, at: &position, until: length, version: version, whileNeeded: true)
+                cursor = max(cursor, min(position, end))
+                return
+            }
+            // The first answer ignored Range, or If-Range found another version: this body is the
+            // whole of the (new) file — streamed by this download only if it made the change.
+            if first { resource.rangesRefused() }
+            let (owner, changed) = resource.establish(ResourceInfo(length: length, validator: validator, contentType: type,
+                                                                   acceptsRanges: !first))
+            guard changed else { return }
+            let claimed = resource.adoptWholeStream()
+            defer { resource.finished(0..<length, version: claimed) }
+            var position: Int64 = 0
+            try await receive(response, at: &position, until: length, version: owner, whileNeeded: true)
+        case 416:
+            throw LoaderError.http(status: 416)
+        case let code:
+            throw resource.source.failure(HTTPResponseStatus(statusCode: Int(code)))
+        }
+    }
+
+    /// Writes the body at `position` on, up to `end`; stops early if the version is outdated, or
+    /// — `whileNeeded`, a whole-file stream — once nobody reads the file or wants more of it
+    /// (a scan wanted its head from a server that ignores `Range`).
+    private nonisolated(nonsending) func receive(_ response: HTTPClientResponse, at position: inout Int64, until end: Int64,
+                                                  version: Int, whileNeeded: Bool = false) async throws {
+        do {
+            for try await buffer in response.body {
+                guard position < end else { return }
+                let take = min(buffer.readableBytes, Int(end - position))
+                let kept = buffer.withUnsafeReadableBytes { bytes in
+                    resource.store(UnsafeRawBufferPointer(rebasing: bytes[0..<take]), at: position, version: version)
+                }
+                guard kept else { return }
+                position += Int64(take)
+                if whileNeeded && position < end && !resource.needsBytes { return }
+            }
+        } catch {
+            throw HTTPSource.loaderError(error)
+        }
+        if position < end { throw LoaderError.network("the answer ended early") }
+    }
+}

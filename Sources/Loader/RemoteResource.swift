@@ -1,0 +1,545 @@
+import Cache
+import Foundation
+import Model
+
+/// One remote file, shared by everyone who reads it: its cache entry, the downloads in flight,
+/// and the readers waiting for bytes.
+///
+/// Readers are decoder threads and block here; downloads run on the loader's thread and write
+/// here. One lock (with its condition) guards it all. What to download next is decided in one
+/// place, `plan()`: a waiting reader's hole first, in a small chunk so a seek answers at once;
+/// then read-ahead, in chunks that double while playback stays sequential, from the last place
+/// read on to the end and around to the start, so a played track ends up whole in the cache.
+/// Chunks are never cancelled — a chunk that no longer serves a reader finishes its hole — so
+/// no byte is downloaded twice, not even what was in flight when the listener jumped.
+package final class RemoteResource: @unchecked Sendable {
+    static let jumpChunk: Int64 = 64 << 10
+    static let largestChunk: Int64 = 2 << 20
+    static let commitEvery: Int64 = 512 << 10
+    static let commitAfter = Duration.milliseconds(500)
+    /// What a prefetch of the next track fetches: its head, and the tail decoders peek at.
+    package static let prefetchHead: Int64 = 256 << 10
+    package static let prefetchTail: Int64 = 64 << 10
+    /// A read that waits longer than this is reported as buffering (short waits are normal).
+    static let bufferingAfter = 0.3
+    /// Bytes kept in memory when the disk refuses them.
+    static let memoryLimit: Int64 = 64 << 20
+
+    let url: URL
+    let source: HTTPSource
+    let name: String
+    let check: String
+    private let cache: SparseCache
+    /// Asks the loader to run `plan()` and start what it returns.
+    private let wake: @Sendable (RemoteResource) -> Void
+
+    private let condition = NSCondition()
+    // Everything below is guarded by `condition`.
+    private var info: ResourceInfo?
+    private var entry: SparseCacheEntry?
+    /// False once the disk refused a write: later bytes stay in `memory`.
+    private var diskAccepts = true
+    /// Bytes that could not go to disk (disk full): playback goes on from here.
+    private var memory: [Int64: [UInt8]] = [:]
+    private var inMemory = ByteRanges()
+    private var inFlight = ByteRanges()
+    private var fetches = 0
+    /// Offsets readers are blocked on, by reader.
+    private var demands: [Int: Int64] = [:]
+    /// Where each reader read last: memory-only caching keeps what lies ahead of the slowest.
+    private var positions: [Int: Int64] = [:]
+    private var readers = 0
+    private var nextReader = 0
+    /// Ranges to fetch even with no reader (a prefetch).
+    private var wanted = ByteRanges()
+    private var readAheadFrom: Int64 = 0
+    private var sequentialChunk = jumpChunk
+    private var failure: LoaderError?
+    private var infoWaiters: [CheckedContinuation<Void, any Error>] = []
+    /// `bytes(in:)` callers waiting for their range; `settled` once it is here or failed.
+    private var rangeWaiters: [(range: Range<Int64>, continuation: CheckedContinuation<Void, any Error>,
+                                settled: Result<Void, any Error>?)] = []
+    private var uncommitted: Int64 = 0
+    private var lastCommit = ContinuousClock.now
+    /// The cached copy is outdated: nothing more is recorded for it.
+    private var stale = false
+    /// The first request (which learns length and version) is under way; it covers the head.
+    private var firstRequestPending = false
+    /// The length and version came from a folder listing and no answer to a GET has confirmed
+    /// them yet: the first answer's validator is adopted if the length matches.
+    private var provisional = false
+    /// Bumped when the server's file turns out to have changed.
+    private var generation = 0
+
+    /// `known`: what the server said of the file a moment ago (a folder listing), so no request
+    /// is needed to learn it.
+    init(url: URL, source: HTTPSource, cache: SparseCache, known: ResourceInfo? = nil,
+         wake: @escaping @Sendable (RemoteResource) -> Void) {
+        self.url = url
+        self.source = source
+        self.cache = cache
+        self.wake = wake
+        (name, check) = SparseCache.identity(of: url)
+        if let stored = cache.stored(name: name), stored.check == check,
+           known.map({ $0.length == stored.length && ($0.validator ?? "") == stored.validator }) ?? true,
+           let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) {
+            // Known from an earlier run: cached bytes are served at once, even offline.
+            self.entry = entry
+            info = ResourceInfo(length: stored.length, validator: stored.validator.isEmpty ? nil : stored.validator)
+        } else if let known {
+            if cache.stored(name: name) != nil { cache.remove(name: name) }  // an older version
+            info = known
+            provisional = true
+            entry = try? cache.entry(name: name, check: check, length: known.length, validator: known.validator ?? "")
+        } else {
+            firstRequestPending = true
+        }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+
+    // MARK: Readers
+
+    var currentInfo: ResourceInfo? { locked { info } }
+    var version: Int { locked { generation } }
+    var isPinned: Bool { locked { readers > 0 || !wanted.isEmpty } }
+    /// Someone reads it, or wants bytes that are not here yet: a whole-file stream (a server
+    /// that ignores `Range`) goes on only while this holds.
+    var needsBytes: Bool { locked { needsBytesLocked } }
+    private var needsBytesLocked: Bool { readers > 0 || wanted.ranges.contains { !readableLocked.contains($0) } }
+    /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
+    /// makes a new one from the cache record).
+    var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
+    /// Every byte is here, and the copy is not known to be outdated.
+    var isComplete: Bool {
+        locked { !stale && (info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false) }
+    }
+
+    /// Waits until the length and version are known (from the cache or the first answer).
+    func waitForInfo() async throws {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            let ready: Result<Void, any Error>? = locked {
+                if info != nil { return .success(()) }
+                if let failure { return .failure(failure) }
+                infoWaiters.append(waiter)
+                return nil
+            }
+            if let ready { waiter.resume(with: ready) }
+        }
+    }
+
+    /// Registers a reader; the resource is pinned (not evicted) and read ahead while it has any.
+    func attach() -> Int {
+        let id = locked {
+            readers += 1
+            nextReader += 1
+            failure = nil  // a new reader tries again after a failure
+            return nextReader
+        }
+        wake(self)
+        return id
+    }
+
+    func detach(_ reader: Int) {
+        locked {
+            readers -= 1
+            demands[reader] = nil
+            positions[reader] = nil
+        }
+    }
+
+    /// Marks head and tail as wanted without a reader.
+    func prefetch() {
+        locked {
+            guard let length = info?.length else { return }
+            wanted.insert(0..<min(length, Self.prefetchHead))
+            wanted.insert(max(0, length - Self.prefetchTail)..<length)
+        }
+        wake(self)
+    }
+
+    func unpin() {
+        locked { wanted = ByteRanges() }
+    }
+
+    /// The bytes of `range`, which must all be here.
+    func copy(_ clamped: Range<Int64>) throws -> [UInt8] {
+        try locked {
+            var bytes = [UInt8](repeating: 0, count: clamped.count)
+            var done = 0
+            while done < bytes.count {
+                let copied = try bytes.withUnsafeMutableBytes {
+                    try copyLocked(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...]), at: clamped.lowerBound + Int64(done))
+                }
+                guard copied > 0 else { throw LoaderError.badResponse("bytes vanished from the cache") }
+                done += copied
+            }
+            return bytes
+        }
+    }
+
+    /// Downloads the holes of `range` (clamped to the file) without read-ahead, and returns
+    /// once every byte of it is here; the bytes are committed to the cache.
+    @discardableResult
+    func fetch(_ range: Range<Int64>) async throws -> Range<Int64> {
+        let (clamped, version) = try want(range)
+        try await wait(for: clamped, version: version)
+        return clamped
+    }
+
+    /// Marks `range` (clamped to the file) as wanted, which also keeps the resource from being
+    /// dropped as idle; returns it and the version it is of. Synchronous, so a caller on the
+    /// loader can want a resource before anything else runs there.
+    func want(_ range: Range<Int64>) throws -> (Range<Int64>, Int) {
+        try locked {
+            guard let length = info?.length else { throw LoaderError.badResponse("no length") }
+            let clamped = min(range.lowerBound, length)..<min(range.upperBound, length)
+            if !clamped.isEmpty { wanted.insert(clamped) }
+            return (clamped, generation)
+        }
+    }
+
+    /// Waits until `range` (wanted before, of `version`) is here; then no longer wants it.
+    func wait(for range: Range<Int64>, version: Int) async throws {
+        guard !range.isEmpty else { return }
+        defer {
+            locked { wanted = ByteRanges(wanted.ranges.flatMap { ByteRanges([range]).missing(in: $0) }) }
+            commit()
+        }
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            let ready: Result<Void, any Error>? = locked {
+                // In one critical section with the check: a version change cannot slip between.
+                rangeWaiters.append((range, waiter, generation == version ? nil : .failure(LoaderError.changedOnServer)))
+                return settledRangeWaitersLocked() ?? rangeWaiters.last?.settled
+            }
+            if ready != nil { resumeSettled() }
+            wake(self)
+        }
+    }
+
+    /// Marks waiters whose range is here (or whose file failed) as settled; non-nil if any are.
+    private func settledRangeWaitersLocked() -> Result<Void, any Error>? {
+        let have = readableLocked
+        var settledAny = false
+        for index in rangeWaiters.indices where rangeWaiters[index].settled == nil {
+            if let failure {
+                rangeWaiters[index].settled = .failure(failure)
+            } else if have.contains(rangeWaiters[index].range) {
+                rangeWaiters[index].settled = .success(())
+            } else {
+                continue
+            }
+            settledAny = true
+        }
+        return settledAny ? .success(()) : nil
+    }
+
+    /// Resumes settled range waiters (outside the lock).
+    private func resumeSettled() {
+        let done: [(CheckedContinuation<Void, any Error>, Result<Void, any Error>)] = locked {
+            let done = rangeWaiters.compactMap { waiter in waiter.settled.map { (waiter.continuation, $0) } }
+            rangeWaiters.removeAll { $0.settled != nil }
+            return done
+        }
+        for (continuation, result) in done { continuation.resume(with: result) }
+    }
+
+    /// Copies bytes at `offset`, waiting for them if they are not here yet. 0 only at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, reader: Int, version expected: Int,
+              isCancelled: () -> Bool, waiting: ((Bool) -> Void)?) throws -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var waited = false
+        var waitingSince: Date?
+        defer { if waited { waiting?(false) } }
+        while true {
+            if isCancelled() {
+                demands[reader] = nil
+                throw LoaderError.cancelled
+            }
+            guard generation == expected else {
+                demands[reader] = nil
+                throw LoaderError.changedOnServer
+            }
+            if let failure {
+                demands[reader] = nil
+                throw failure
+            }
+            guard let length = info?.length else { throw LoaderError.badResponse("no length") }
+            if offset >= length || buffer.isEmpty { return 0 }
+            let copied = try copyLocked(into: buffer, at: offset)
+            if copied > 0 {
+                demands[reader] = nil
+                positions[reader] = offset + Int64(copied)
+                return copied
+            }
+            if demands[reader] != offset {
+                demands[reader] = offset
+                wake(self)
+            }
+            if waitingSince == nil {
+                waitingSince = Date()
+            } else if !waited, Date().timeIntervalSince(waitingSince!) >= Self.bufferingAfter {
+                waited = true
+                waiting?(true)
+            }
+            _ = condition.wait(until: Date().addingTimeInterval(Self.bufferingAfter))
+        }
+    }
+
+    /// Wakes blocked readers so they notice a cancellation.
+    func interruptReaders() {
+        locked { condition.broadcast() }
+    }
+
+    private var readableLocked: ByteRanges {
+        var all = entry?.readable ?? ByteRanges()
+        for range in inMemory.ranges { all.insert(range) }
+        return all
+    }
+
+    private func copyLocked(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        if let entry, entry.available(from: offset) > 0 { return try entry.read(into: buffer, at: offset) }
+        guard inMemory.presentRun(from: offset) > 0,
+              let (start, bytes) = memory.first(where: { $0.key <= offset && offset < $0.key + Int64($0.value.count) }) else { return 0 }
+        let from = Int(offset - start)
+        let count = min(buffer.count, bytes.count - from)
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
+        return count
+    }
+
+    // MARK: Planning
+
+    /// The chunks to download now, marked in flight, and the version they are of.
+    func plan() -> (chunks: [Range<Int64>], version: Int) {
+        locked { (planLocked(), generation) }
+    }
+
+    private func planLocked() -> [Range<Int64>] {
+        guard let info, failure == nil else { return [] }
+        let length = info.length
+        var have = readableLocked
+        for range in inFlight.ranges { have.insert(range) }
+        if firstRequestPending { have.insert(0..<min(Self.jumpChunk, length)) }
+        guard !have.contains(0..<length) else { return [] }
+        var chunks: [Range<Int64>] = []
+        func claim(_ range: Range<Int64>) {
+            inFlight.insert(range)
+            have.insert(range)
+            chunks.append(range)
+            fetches += 1
+        }
+        if !info.acceptsRanges {
+            // The server sends whole files only: one stream at a time, from the start.
+            if fetches == 0, needsBytesLocked { claim(0..<length) }
+            return chunks
+        }
+        for offset in Set(demands.values).sorted() where offset < length {
+            guard let hole = have.missing(in: offset..<length).first, hole.lowerBound == offset else { continue }
+            // A reader waiting where read-ahead left off is sequential: chunks keep growing.
+            // Anywhere else it jumped: a small chunk answers it soonest.
+            let sequential = offset == readAheadFrom
+            claim(offset..<min(offset + (sequential ? sequentialChunk : Self.jumpChunk), hole.upperBound))
+            readAheadFrom = chunks.last!.upperBound
+            sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
+        }
+        guard fetches == 0 else { return chunks }
+        if readers > 0 {
+            let from = min(readAheadFrom, length)
+            var holes = have.missing(in: from..<length) + have.missing(in: 0..<from)
+            if !diskAccepts {
+                // Bytes go to memory only: read ahead of the slowest reader, within the
+                // memory budget, and never around to the start.
+                let low = min(positions.values.min() ?? 0, length)
+                holes = have.missing(in: low..<min(length, low + Self.memoryLimit / 2))
+            }
+            if let hole = holes.first {
+                claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
+                readAheadFrom = chunks.last!.upperBound
+                sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
+            }
+        } else if let hole = wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
+            claim(hole)
+        }
+        return chunks
+    }
+
+    /// The first request ended: its head is no longer covered by it.
+    func firstRequestEnded() {
+        locked { firstRequestPending = false }
+        commit()
+    }
+
+    /// A download of `range` ended (done, given up, or superseded).
+    func finished(_ range: Range<Int64>, version finishedVersion: Int) {
+        locked {
+            guard finishedVersion == generation else { return }
+            fetches -= 1
+            inFlight = ByteRanges(inFlight.ranges.flatMap { ByteRanges([range]).missing(in: $0) })
+        }
+        commit()
+    }
+
+    // MARK: Downloads
+
+    /// What a download asks with: validator for If-Range, version to write under.
+    var requestState: (validator: String?, version: Int, acceptsRanges: Bool, length: Int64?, failed: Bool) {
+        // A validator from a listing is not sent as If-Range: it may be of another kind than the
+        // server's GET answers compare with (an unquoted etag would turn every answer into a 200).
+        locked { (provisional ? nil : info?.validator, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
+    }
+
+    /// An answer that describes the file (the first one, or one that found it changed): returns
+    /// the version its bytes belong to, and whether that is a new one.
+    @discardableResult
+    func establish(_ newInfo: ResourceInfo) -> (version: Int, changed: Bool) {
+        let (waiters, result): ([CheckedContinuation<Void, any Error>], (Int, Bool)) = locked {
+            defer { provisional = false }
+            var changed = false
+            if let info, info.length == newInfo.length, info.validator == newInfo.validator {
+                self.info?.acceptsRanges = newInfo.acceptsRanges
+            } else if provisional, let info, info.length == newInfo.length, readableLocked.isEmpty, fetches <= 1 {
+                // What a listing said, with another kind of validator than GET's (Last-Modified
+                // against an ETag, an unquoted etag): the same file — adopt GET's, nothing to drop.
+                self.info = newInfo
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
+            } else {
+                changed = true
+                if info != nil {
+                    // Another version: drop every byte of the old one, and its readers.
+                    generation += 1
+                    cache.remove(name: name)
+                }
+                memory = [:]
+                inMemory = ByteRanges()
+                inFlight = ByteRanges()
+                fetches = 0
+                demands = [:]
+                wanted = ByteRanges()
+                readAheadFrom = 0
+                sequentialChunk = Self.jumpChunk
+                info = newInfo
+                for index in rangeWaiters.indices where rangeWaiters[index].settled == nil {
+                    rangeWaiters[index].settled = .failure(LoaderError.changedOnServer)
+                }
+                stale = false
+                diskAccepts = true
+                entry = nil
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
+            }
+            condition.broadcast()
+            defer { infoWaiters = [] }
+            return (infoWaiters, (generation, changed))
+        }
+        for waiter in waiters { waiter.resume() }
+        resumeSettled()
+        return result
+    }
+
+    /// A download that turned into a whole-file stream of a new version claims the whole file
+    /// and writes under the version it returns.
+    func adoptWholeStream() -> Int {
+        locked {
+            guard let length = info?.length else { return generation }
+            inFlight.insert(0..<length)
+            fetches += 1
+            return generation
+        }
+    }
+
+    /// The server has another version than the cached copy: the copy leaves the cache now and
+    /// takes nothing more; whoever reads it keeps reading it (the unlinked file stays open).
+    func forgetCachedCopy() {
+        locked {
+            stale = true
+            cache.remove(name: name)
+        }
+    }
+
+    /// The server answered a `Range` request with the whole file: downloads become whole-file
+    /// streams, and its source remembers the server for every file of it.
+    func rangesRefused() {
+        source.sawRangesIgnored(url)
+        locked { info?.acceptsRanges = false }
+    }
+
+    /// Keeps downloaded bytes at `offset`; false when they belong to an outdated version.
+    func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64, version writer: Int) -> Bool {
+        let written: Int = locked {
+            guard writer == generation, let length = info?.length else { return -1 }
+            let end = min(length, offset + Int64(bytes.count))
+            guard offset < end else { return 0 }
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(end - offset)])
+            if let entry, diskAccepts, (try? entry.write(slice, at: offset)) != nil {
+                uncommitted += Int64(slice.count)
+            } else {
+                if entry != nil && diskAccepts {
+                    // The disk refused (full, or over quota): play on from memory. The entry
+                    // keeps serving and recording what it has; nothing more goes into it.
+                    diskAccepts = false
+                    try? entry?.commit()
+                }
+                keepInMemoryLocked(Array(slice), at: offset)
+            }
+            condition.broadcast()
+            return slice.count
+        }
+        guard written >= 0 else { return false }
+        if written > 0, locked({ settledRangeWaitersLocked() }) != nil { resumeSettled() }
+        if dueForCommit { commit() }
+        if written > 0 { cache.didWrite(written) }
+        return true
+    }
+
+    /// Half a megabyte written, or anything written half a second ago: a crash loses at most that
+    /// (each commit costs an fdatasync, so not much more often).
+    private var dueForCommit: Bool {
+        locked { uncommitted >= Self.commitEvery || (uncommitted > 0 && lastCommit.duration(to: .now) >= Self.commitAfter) }
+    }
+
+    private func keepInMemoryLocked(_ bytes: [UInt8], at offset: Int64) {
+        if let kept = memory[offset], kept.count >= bytes.count { return }
+        memory[offset] = bytes
+        inMemory.insert(offset..<(offset + Int64(bytes.count)))
+        guard inMemory.count > Self.memoryLimit, let nearest = positions.values.min() ?? demands.values.min() else { return }
+        for (start, chunk) in memory where start + Int64(chunk.count) < nearest - (1 << 20) {
+            memory[start] = nil
+        }
+        inMemory = ByteRanges(memory.map { $0.key..<($0.key + Int64($0.value.count)) })
+    }
+
+    /// Makes written bytes durable and recorded.
+    func commit() {
+        locked {
+            uncommitted = 0
+            lastCommit = .now
+            guard let entry, !stale else { return }
+            do { try entry.commit() } catch {
+                // A disk that cannot sync or record: stop caching this file, keep what is recorded.
+                diskAccepts = false
+            }
+        }
+    }
+
+    /// A download failed for good: waiting readers get `error`.
+    func fail(_ error: LoaderError) {
+        let waiters: [CheckedContinuation<Void, any Error>] = locked {
+            failure = error
+            condition.broadcast()
+            _ = settledRangeWaitersLocked()
+            defer { infoWaiters = [] }
+            return infoWaiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+        resumeSettled()
+    }
+
+    /// Bytes from `offset` on that are already here, for a download that restarts.
+    func presentRun(from offset: Int64) -> Int64 {
+        locked { readableLocked.presentRun(from: offset) }
+    }
+}

@@ -1,0 +1,9 @@
+/// What flows through the bounded queue from the decoder to the output, in playing order.
+package enum PCMPacket: Sendable {
+    /// A track begins; the samples that follow are its, from `startFrame` on.
+    case trackStart(QueueEntry, TrackInfo, startFrame: Int64)
+    /// Interleaved samples of the current track.
+    case samples([Int16])
+    /// The current track was decoded to its end (or as far as it could be).
+    case trackEnd(QueueEntry)
+}

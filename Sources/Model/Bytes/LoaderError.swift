@@ -1,0 +1,68 @@
+import Foundation
+
+/// Why bytes could not be had. Messages are one line and never contain credentials or URLs
+/// (a URL's query may carry a token).
+package enum LoaderError: Error, CustomStringConvertible, Equatable {
+    case notFound
+    case permissionDenied
+    case notAFile
+    case unsupportedScheme(String)
+    case readFailed(String)
+    /// The server refused our credentials (401) or access (403).
+    case refused(source: String, status: Int)
+    /// Any other status that is not an answer.
+    case http(status: Int)
+    /// The network failed, and went on failing through every retry.
+    case network(String)
+    /// The secure connection could not be made (an untrusted certificate, say).
+    case tls(String)
+    /// The server answered something that cannot be right.
+    case badResponse(String)
+    /// The file on the server changed while it was being read: what was read is of another version.
+    case changedOnServer
+    case configuration(String)
+    /// The reader was told to stop (a seek or skip replaced it).
+    case cancelled
+    /// The server ignores `Range`, and the bytes asked for lie so far in that only the whole
+    /// file would bring them (a library scan goes without a tail rather than download it).
+    case wholeFileOnly
+
+    package var description: String {
+        switch self {
+        case .notFound: "no such file"
+        case .permissionDenied: "permission denied"
+        case .notAFile: "not a regular file"
+        case .unsupportedScheme(let scheme): "unsupported location scheme '\(scheme)'"
+        case .readFailed(let reason): "read failed: \(reason)"
+        case .refused(let source, let status):
+            status == 401 ? "\(source): the server refused the credentials (HTTP 401); check username and password"
+                          : "\(source): access denied by the server (HTTP 403)"
+        case .http(let status): "the server answered HTTP \(status)"
+        case .network(let reason): "network: \(reason)"
+        case .tls(let reason): "TLS: \(reason)"
+        case .badResponse(let reason): "bad answer from the server: \(reason)"
+        case .changedOnServer: "the file changed on the server while playing"
+        case .configuration(let reason): reason
+        case .cancelled: "cancelled"
+        case .wholeFileOnly: "the server sends whole files only, and this part of the file is far from its start"
+        }
+    }
+
+    /// Worth trying again: the network or the server had a bad moment.
+    package var isTransient: Bool {
+        switch self {
+        case .network: true
+        case .http(let status): status >= 500 || status == 408 || status == 429
+        default: false
+        }
+    }
+
+    package static func fromErrno(_ code: Int32) -> LoaderError {
+        switch code {
+        case ENOENT, ENOTDIR: .notFound
+        case EACCES, EPERM: .permissionDenied
+        case EISDIR: .notAFile
+        default: .readFailed(String(cString: strerror(code)))
+        }
+    }
+}

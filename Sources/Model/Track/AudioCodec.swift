@@ -1,0 +1,5 @@
+/// The codec an audio file was recognised as, from its bytes.
+package enum AudioCodec: String, Sendable {
+    case mp3 = "MP3"
+    case opus = "Opus"
+}

@@ -1,0 +1,28 @@
+/// What the decoder learnt when it opened a track.
+package struct TrackInfo: Sendable, Equatable {
+    package var codec: AudioCodec
+    package var format: PCMFormat
+    /// Exact for Opus and for MP3 with a Xing/Info/VBRI header, estimated otherwise; nil if unknown.
+    package var totalFrames: Int64?
+    package var tags: TrackTags
+
+    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags) {
+        self.codec = codec
+        self.format = format
+        self.totalFrames = totalFrames
+        self.tags = tags
+    }
+
+    /// Length in seconds, if known.
+    package var duration: Double? {
+        totalFrames.map { Double($0) / Double(format.sampleRate) }
+    }
+
+    /// The frame index of a time in seconds: `round(seconds × rate)`, never negative; a time
+    /// that is not a number counts as 0, one too large for any file as the largest frame index.
+    package func frame(at seconds: Double) -> Int64 {
+        let frame = (seconds * Double(format.sampleRate)).rounded()
+        guard frame > 0 else { return 0 }  // also NaN and -inf
+        return frame >= Double(Int64.max) ? Int64.max : Int64(frame)
+    }
+}

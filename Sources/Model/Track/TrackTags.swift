@@ -1,0 +1,26 @@
+/// Tags read from the file itself (ID3, Opus comments).
+package struct TrackTags: Sendable, Equatable {
+    package var title: String?
+    package var artist: String?
+    package var album: String?
+    package var albumArtist: String?
+    package var trackNumber: Int?
+    package var genre: String?
+    package var artwork: Artwork?
+    package var year: Int?
+    package var discNumber: Int?
+
+    package init(title: String? = nil, artist: String? = nil, album: String? = nil,
+                albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil, artwork: Artwork? = nil,
+                year: Int? = nil, discNumber: Int? = nil) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.trackNumber = trackNumber
+        self.genre = genre
+        self.artwork = artwork
+        self.year = year
+        self.discNumber = discNumber
+    }
+}

@@ -1,0 +1,16 @@
+import Model
+
+/// What the output tells the player while it plays: moments the listener hears, not moments
+/// the decoder reached.
+package enum OutputEvent: Sendable {
+    /// The first frame of a track (from `startFrame`) is being heard.
+    case trackStarted(QueueEntry, TrackInfo, startFrame: Int64)
+    /// The last frame of a track has been heard.
+    case trackEnded(QueueEntry)
+    /// The output could not take this track (say, a WAV file of another format); it was skipped.
+    case trackRejected(QueueEntry, any Error)
+    /// Everything was played; the stream has drained.
+    case finished
+    /// The device failed; nothing more will play on this pipeline.
+    case failed(any Error)
+}

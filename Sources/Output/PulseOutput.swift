@@ -1,0 +1,356 @@
+import CPulse
+import Foundation
+import Model
+
+/// PulseAudio through the asynchronous API on a `pa_threaded_mainloop`.
+///
+/// Pause is cork, volume is the sink input's volume, and the played position is the stream's
+/// time (frames the server has played, interpolated), so it stops while corked. Waiting for room
+/// or for a drain suspends the task — a continuation that the mainloop's callbacks resume — so no
+/// thread of the cooperative pool ever blocks here.
+///
+/// Every C call and every mutable field below is guarded by the threaded mainloop's lock; that
+/// lock is what makes this class safe to share (`@unchecked Sendable`).
+package final class PulseOutput: AudioOutput, @unchecked Sendable {
+    /// Server-side buffer of the stream (PulseAudio's own default): it rides out a process that
+    /// is starved of CPU for a while. Its length costs no responsiveness: pause is a cork, volume
+    /// acts on the sink input, and a seek drops the stream.
+    private static let bufferSeconds = 2.0
+
+    private let mainloop: OpaquePointer
+    private let context: OpaquePointer
+    private let sink: String?
+    private var stream: OpaquePointer?
+    private var format: PCMFormat?
+    private var paused = false
+    private var volume = 1.0
+    private var released = false
+    /// The one task waiting for the server (a writer, a drain or a connect).
+    private var waiter: CheckedContinuation<Bool, any Error>?
+
+    /// Connects to the server (`server` nil: the default, from `PULSE_SERVER` or the user's
+    /// runtime directory). Never spawns a server.
+    package static func connect(server: String? = nil, sink: String? = nil,
+                               applicationName: String = "cloudplayerd") async throws -> PulseOutput {
+        let output = try PulseOutput(sink: sink, applicationName: applicationName)
+        do {
+            try output.beginConnecting(to: server)
+            try await output.waitForServer { try output.contextIsReady() }
+        } catch {
+            output.release()
+            throw error
+        }
+        return output
+    }
+
+    private init(sink: String?, applicationName: String) throws {
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            throw OutputError.serverUnreachable("cannot create a PulseAudio main loop")
+        }
+        let properties = pa_proplist_new()
+        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "music")
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
+        defer { pa_proplist_free(properties) }
+        guard let context = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), applicationName,
+                                                         properties) else {
+            pa_threaded_mainloop_free(mainloop)
+            throw OutputError.serverUnreachable("cannot create a PulseAudio context")
+        }
+        self.mainloop = mainloop
+        self.context = context
+        self.sink = sink
+    }
+
+    /// Starts the connection and the mainloop thread; `connect` waits for the outcome.
+    private func beginConnecting(to server: String?) throws {
+        pa_context_set_state_callback(context, pulseContextChanged, Unmanaged.passUnretained(self).toOpaque())
+        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            throw OutputError.serverUnreachable(serverReason())
+        }
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
+            throw OutputError.serverUnreachable("cannot start the PulseAudio main loop")
+        }
+    }
+
+    deinit {
+        release()
+        pa_context_unref(context)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    // MARK: AudioOutput
+
+    package func start(format newFormat: PCMFormat) async throws {
+        try locked {
+            dropStream()
+            var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(newFormat.sampleRate),
+                                      channels: UInt8(newFormat.channels))
+            var map = pa_channel_map()
+            pa_channel_map_init_extend(&map, UInt32(newFormat.channels), PA_CHANNEL_MAP_DEFAULT)
+            guard let created = pa_stream_new(context, "Music", &spec, &map) else { throw serverError() }
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            pa_stream_set_state_callback(created, pulseStreamChanged, me)
+            pa_stream_set_write_callback(created, pulseStreamWritable, me)
+            let bufferBytes = UInt32(Self.bufferSeconds * Double(newFormat.sampleRate)) * UInt32(newFormat.bytesPerFrame)
+            var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: bufferBytes, prebuf: UInt32.max,
+                                            minreq: UInt32.max, fragsize: UInt32.max)
+            var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+            if paused { flags |= PA_STREAM_START_CORKED.rawValue }
+            var initialVolume = channelVolume(channels: newFormat.channels)
+            stream = created
+            format = newFormat
+            guard pa_stream_connect_playback(created, sink, &attributes, pa_stream_flags_t(rawValue: flags),
+                                             &initialVolume, nil) >= 0 else {
+                defer { dropStream() }
+                throw serverError()
+            }
+        }
+        try await waitForServer { try streamIsReady() }
+        // Pause and volume may have changed while the stream connected, when the server could
+        // not take them: apply what holds now.
+        locked {
+            applyPause()
+            applyVolume()
+        }
+    }
+
+    package func write(_ samples: [Int16]) async throws {
+        let total = samples.count * MemoryLayout<Int16>.size
+        var offset = 0
+        while offset < total {
+            var room = 0
+            try await waitForServer {
+                room = try writableBytes()
+                return room > 0
+            }
+            try locked {
+                guard let stream, let format else { throw closedError() }
+                // Whole frames only: the server refuses a write that splits one.
+                let count = min(room, total - offset) / format.bytesPerFrame * format.bytesPerFrame
+                let status = samples.withUnsafeBytes { bytes in
+                    pa_stream_write(stream, bytes.baseAddress! + offset, count, nil, 0, PA_SEEK_RELATIVE)
+                }
+                guard status >= 0 else { throw OutputError.deviceFailed(serverReason()) }
+                offset += count
+            }
+        }
+    }
+
+    package func drain() async throws {
+        let operation: OpaquePointer? = locked {
+            guard let stream else { return nil }
+            return pa_stream_drain(stream, pulseOperationDone, Unmanaged.passUnretained(self).toOpaque())
+        }
+        guard let operation else { return }
+        defer {
+            locked {
+                pa_operation_cancel(operation)
+                pa_operation_unref(operation)
+            }
+        }
+        try await waitForServer {
+            try checkHealthy()
+            return pa_operation_get_state(operation) != PA_OPERATION_RUNNING
+        }
+    }
+
+    package func stop() {
+        locked {
+            dropStream()
+            wake()
+        }
+    }
+
+    package func setPaused(_ newValue: Bool) {
+        locked {
+            paused = newValue
+            applyPause()
+        }
+    }
+
+    package func setVolume(_ newValue: Double) {
+        locked {
+            volume = max(0, newValue)
+            applyVolume()
+        }
+    }
+
+    package func playedFrames() -> Int64 {
+        locked {
+            guard let stream, let format else { return 0 }
+            var microseconds: pa_usec_t = 0
+            guard pa_stream_get_time(stream, &microseconds) == 0 else { return 0 }
+            return Int64(microseconds) * Int64(format.sampleRate) / 1_000_000
+        }
+    }
+
+    package func close() {
+        release()
+    }
+
+    // MARK: Called by the mainloop's callbacks, with the lock held
+
+    fileprivate func wake() {
+        let pending = waiter
+        waiter = nil
+        pending?.resume(returning: false)
+    }
+
+    // MARK: Private; callers hold the lock unless said otherwise
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        return try body()
+    }
+
+    /// Suspends until `satisfied` (evaluated under the lock after every server event) is true.
+    /// Called without the lock.
+    private func waitForServer(until satisfied: () throws -> Bool) async throws {
+        while true {
+            let done = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+                    locked {
+                        do {
+                            if Task.isCancelled { throw CancellationError() }
+                            if try satisfied() { return continuation.resume(returning: true) }
+                            waiter = continuation
+                        } catch {
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                }
+            } onCancel: {
+                locked {
+                    let pending = waiter
+                    waiter = nil
+                    pending?.resume(throwing: CancellationError())
+                }
+            }
+            if done { return }
+        }
+    }
+
+    /// The stream as ready for cork and volume: both fail on a stream still connecting, and
+    /// `start` applies them once it is ready.
+    private var readyStream: OpaquePointer? {
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
+        return stream
+    }
+
+    private func applyPause() {
+        if let stream = readyStream, let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    private func applyVolume() {
+        guard let stream = readyStream, let format else { return }
+        var levels = channelVolume(channels: format.channels)
+        if let operation = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &levels, nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    /// Why there is no stream to write to: the task was cancelled, or the output was stopped or
+    /// closed under it.
+    private func closedError() -> any Error {
+        Task.isCancelled ? CancellationError() : OutputError.deviceFailed("the PulseAudio stream was closed")
+    }
+
+    private func contextIsReady() throws -> Bool {
+        switch pa_context_get_state(context) {
+        case PA_CONTEXT_READY: return true
+        case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: throw OutputError.serverUnreachable(serverReason())
+        default: return false
+        }
+    }
+
+    private func streamIsReady() throws -> Bool {
+        guard let stream else { throw closedError() }
+        try checkHealthy()
+        return pa_stream_get_state(stream) == PA_STREAM_READY
+    }
+
+    /// Bytes the server takes now, in whole frames; 0 when it takes none.
+    private func writableBytes() throws -> Int {
+        guard let stream, let format else { throw closedError() }
+        try checkHealthy()
+        guard pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
+        let size = pa_stream_writable_size(stream)
+        guard size != Int.max, size != -1 else { throw OutputError.deviceFailed(serverReason()) }
+        return size / format.bytesPerFrame * format.bytesPerFrame
+    }
+
+    private func checkHealthy() throws {
+        let contextState = pa_context_get_state(context)
+        if contextState == PA_CONTEXT_FAILED || contextState == PA_CONTEXT_TERMINATED {
+            throw OutputError.deviceFailed("lost the PulseAudio server: \(serverReason())")
+        }
+        if let stream {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                throw OutputError.deviceFailed(serverReason())
+            }
+        }
+    }
+
+    private func channelVolume(channels: Int) -> pa_cvolume {
+        var levels = pa_cvolume()
+        pa_cvolume_set(&levels, UInt32(channels), pa_sw_volume_from_linear(volume))
+        return levels
+    }
+
+    private func dropStream() {
+        guard let current = stream else { return }
+        pa_stream_set_state_callback(current, nil, nil)
+        pa_stream_set_write_callback(current, nil, nil)
+        pa_stream_disconnect(current)
+        pa_stream_unref(current)
+        stream = nil
+        format = nil
+    }
+
+    private func serverReason() -> String {
+        String(cString: pa_strerror(pa_context_errno(context)))
+    }
+
+    private func serverError() -> OutputError {
+        .deviceFailed(serverReason())
+    }
+
+    /// Disconnects and stops the mainloop thread; safe to call twice. The C objects themselves
+    /// are freed in `deinit`, so a late call on a closed output finds a lock, not freed memory.
+    /// Called without the lock.
+    private func release() {
+        let first: Bool = locked {
+            guard !released else { return false }
+            released = true
+            dropStream()
+            pa_context_set_state_callback(context, nil, nil)
+            pa_context_disconnect(context)
+            let pending = waiter
+            waiter = nil
+            pending?.resume(throwing: CancellationError())
+            return true
+        }
+        guard first else { return }
+        pa_threaded_mainloop_stop(mainloop)
+    }
+}
+
+private func pulseContextChanged(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().wake()
+}
+
+private func pulseStreamChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().wake()
+}
+
+private func pulseStreamWritable(_ stream: OpaquePointer?, _ bytes: Int, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().wake()
+}
+
+private func pulseOperationDone(_ stream: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().wake()
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Turns bytes from tags and playlists into bounded strings. Files in the wild mix UTF-8 and
+/// ISO-8859-1, and a string longer than any real tag is a sign of garbage, so it is cut.
+package enum TextDecoding {
+    /// The longest string a parser keeps, in bytes of input.
+    static let maxBytes = 64 * 1024
+
+    /// Each byte is the Unicode scalar of the same value.
+    static func latin1<C: Collection<UInt8>>(_ bytes: C) -> String {
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes.prefix(maxBytes) { scalars.append(Unicode.Scalar(byte)) }
+        return String(scalars)
+    }
+
+    /// UTF-8 with invalid sequences replaced by U+FFFD.
+    static func utf8<C: Collection<UInt8>>(_ bytes: C) -> String {
+        String(decoding: bytes.prefix(maxBytes), as: UTF8.self)
+    }
+
+    /// UTF-8 if the bytes are valid UTF-8, else ISO-8859-1 (which any bytes are).
+    static func utf8OrLatin1(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return latin1(bytes)
+    }
+
+    /// The whole input as text, UTF-8 if valid else ISO-8859-1, without the length cap (for
+    /// documents, which their parsers bound by other means). A UTF-8 byte order mark is dropped.
+    static func document(_ bytes: [UInt8]) -> String {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(body.count)
+        for byte in body { scalars.append(Unicode.Scalar(byte)) }
+        return String(scalars)
+    }
+
+    /// Trims whitespace and NULs; nil when nothing is left.
+    static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

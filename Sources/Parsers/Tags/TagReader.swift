@@ -1,0 +1,201 @@
+import Model
+
+/// Reads tags and exact duration through as few byte ranges as possible: a library scans
+/// thousands of remote files and must fetch only a few KiB of each (the start, where the tags and
+/// the first frame's length header are, and the end, for ID3v1 or Opus's last granule position).
+package enum TagReader {
+    /// The first fetch: tags without pictures, and the first frame after them, fit in it.
+    package static let headSize = 16 * 1024
+    /// Bytes fetched after an ID3v2 tag to reach the first MPEG frame and its Xing header.
+    package static let frameWindow = 4 * 1024
+    /// A tag up to this size is fetched whole (a 16 MiB picture and its frames); a bigger one
+    /// only in part, so its pictures are skipped.
+    static let maxTag = 16 * 1024 * 1024 + 256 * 1024
+    package static let partialTag = 256 * 1024
+    /// Opus header packets are followed up to this size (a 16 MiB picture in base64, and more).
+    static let maxOpusHeaders = 24 * 1024 * 1024
+    /// The Opus tail windows searched for the last page.
+    static let tailSizes = [8 * 1024, 64 * 1024]
+
+    /// What `fetch` throws for a file's tail that cannot be had cheaply (a server that ignores
+    /// `Range` would send the whole file): the tags are read without it — no ID3v1, no Opus length.
+    package struct TailUnavailable: Error {
+        package init() {}
+    }
+
+    /// `length`: the file's size. `fetch(range)` returns exactly those bytes (may throw). It runs
+    /// on the caller's actor (`isolation`), so it may use that actor's state.
+    package static func read(length: Int64, isolation: isolated (any Actor)? = #isolation,
+                     fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
+        guard length > 0 else { throw ParseError.malformed("an empty file") }
+        let head = try await checkedFetch(0..<min(length, Int64(headSize)), fetch)
+        if head.starts(with: "OggS".utf8) {
+            return try await readOpus(head: head, length: length, isolation: isolation, fetch)
+        }
+        if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
+            return try await readMP3(head: head, length: length, isolation: isolation, fetch)
+        }
+        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame) nor an Ogg Opus file")
+    }
+
+    // MARK: MP3
+
+    private static func readMP3(head: [UInt8], length: Int64, isolation: isolated (any Actor)?,
+                                _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
+        var tags = TrackTags()
+        // The bytes where the first frame is looked for, and their offset in the file.
+        var window = head[...]
+        var windowStart: Int64 = 0
+        if let size = ID3v2Parser.tagSize(head[...]) {
+            let tagEnd = Int64(size)
+            if size <= maxTag {
+                let needed = min(length, tagEnd + Int64(frameWindow))
+                var bytes = head
+                if needed > Int64(head.count) {
+                    bytes += try await checkedFetch(Int64(head.count)..<needed, fetch)
+                }
+                tags = ID3v2Parser.parse(bytes[...])
+                window = bytes[min(bytes.count, size)...]
+                windowStart = min(Int64(bytes.count), tagEnd)
+            } else {
+                // Too big to fetch: read the tag's start (text frames come first, as a rule)
+                // and the bytes right after it.
+                var bytes = head
+                let prefixEnd = min(length, Int64(partialTag))
+                if prefixEnd > Int64(head.count) {
+                    bytes += try await checkedFetch(Int64(head.count)..<prefixEnd, fetch)
+                }
+                tags = ID3v2Parser.parse(bytes[...])
+                windowStart = min(length, tagEnd)
+                window = try await checkedFetch(windowStart..<min(length, tagEnd + Int64(frameWindow)), fetch)[...]
+            }
+        }
+        let first = firstFrame(in: window)
+        // ID3v1 sits in the last 128 bytes, if they come after the first frame.
+        var audioEnd = length
+        let tailStart = length - Int64(ID3v1Parser.size)
+        let audioStart = windowStart + Int64(first?.offset ?? 0)
+        if tailStart >= audioStart + 4, let tail = try await tailFetch(tailStart..<length, fetch) {
+            if let old = ID3v1Parser.parse(tail[...]) {
+                audioEnd = tailStart
+                fill(&tags, from: old)
+            }
+        }
+        guard let first else {
+            // A tag with no audio after it (a file cut short): its tags still tell what it is.
+            guard windowStart > 0 else {
+                throw ParseError.malformed("an MP3 file without an MPEG audio frame where its audio should start")
+            }
+            return ScannedTags(codec: .mp3, tags: tags, duration: nil)
+        }
+        let frame = window.dropFirst(first.offset)
+        let duration = mp3Duration(frame: frame, header: first.header, audioBytes: audioEnd - audioStart)
+        return ScannedTags(codec: .mp3, tags: tags, duration: duration)
+    }
+
+    /// The first frame header in `window` that a second valid header follows (when the window
+    /// reaches that far): a lone 0xFFE pattern inside junk is not a frame.
+    private static func firstFrame(in window: ArraySlice<UInt8>) -> (offset: Int, header: MPEGFrameHeader)? {
+        var index = window.startIndex
+        while index + 4 <= window.endIndex {
+            defer { index += 1 }
+            guard window[index] == 0xFF, let header = MPEGFrameHeader(window[index...]) else { continue }
+            let next = index + header.length
+            if next + 4 <= window.endIndex {
+                guard let following = MPEGFrameHeader(window[next...]), header.continues(with: following) else { continue }
+            }
+            return (index - window.startIndex, header)
+        }
+        return nil
+    }
+
+    private static func mp3Duration(frame: ArraySlice<UInt8>, header: MPEGFrameHeader, audioBytes: Int64) -> Double? {
+        if let info = MPEGLengthHeader(frame: frame, header: header),
+           let samples = info.samples(samplesPerFrame: header.samplesPerFrame, audioBytes: audioBytes) {
+            return Double(samples) / Double(header.sampleRate)
+        }
+        guard audioBytes > 0 else { return nil }
+        return Double(audioBytes) * 8 / Double(header.bitrate)
+    }
+
+    /// Fills the fields ID3v2 left empty from an ID3v1 tag.
+    private static func fill(_ tags: inout TrackTags, from old: TrackTags) {
+        tags.title = tags.title ?? old.title
+        tags.artist = tags.artist ?? old.artist
+        tags.album = tags.album ?? old.album
+        tags.year = tags.year ?? old.year
+        tags.trackNumber = tags.trackNumber ?? old.trackNumber
+        tags.genre = tags.genre ?? old.genre
+    }
+
+    // MARK: Opus
+
+    private static func readOpus(head: [UInt8], length: Int64, isolation: isolated (any Actor)?,
+                                 _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
+        var bytes = head
+        let packets: [[UInt8]], serial: UInt32
+        while true {
+            let isWhole = Int64(bytes.count) >= length
+            switch OggPacketReader.firstPackets(bytes[...], count: 2, maxPacket: maxOpusHeaders, isWholeFile: isWhole) {
+            case .packets(let found, let stream, _):
+                packets = found
+                serial = stream
+            case .invalid(let message):
+                throw ParseError.malformed(message)
+            case .needsMore:
+                guard bytes.count < maxOpusHeaders + OggPage.maxSize else {
+                    throw ParseError.malformed("Opus header packets larger than \(maxOpusHeaders) bytes")
+                }
+                // Doubling keeps the number of fetches small for a large picture.
+                let end = min(length, Int64(bytes.count) * 2, Int64(maxOpusHeaders + OggPage.maxSize))
+                bytes += try await checkedFetch(Int64(bytes.count)..<end, fetch)
+                continue
+            }
+            break
+        }
+        guard packets.count == 2, let preSkip = OpusHeaderParser.preSkip(ofHead: packets[0]) else {
+            throw ParseError.unsupported("an Ogg file that is not Opus")
+        }
+        let tags = try OpusHeaderParser.tags(packets[1])
+        var granule: Int64?
+        if Int64(bytes.count) >= length {
+            granule = OggPage.lastGranule(in: bytes[...], serial: serial)
+        } else {
+            // The last page is usually in the last 8 KiB; a wider window only adds what it lacks.
+            var tail: [UInt8] = []
+            var tailStart = length
+            for size in tailSizes where granule == nil && tailStart > Int64(bytes.count) {
+                let start = max(Int64(bytes.count), length - Int64(size))
+                guard let more = try await tailFetch(start..<tailStart, fetch) else { break }
+                tail = more + tail
+                tailStart = start
+                granule = OggPage.lastGranule(in: tail[...], serial: serial)
+            }
+        }
+        let duration = granule.map { Double(max(0, $0 - Int64(preSkip))) / 48000 }
+        return ScannedTags(codec: .opus, tags: tags, duration: duration)
+    }
+
+    // MARK: Fetching
+
+    /// Fetches a tail `range`, or nil if `fetch` says it is `TailUnavailable`.
+    private static func tailFetch(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
+                                  _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [UInt8]? {
+        do {
+            return try await checkedFetch(range, fetch)
+        } catch is TailUnavailable {
+            return nil
+        }
+    }
+
+    /// Fetches `range`, refusing an answer of another size (a server that ignores ranges).
+    private static func checkedFetch(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
+                                     _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [UInt8] {
+        guard !range.isEmpty else { return [] }
+        let bytes = try await fetch(range)
+        guard Int64(bytes.count) == range.count else {
+            throw ParseError.malformed("asked for \(range.count) bytes at \(range.lowerBound), got \(bytes.count)")
+        }
+        return bytes
+    }
+}

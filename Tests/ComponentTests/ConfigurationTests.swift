@@ -1,0 +1,150 @@
+import Config
+import Foundation
+import Testing
+
+/// The config file: what it accepts, and errors that say where to look — never a secret.
+@Suite struct ConfigurationTests {
+    private let directory = URL(fileURLWithPath: "/home/anna/.config/cloudplayerd")
+
+    @Test("the README's example parses into sources, credentials and a cache limit")
+    func example() throws {
+        let text = """
+            # cloudplayerd
+            [cache]
+            max_size = "2 GiB"            # LRU eviction beyond it
+
+            [[source]]
+            name = "nextcloud"
+            type = "webdav"
+            url = "https://cloud.example.org/remote.php/dav/files/anna/Music/"
+            username = "anna"
+            password_file = "~/.config/cloudplayerd/nextcloud.pass"
+
+            [[source]]
+            name = "cdn"
+            type = "http"
+            url = "https://media.example.com/"
+            headers = { Authorization = "Bearer abc.def", "X-Client" = 'cloudplayerd' }
+            """
+        let configuration = try Configuration.parse(text, relativeTo: directory)
+        #expect(configuration.cacheLimit == 2 << 30)
+        #expect(configuration.sources.map(\.name) == ["nextcloud", "cdn"])
+        let cloud = configuration.sources[0]
+        #expect(cloud.kind == .webdav && cloud.username == "anna")
+        if case .file(let path)? = cloud.password { #expect(path.hasSuffix("/.config/cloudplayerd/nextcloud.pass")) } else {
+            Issue.record("password_file not read: \(String(describing: cloud.password))")
+        }
+        #expect(configuration.sources[1].headers.map(\.name) == ["Authorization", "X-Client"])
+        #expect(configuration.sources[1].headers[0].value.reveal() == "Bearer abc.def")
+        #expect("\(configuration.sources[1].headers[0].value)" == "<secret>")
+    }
+
+    @Test("the longest matching root wins; other hosts, ports and schemes do not match")
+    func sourceMatching() throws {
+        let text = """
+            [[source]]
+            name = "all"
+            type = "http"
+            url = "https://h.example/"
+            [[source]]
+            name = "music"
+            type = "webdav"
+            url = "https://h.example/dav/music"
+            """
+        let configuration = try Configuration.parse(text, relativeTo: directory)
+        #expect(configuration.source(for: URL(string: "https://h.example/dav/music/a.mp3")!)?.name == "music")
+        #expect(configuration.source(for: URL(string: "https://h.example/dav/musical/a.mp3")!)?.name == "all")
+        #expect(configuration.source(for: URL(string: "https://H.EXAMPLE:443/x.mp3")!)?.name == "all")
+        #expect(configuration.source(for: URL(string: "http://h.example/x.mp3")!) == nil)
+        #expect(configuration.source(for: URL(string: "https://h.example:8443/x.mp3")!) == nil)
+        #expect(configuration.source(for: URL(string: "https://evil.example/dav/music/a.mp3")!) == nil)
+    }
+
+    @Test("mistakes are named by line and key, and a password never appears in the message",
+          arguments: [
+            ("[cache]\nmax_size = \"lots\"\n", 2, "cache.max_size"),
+            ("[cache]\nmax_sise = \"1 GiB\"\n", 2, "cache.max_sise"),
+            ("[[source]]\nname = \"a\"\ntype = \"ftp\"\nurl = \"ftp://x/\"\n", 3, "source 'a'.type"),
+            ("[[source]]\nname = \"a\"\ntype = \"http\"\nurl = \"https://u:hunter2@x/\"\n", 4, "source 'a'.url"),
+            ("[[source]]\nname = \"a\"\ntype = \"http\"\nurl = \"https://x/\"\npassword = \"hunter2\"\n", 1, "source 'a'.username"),
+            ("[network]\nread_timeout = \"soon\"\n", 2, "network.read_timeout"),
+            ("[cache]\ndir = 5\n", 2, "cache.dir"),
+            ("x = 1\n\n[cache]\nmax_size = \"1 GiB\"\nmax_size = \"2 GiB\"\n", 5, "cache.max_size"),
+            ("x = 1\n", 1, "x"),
+          ])
+    func namedMistakes(_ text: String, line: Int, key: String) {
+        #expect {
+            try Configuration.parse(text, relativeTo: directory)
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.line == line && error.key == key && !"\(error)".contains("hunter2")
+        }
+    }
+
+    @Test("TOML syntax errors say which line", arguments: [
+        ("[cache\nmax_size = 1\n", 1),
+        ("a = \"open\n", 1),
+        ("\n\na = 'x' b = 2\n", 3),
+        ("a = [1, 2\nb = 3\n", 2),
+        ("a = \"\"\"multi\"\"\"\n", 1),
+        ("[t]\n[t]\n", 2),
+        ("a = tru\n", 1),
+    ])
+    func syntaxErrors(_ text: String, line: Int) {
+        #expect {
+            try TOMLParser.parse(text)
+        } throws: { error in
+            (error as? ConfigError)?.line == line
+        }
+    }
+
+    @Test("TOML values: strings with escapes, numbers, booleans, arrays over lines, dotted keys, arrays of tables")
+    func tomlValues() throws {
+        let table = try TOMLParser.parse("""
+            s = "a\\tb\\u00e9\\"q\\""
+            l = 'C:\\path'
+            n = -1_000
+            f = 2.5
+            b = true
+            a = [ 1,
+                  2, ]
+            d.e = "dotted"
+            [[t]]
+            x = 1
+            [[t]]
+            x = 2
+            """)
+        #expect(table["s"] == .string("a\tbé\"q\"", line: 1))
+        #expect(table["l"] == .string("C:\\path", line: 2))
+        #expect(table["n"] == .integer(-1000, line: 3))
+        #expect(table["f"] == .float(2.5, line: 4))
+        #expect(table["b"] == .boolean(true, line: 5))
+        #expect(table["a"] == .array([.integer(1, line: 6), .integer(2, line: 7)], line: 6))
+        guard case .table(let d, _)? = table["d"], case .array(let t, _)? = table["t"] else {
+            Issue.record("tables missing: \(table.keys)")
+            return
+        }
+        #expect(d["e"] == .string("dotted", line: 8))
+        #expect(t.count == 2)
+    }
+
+    @Test("sizes for people", arguments: [("2 GiB", Int64(2) << 30), ("500MB", 500_000_000), ("64 KiB", 65536), ("1.5 GiB", Int64(3) << 29), ("123", 123)])
+    func sizes(_ text: String, bytes: Int64) {
+        #expect(ByteCount.parse(text) == bytes)
+    }
+
+    @Test("a config file that is named but missing is an error; the default one may be absent")
+    func missingFile() throws {
+        #expect(throws: ConfigError.self) { try Configuration.load(explicit: "/nonexistent/cloudplayerd.toml") }
+    }
+
+    @Test("a path that climbs out of a source's root, even percent-encoded, is not covered by it (no credentials)")
+    func climbingPathIsNotCovered() throws {
+        let source = SourceConfiguration(name: "dav", kind: .webdav, url: URL(string: "https://cloud.example.org/dav/music/")!)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/b.mp3")!) != nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/%2e%2e/private/x.mp3")!) == nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/%2E%2E/%2e%2e/x.mp3")!) == nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/./x.mp3")!) == nil)
+        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/musicx/y.mp3")!) == nil)
+    }
+}

@@ -1,0 +1,63 @@
+import Decoding
+import Foundation
+import Loader
+import Testing
+import TestSupport
+
+/// Formats are recognised from bytes alone.
+@Suite struct FormatSnifferTests {
+    private func sniff(_ bytes: [UInt8]) throws -> FormatSniffer.Format {
+        let url = try Fixtures.shared.scratchDirectory().appendingPathComponent("probe")
+        try Data(bytes).write(to: url)
+        return try FormatSniffer.sniff(try FileByteSource(path: url.path))
+    }
+
+    private func sniffError(_ bytes: [UInt8]) -> DecoderError? {
+        do {
+            _ = try sniff(bytes)
+            return nil
+        } catch {
+            return error as? DecoderError
+        }
+    }
+
+    @Test("real files: MP3 with and without ID3v2, Opus")
+    func realFiles() async throws {
+        for (file, expected) in [(Fixtures.File.vbrMP3, FormatSniffer.Format.mp3(exactLength: true)),
+                                 (.cbrMP3, .mp3(exactLength: true)), (.opus, .opus), (.opusNamedMP3, .opus)] {
+            let url = try await Fixtures.shared.url(file)
+            #expect(try FormatSniffer.sniff(try FileByteSource(path: url.path)) == expected, "\(file)")
+        }
+    }
+
+    @Test("signatures of formats we name but do not play")
+    func unsupported() {
+        #expect(sniffError(Array("fLaC".utf8) + [UInt8](repeating: 0, count: 100)) == .unsupportedFormat("FLAC"))
+        #expect(sniffError(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)) == .unsupportedFormat("WAV"))
+        var vorbis = Array("OggS".utf8) + [UInt8](repeating: 0, count: 25)
+        vorbis += Array("vorbis".utf8)
+        #expect(sniffError(vorbis) == .unsupportedFormat("Ogg Vorbis"))
+        #expect(sniffError([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .unsupportedFormat("MP4/M4A"))
+    }
+
+    @Test("empty, noise and text are not audio")
+    func notAudio() {
+        #expect(sniffError([]) == .empty)
+        for seed in UInt64(1)...20 {
+            #expect(sniffError(Fixtures.noise(count: 70_000, seed: seed)) == .notAudio, "seed \(seed)")
+        }
+        #expect(sniffError(Array(String(repeating: "lorem ipsum ", count: 1000).utf8)) == .notAudio)
+    }
+
+    @Test("one stray frame header is not MPEG audio; three consecutive frames are")
+    func frameRuns() throws {
+        // MPEG-1 layer III, 128 kbit/s, 44.1 kHz, no padding: 417-byte frames.
+        let header: [UInt8] = [0xFF, 0xFB, 0x90, 0x64]
+        let frame = header + [UInt8](repeating: 0x55, count: 413)
+        #expect(sniffError(frame + Fixtures.noise(count: 5000, seed: 3)) == .notAudio)
+        #expect(try sniff(frame + frame + frame + Fixtures.noise(count: 100, seed: 3)) == .mp3(exactLength: false))
+        // A tag in front is skipped by its declared size.
+        let tag: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 1, 0] + [UInt8](repeating: 0, count: 128)
+        #expect(try sniff(tag + frame + frame + frame) == .mp3(exactLength: false))
+    }
+}

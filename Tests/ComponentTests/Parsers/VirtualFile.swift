@@ -1,0 +1,29 @@
+import Parsers
+
+/// A file seen only through ranged reads, as the library sees a remote one: counts the bytes
+/// and requests asked for, and can pretend to be longer than its real bytes (zeros after them).
+final class VirtualFile {
+    let bytes: [UInt8]
+    let length: Int64
+    private(set) var fetchedBytes = 0
+    private(set) var requests: [Range<Int64>] = []
+
+    init(_ bytes: [UInt8], length: Int64? = nil) {
+        self.bytes = bytes
+        self.length = length ?? Int64(bytes.count)
+    }
+
+    func fetch(_ range: Range<Int64>) throws -> [UInt8] {
+        requests.append(range)
+        guard range.lowerBound >= 0, range.upperBound <= length else { throw ParserFixtureError(message: "bad range \(range)") }
+        fetchedBytes += range.count
+        let realEnd = min(range.upperBound, Int64(bytes.count))
+        var result = range.lowerBound < realEnd ? Array(bytes[Int(range.lowerBound)..<Int(realEnd)]) : []
+        result += [UInt8](repeating: 0, count: range.count - result.count)
+        return result
+    }
+
+    func read() async throws -> ScannedTags {
+        try await TagReader.read(length: length) { try self.fetch($0) }
+    }
+}

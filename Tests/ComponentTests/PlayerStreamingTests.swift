@@ -1,0 +1,39 @@
+import Config
+import Foundation
+import Loader
+import Output
+import Playback
+import Testing
+import TestSupport
+
+/// The player over the network: seeks into parts not downloaded yet, and what they cost.
+@Suite(.timeLimit(.minutes(3)))
+struct PlayerStreamingTests {
+    @Test("five seeks to uncached places while playing: each starts where asked, and the server sends at most 1.02 × the file",
+          arguments: [Fixtures.File.longMP3, .longOpus])
+    func seeksFetchOnlyHoles(_ file: Fixtures.File) async throws {
+        let rig = try await StreamingRig([file])
+        let origin = try rig.origin(file)
+        rig.proxy.setRate(bytesPerSecond: 150_000)  // slower than the seeks, so each lands on uncached bytes
+        let loader = LoaderActor(configuration: try Configuration.parse(rig.configText(), relativeTo: rig.directory))
+        let player = Player(loader: loader, output: OutputActor(device: NullOutput()))
+        let log = EventLog(player)
+        let entries = await player.enqueue([rig.url(file)])
+        await player.perform(.playEntry(entries[0].id, at: 0))
+        _ = try await log.trackStarted()
+        for target in [41.0, 12.5, 55.0, 27.0, 4.0] {
+            await player.perform(.seek(to: target))
+            let (_, seconds) = try await log.trackStarted()
+            #expect(abs(seconds - target) < 0.01, "asked \(target), started at \(seconds)")
+        }
+        rig.proxy.setRate(bytesPerSecond: nil)
+        // Read-ahead completes the file while it plays.
+        for _ in 0..<400 where !(await loader.isCached(rig.url(file))) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await player.shutdown()
+        #expect(try rig.cache.holdsWhole(origin))
+        let sent = rig.proxy.bodyBytesSent
+        #expect(Double(sent) <= 1.02 * Double(origin.count), "sent \(sent) for a \(origin.count)-byte file")
+    }
+}

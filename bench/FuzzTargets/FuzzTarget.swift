@@ -1,0 +1,88 @@
+import Cache
+import Config
+import Decoding
+import Foundation
+import Parsers
+
+/// The parsers that meet bytes from outside — files, servers, the config — each as a function
+/// of arbitrary bytes, for libFuzzer (`bench/fuzz`) and for the tests that replay the corpus.
+/// A target must never crash, hang or leak, whatever it is given; errors are fine.
+package enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Format sniffing, then the MP3 or Opus decoder to the end, and a seek.
+    case decode
+    /// The sparse cache's range record.
+    case cacheRecord = "cache-record"
+    /// `Content-Range` header values.
+    case contentRange = "content-range"
+    /// WebDAV PROPFIND answers.
+    case propfind
+    /// The config file (TOML and its checks).
+    case config
+    /// The library's tag reader (ID3v2, ID3v1, Xing/LAME, Ogg/Opus headers) over a whole file.
+    case tags
+    /// Podcast feeds (RSS, Atom).
+    case feed
+    /// Playlist files (M3U, M3U8, PLS).
+    case playlist
+
+    /// Decoded frames beyond this are not worth the fuzzer's time.
+    static let frameBudget = 1 << 20
+
+    /// Runs the target once (async callers, such as the tests: no thread is blocked).
+    package func run(_ bytes: [UInt8]) async {
+        if self == .tags {
+            await Self.readTags(bytes)
+        } else {
+            runSynchronously(bytes)
+        }
+    }
+
+    /// Runs the target once from a caller that owns its thread and may block it (libFuzzer's
+    /// callback, the corpus runner) — never from the cooperative pool.
+    package func runBlocking(_ bytes: [UInt8]) {
+        guard self == .tags else { return runSynchronously(bytes) }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await Self.readTags(bytes)
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private static func readTags(_ bytes: [UInt8]) async {
+        _ = try? await TagReader.read(length: Int64(bytes.count)) { range in
+            Array(bytes[Int(range.lowerBound)..<Int(min(range.upperBound, Int64(bytes.count)))])
+        }
+    }
+
+    private func runSynchronously(_ bytes: [UInt8]) {
+        switch self {
+        case .decode:
+            guard let decoder = try? DecoderActor.open(MemoryByteSource(bytes)) else { return }
+            var frames = 0
+            while frames < Self.frameBudget, let samples = try? decoder.read(maxFrames: 8192), !samples.isEmpty {
+                frames += samples.count
+            }
+            if let total = decoder.info.totalFrames, total > 1 {
+                try? decoder.seek(toFrame: total / 2)
+                _ = try? decoder.read(maxFrames: 8192)
+            }
+        case .cacheRecord:
+            _ = SparseCacheEntry.parse(String(decoding: bytes, as: UTF8.self))
+        case .contentRange:
+            _ = ContentRange(String(decoding: bytes, as: UTF8.self))
+        case .propfind:
+            _ = try? PropfindParser.parse(Data(bytes))
+        case .config:
+            _ = try? Configuration.parse(String(decoding: bytes, as: UTF8.self), relativeTo: URL(fileURLWithPath: "/nonexistent"))
+        case .tags:
+            break  // async: see run(_:) and runBlocking(_:)
+        case .feed:
+            _ = try? FeedParser.parse(bytes, base: URL(string: "https://example.org/feed.xml")!)
+        case .playlist:
+            let base = URL(string: "https://example.org/music/list.m3u")!
+            _ = try? PlaylistFileParser.parse(bytes, name: "list.m3u", base: base)
+            _ = try? PlaylistFileParser.parse(bytes, name: "list.pls", base: URL(fileURLWithPath: "/music/list.pls"))
+        }
+    }
+}
