@@ -67,11 +67,11 @@ let package = Package(
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", logging, .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The player: the play queue and the state machine over loader, decoder and output.
-        .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", "Library", logging]),
+        .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", logging]),
         // sd-bus: a connection on a thread of its own, values, vtables, a client.
         .target(name: "DBus", dependencies: ["Base", "CSystemd", "CSDBusShim"]),
         // MPRIS 2.2 on the session bus, projected from the player's events.
-        .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", "Library", logging]),
+        .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging]),
         // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
         .target(name: "Manager1", dependencies: ["DBus"]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.

@@ -9,4 +9,7 @@ package struct BusCallError: Error, CustomStringConvertible, Equatable {
     }
 
     package var description: String { message }
+
+    /// Arguments a method cannot take.
+    package static let invalidArguments = BusCallError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "invalid arguments")
 }

@@ -12,13 +12,13 @@ package final class BusClient: Sendable {
 
     /// Calls a method and returns its reply's values; a D-Bus error reply throws `BusCallError`.
     package func call(destination: String, path: String, interface: String, member: String,
-                     arguments: [BusArgument] = [], timeoutSeconds: Double = 120) async throws -> [BusData] {
-        let outcome: Result<[BusData], any Error>? = await connection.call { bus -> Result<[BusData], any Error> in
+                     arguments: [BusValue] = [], timeoutSeconds: Double = 120) async throws -> [BusValue] {
+        let outcome: Result<[BusValue], any Error>? = await connection.call { bus -> Result<[BusValue], any Error> in
             var call: OpaquePointer?
             guard sd_bus_message_new_method_call(bus, &call, destination, path, interface, member) >= 0,
                   let call else { return .failure(BusError.connectionFailed("cannot build a method call")) }
             defer { sd_bus_message_unref(call) }
-            for argument in arguments where argument.value.append(to: call) < 0 {
+            guard arguments.appendAll(to: call) >= 0 else {
                 return .failure(BusError.connectionFailed("cannot build a method call"))
             }
             var error = sd_bus_error()
@@ -32,13 +32,26 @@ package final class BusClient: Sendable {
                 return .failure(BusCallError(name: name, message: message))
             }
             defer { sd_bus_message_unref(reply) }
-            guard let values = BusData.readAll(from: reply) else {
+            guard let values = BusValue.readAll(from: reply) else {
                 return .failure(BusCallError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "a reply that cannot be read"))
             }
             return .success(values)
         }
         guard let outcome else { throw BusError.connectionFailed("the connection is closed") }
         return try outcome.get()
+    }
+
+    /// Calls a described method and returns its answer, typed, and as it came (for `--json`).
+    package func call<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>, _ arguments: repeat each Argument,
+                                             destination: String, path: String, interface: String) async throws -> (answer: Answer, raw: BusValue) {
+        let values = try await call(destination: destination, path: path, interface: interface, member: method.name,
+                                    arguments: method.encode(repeat each arguments))
+        if Answer.self == BusNothing.self, let nothing = BusNothing() as? Answer { return (nothing, .structure([])) }
+        guard let raw = values.first, let answer = Answer(busValue: raw) else {
+            throw BusCallError(name: "org.freedesktop.DBus.Error.InvalidSignature",
+                               message: "\(method.name) answered something other than \(Answer.busSignature)")
+        }
+        return (answer, raw)
     }
 
     package func close() async {

@@ -12,24 +12,12 @@ package final class BusPublication: Sendable {
     private let connection: BusConnection
 
     /// Connects (to `address`, or the session bus), publishes, and takes the name for `instance`.
-    package init(player: Player, manager: Manager? = nil, instance: String? = nil, address: String? = nil) async throws {
-        let name = Manager1Interface.busName(instance: instance)
+    package init(player: Player, manager: Manager1Service? = nil, instance: String? = nil, address: String? = nil) async throws {
+        let name = Manager1.busName(instance: instance)
         let connection = try BusConnection(address: address)
         do {
-            let mpris = try await MPRISService(player: player, playlists: manager, connection: connection)
-            if let manager {
-                let object = ManagerObject(connection: connection) { manager.carryOut($0) }
-                connection.keepAlive(object)
-                try await connection.register { bus in object.register(on: bus) }
-                manager.libraryChanged.withLock { $0 = { mpris.refreshPlaylists() } }
-                manager.scanFinished.withLock {
-                    $0 = { reports in
-                        mpris.refreshPlaylists()
-                        let summaries = BusValue.dictionaries(reports.map(Manager.fields))
-                        connection.perform { bus in object.emit(on: bus, signal: "ScanFinished", [summaries]) }
-                    }
-                }
-            }
+            let mpris = try await MPRISService(player: player, library: manager, connection: connection)
+            try await manager?.publish(on: connection) { mpris.refreshPlaylists() }
             try await connection.requestName(name)
             self.mpris = mpris
         } catch {

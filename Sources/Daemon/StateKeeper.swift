@@ -5,89 +5,123 @@ import Model
 import Playback
 
 /// Keeps the saved playback state current, so a restart — or a crash — comes back where the
-/// listener was: within a second of any change the player announces, and every few seconds
-/// while playing (the position moves). At start it restores the state, paused.
-package final class StateKeeper: Sendable {
-    /// While playing, the position is saved this often (each save is an fsync).
+/// listener was: a second after any change the player announces, and every few seconds while
+/// playing (the position moves). It saves from the state the events carry, never asking the
+/// player; with nothing playing and nothing changing it does not wake at all.
+///
+/// It runs on a thread of its own: each save ends in an fsync, which must stay off the
+/// cooperative pool.
+package actor StateKeeper {
+    /// A change is saved this long after it: a burst of changes is one save.
+    static let settleTime = Duration.seconds(1)
+    /// While playing, the position is saved this often (each save is an fsync): a crash loses
+    /// at most this much of the position.
     static let positionEvery = Duration.seconds(3)
 
+    private let executor = ThreadExecutor(name: "state")
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
     private let player: Player
-    private let instance: String?
-    /// Set by an event, cleared by the save it causes.
-    private let changed = Locked(false)
-    private let watcher: Task<Void, Never>
-    private let saver: Task<Void, Never>
+    private let file: StateFile
     private let logger = Logger(label: "cloudplayerd.state")
+    /// The state the last event carried.
+    private var latest = PlayerSnapshot()
+    private var lastSaved: PlaybackState?
+    private var watcher: Task<Void, Never>?
+    /// The save to come, if one is scheduled, and when it is due.
+    private var nextSave: (task: Task<Void, Never>, due: ContinuousClock.Instant)?
 
     package init(player: Player, instance: String?) {
         self.player = player
-        self.instance = instance
-        let events = player.subscribe()
-        let changed = self.changed
-        watcher = Task {
-            for await event in events {
-                switch event {
-                case .buffering, .artworkReady, .trackEnded: continue
-                default: changed.withLock { $0 = true }
-                }
-            }
-        }
-        saver = Task { [player, instance, logger, changed] in
-            var lastSaved: PlaybackState?
-            var lastPositionSave = ContinuousClock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                let playing = await player.status == .playing
-                let due = changed.withLock { flag in defer { flag = false }; return flag }
-                    || (playing && lastPositionSave.duration(to: .now) >= Self.positionEvery)
-                guard due else { continue }
-                let state = await Self.snapshot(of: player)
-                guard state != lastSaved else { continue }
-                do {
-                    try await player.library.saveState(state, instance: instance)
-                    lastSaved = state
-                    lastPositionSave = .now
-                } catch {
-                    logger.warning("playback state not saved", metadata: ["reason": "\(error)"])
-                }
-            }
+        file = StateFile.default(instance: instance)
+    }
+
+    deinit {
+        executor.shutdown()
+    }
+
+    /// Puts the saved queue back, and the current track paused at its saved place.
+    package func restore() async {
+        guard let saved = file.load() else { return }
+        let items = saved.queue.compactMap { URL(string: $0).map { QueueItem(url: $0) } }
+        guard !items.isEmpty else { return }
+        let added = await player.perform(.add(items, at: .end, play: false)).queue.entries
+        if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
+        if let mode = LoopMode(rawValue: saved.loop) { await player.perform(.setLoop(mode)) }
+        if saved.shuffle { await player.perform(.setShuffle(true)) }
+        if let index = saved.current, added.indices.contains(index) {
+            await player.perform(.cue(added[index].id, at: saved.position))
         }
     }
 
-    /// Stops watching and saves once more (on SIGTERM).
+    /// Starts following the player's events.
+    package func start() {
+        guard watcher == nil else { return }
+        let events = player.subscribe()
+        watcher = Task { [weak self] in
+            for await event in events { await self?.note(event) }
+        }
+    }
+
+    /// Stops following and saves once more (on SIGTERM).
     package func stop() async {
-        watcher.cancel()
-        saver.cancel()
-        await saver.value
+        watcher?.cancel()
+        nextSave?.task.cancel()
+        nextSave = nil
+        save()
+    }
+
+    private func note(_ event: PlayerEvent) {
+        latest = event.snapshot
+        switch event.change {
+        case .buffering, .artworkReady, .trackEnded, .subscribed: return
+        default: schedule(after: Self.settleTime)
+        }
+    }
+
+    /// Saves after `delay`, or sooner if a save is due sooner already.
+    private func schedule(after delay: Duration) {
+        let due = ContinuousClock.now + delay
+        if let nextSave {
+            guard due < nextSave.due else { return }
+            nextSave.task.cancel()
+        }
+        let task = Task { [weak self] in
+            try? await Task.sleep(until: due)
+            guard !Task.isCancelled else { return }
+            await self?.saveScheduled()
+        }
+        nextSave = (task, due)
+    }
+
+    private func saveScheduled() {
+        nextSave = nil
+        save()
+        if latest.status == .playing { schedule(after: Self.positionEvery) }
+    }
+
+    private func save() {
+        let state = PlaybackState(latest)
+        guard state != lastSaved else { return }
         do {
-            try await player.library.saveState(await Self.snapshot(of: player), instance: instance)
+            try file.save(state)
+            lastSaved = state
         } catch {
             logger.warning("playback state not saved", metadata: ["reason": "\(error)"])
         }
     }
+}
 
-    static func snapshot(of player: Player) async -> PlaybackState {
-        let library = player.library
-        let entries = await library.entries
-        let current = await player.current
-        let position = await player.position()?.seconds ?? 0
-        return PlaybackState(queue: entries.map(\.url.absoluteString),
-                             current: current.flatMap { entry in entries.firstIndex { $0.id == entry.id } },
-                             position: position.isFinite ? max(0, position) : 0, volume: await player.volume,
-                             loop: await library.loop.rawValue, shuffle: await library.shuffle)
-    }
-
-    /// Puts the saved queue back, and the current track paused at its saved place.
-    package static func restore(into player: Player, instance: String?) async {
-        guard let state = await player.library.loadState(instance: instance) else { return }
-        let urls = state.queue.compactMap { URL(string: $0) }
-        guard !urls.isEmpty else { return }
-        let added = await player.enqueue(urls)
-        if state.volume.isFinite { await player.perform(.setVolume(min(max(state.volume, 0), 1.5))) }
-        if let mode = LoopMode(rawValue: state.loop) { await player.perform(.setLoop(mode)) }
-        if state.shuffle { await player.perform(.setShuffle(true)) }
-        if let index = state.current, added.indices.contains(index) {
-            await player.perform(.cue(added[index].id, at: state.position))
-        }
+extension PlaybackState {
+    /// What the daemon saves of a player's state: locations only, never credentials.
+    init(_ snapshot: PlayerSnapshot) {
+        let position = snapshot.seconds()
+        self.init(queue: snapshot.queue.entries.map(\.url.absoluteString),
+                  current: snapshot.current.flatMap { snapshot.queue.index(of: $0.id) },
+                  position: position.isFinite ? max(0, position) : 0, volume: snapshot.volume,
+                  loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle)
     }
 }

@@ -1,20 +1,21 @@
 import Base
 import Decoding
 import Foundation
-import Library
 import Loader
 import Logging
 import Model
 import Output
 import Synchronization
 
-/// The playback state machine: the one place that talks to all four actors.
+/// The playback state machine: the queue, where playback is, and the one place that talks to the
+/// loader, the decoder and the output.
 ///
 /// Every jump — play from stopped, seek, next, previous — is the same mechanism: tear down the
 /// pipeline (loader → decoder → bounded queue → output) and build a new one at the new place. Pause is
 /// the output's. Commands, and the pipeline's own reports, arrive on one `AsyncStream` and are
 /// handled strictly one after another: a burst of media-key presses can never interleave two
-/// teardowns, and a track ending can never land in the middle of a pause.
+/// teardowns, a track ending can never land in the middle of a pause, and the state (`PlayerSnapshot`,
+/// the queue in it) changes nowhere else. Every change is published with the whole new state.
 package actor Player {
     private struct Pipeline {
         let producer: Task<Void, Never>
@@ -23,40 +24,39 @@ package actor Player {
 
     /// What the player's mailbox carries: requests from outside, reports from its pipeline.
     private enum Message: Sendable {
-        case command(PlayerCommand, CheckedContinuation<Void, Never>?)
+        case command(PlayerCommand, CheckedContinuation<PlayerSnapshot, Never>?)
         case output(OutputEvent, generation: Int)
         case trackFailed(QueueEntry, any Error, generation: Int)
+        case buffering(QueueEntry, Bool, generation: Int)
+    }
+
+    /// The listeners and the last state published, changed together so that a new listener's
+    /// first event and the events after it never miss or repeat a change.
+    private struct Listeners {
+        var sinks: [UInt64: AsyncStream<PlayerEvent>.Continuation] = [:]
+        var last = PlayerSnapshot()
+        var finished = false
     }
 
     /// PCM packets decoded ahead of the output: up to about 3 s at 44.1 kHz, 512 KiB.
     private static let queuedPackets = 4
 
-    package nonisolated let library: LibraryActor
     private let loader: LoaderActor
     private let decoder: DecoderActor
     private let output: OutputActor
     private let logger = Logger(label: "cloudplayerd.player")
 
-    /// Everything that happens goes to every subscriber (the CLI, the bus).
-    private let subscribers = Locked<[UInt64: AsyncStream<PlayerEvent>.Continuation]>([:])
-    private let nextSubscriber = Atomic<UInt64>(0)
+    private let listeners = Locked(Listeners())
+    private let nextListener = Atomic<UInt64>(0)
     private let mailbox: AsyncStream<Message>.Continuation
 
-    package private(set) var status: PlaybackStatus = .stopped
-    /// The entry being heard (or about to be): what next, previous and seek act on.
-    package private(set) var current: QueueEntry?
-    package private(set) var currentInfo: TrackInfo?
-    package private(set) var volume = 1.0
+    /// The state; changed only while a message is handled.
+    private var state = PlayerSnapshot()
     private var pipeline: Pipeline?
-    /// Where a new pipeline starts, until the output plays its first frame: a seek's target is
-    /// the position at once, not only once audio arrives.
-    private var pendingStart: PlaybackPosition?
     /// Bumped by every teardown, so events from an old pipeline are recognised and ignored.
     private var generation = 0
 
-    package init(library: LibraryActor = LibraryActor(), loader: LoaderActor = LoaderActor(),
-                decoder: DecoderActor = DecoderActor(), output: OutputActor) {
-        self.library = library
+    package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor) {
         self.loader = loader
         self.decoder = decoder
         self.output = output
@@ -67,21 +67,33 @@ package actor Player {
 
     // MARK: Asking
 
-    /// A new stream of everything that happens from now on; it finishes after `shutdown()`.
+    /// A new stream of everything that happens from now on, starting with the state as it is
+    /// (`.subscribed`); it finishes after `shutdown()`.
     package nonisolated func subscribe() -> AsyncStream<PlayerEvent> {
         let (stream, sink) = AsyncStream.makeStream(of: PlayerEvent.self)
-        let id = nextSubscriber.add(1, ordering: .relaxed).newValue
-        subscribers.withLock { $0[id] = sink }
+        let id = nextListener.add(1, ordering: .relaxed).newValue
+        listeners.withLock { listeners in
+            guard !listeners.finished else { return sink.finish() }
+            listeners.sinks[id] = sink
+            sink.yield(PlayerEvent(change: .subscribed, snapshot: listeners.last))
+        }
         sink.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         return stream
     }
 
     private nonisolated func unsubscribe(_ id: UInt64) {
-        subscribers.withLock { _ = $0.removeValue(forKey: id) }
+        listeners.withLock { _ = $0.sinks.removeValue(forKey: id) }
     }
 
-    private nonisolated func publish(_ event: PlayerEvent) {
-        for sink in subscribers.withLock({ Array($0.values) }) { sink.yield(event) }
+    private func publish(_ change: PlayerEvent.Change) {
+        let event = PlayerEvent(change: change, snapshot: state)
+        // Only this actor publishes, so events go out in order; a listener that subscribes
+        // meanwhile starts from `last` and so misses nothing.
+        let sinks = listeners.withLock { listeners in
+            listeners.last = event.snapshot
+            return Array(listeners.sinks.values)
+        }
+        for sink in sinks { sink.yield(event) }
     }
 
     /// Queues a command without waiting for it.
@@ -89,37 +101,21 @@ package actor Player {
         mailbox.yield(.command(command, nil))
     }
 
-    /// Runs a command and returns once it has been carried out.
-    package nonisolated func perform(_ command: PlayerCommand) async {
+    /// Runs a command and returns the state once it has been carried out.
+    @discardableResult
+    package nonisolated func perform(_ command: PlayerCommand) async -> PlayerSnapshot {
         await withCheckedContinuation { done in
-            if case .terminated = mailbox.yield(.command(command, done)) { done.resume() }
+            if case .terminated = mailbox.yield(.command(command, done)) {
+                done.resume(returning: listeners.withLock { $0.last })
+            }
         }
     }
 
-    /// Adds locations to the queue (without playing them) and returns their entries.
-    package func enqueue(_ urls: [URL], at placement: LibraryActor.Placement = .end) async -> [QueueEntry] {
-        let added = await library.enqueue(urls, at: placement)
-        publish(.queueChanged(await library.entries))
-        return added
-    }
-
-    /// Replaces the whole queue (a playlist activated); plays its first track if asked.
-    package func replaceQueue(with urls: [URL], play: Bool) async {
-        await perform(.stop)
-        await library.clear()
-        current = nil
-        currentInfo = nil
-        publish(.currentChanged(nil))
-        let added = await enqueue(urls)
-        if play, let first = await library.first ?? added.first { await playNow(first.id) }
-    }
-
-    /// Plays an entry from its start, also when paused: what OpenUri, `queue play` and an
-    /// activated playlist ask for (PlayEntry alone keeps a pause, as Next and GoTo do).
-    package func playNow(_ id: QueueEntry.ID) async {
-        await perform(.playEntry(id, at: 0))
-        await perform(.play)
-    }
+    /// The state as the last event published it.
+    package var snapshot: PlayerSnapshot { state }
+    package var status: PlaybackStatus { state.status }
+    /// The entry being heard (or about to be): what next, previous and seek act on.
+    package var current: QueueEntry? { state.current }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
     package func probe(_ url: URL) async throws -> AudioCodec {
@@ -127,19 +123,24 @@ package actor Player {
         return try await decoder.probe(source)
     }
 
-    /// What the listener hears now; nil when stopped.
+    /// What the listener hears now, as the output counts it; nil when stopped.
     package func position() async -> PlaybackPosition? {
-        guard status != .stopped else { return nil }
-        if let pendingStart { return pendingStart }
+        guard state.status != .stopped, let current = state.current else { return nil }
+        if !state.position.moving { return PlaybackPosition(entry: current, seconds: state.position.seconds) }
         return await output.position()
     }
 
-    /// Stops playback, ends the event stream and refuses further commands.
+    /// Stops playback, ends the event streams and refuses further commands.
     package func shutdown() async {
         await perform(.stop)
         await loader.shutdown()
         mailbox.finish()
-        for sink in subscribers.withLock({ Array($0.values) }) { sink.finish() }
+        let sinks = listeners.withLock { listeners in
+            listeners.finished = true
+            defer { listeners.sinks = [:] }
+            return Array(listeners.sinks.values)
+        }
+        for sink in sinks { sink.finish() }
     }
 
     // MARK: Carrying out
@@ -148,9 +149,9 @@ package actor Player {
         for await message in messages {
             switch message {
             case .command(let command, let done):
-                logger.debug("command", metadata: ["command": "\(command)", "status": "\(status.rawValue)"])
+                logger.debug("command", metadata: ["command": "\(command)", "status": "\(state.status.rawValue)"])
                 await execute(command)
-                done?.resume()
+                done?.resume(returning: state)
             case .output(let event, let generation):
                 guard generation == self.generation else { continue }
                 await handle(event)
@@ -158,6 +159,14 @@ package actor Player {
                 guard generation == self.generation else { continue }
                 logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
                 publish(.trackFailed(entry, error))
+            case .buffering(let entry, let waiting, let generation):
+                guard generation == self.generation else { continue }
+                state.buffering = waiting
+                // Bytes again: the output may have run dry meanwhile, so take its word for where it is.
+                if !waiting, state.position.moving, let heard = await output.position() {
+                    state.position = PositionAnchor(seconds: heard.seconds, moving: true)
+                }
+                publish(.buffering(entry, waiting))
             }
         }
     }
@@ -165,38 +174,42 @@ package actor Player {
     private func execute(_ command: PlayerCommand) async {
         switch command {
         case .play:
-            switch status {
+            switch state.status {
             case .playing: break
             case .paused:
                 await output.setPaused(false)
+                state.position = PositionAnchor(seconds: state.position.seconds, moving: state.currentInfo != nil)
                 set(.playing)
             case .stopped:
-                if let entry = await startingEntry() { await start(entry, at: 0) }
+                if let entry = startingEntry() { await start(entry, at: 0) }
             }
         case .pause:
-            guard status == .playing else { return }
+            guard state.status == .playing else { return }
             await output.setPaused(true)
+            let heard = await output.position()
+            state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
             set(.paused)
         case .playPause:
-            await execute(status == .playing ? .pause : .play)
+            await execute(state.status == .playing ? .pause : .play)
         case .stop:
             await teardown()
             await output.setPaused(false)
+            state.position = PositionAnchor()
             set(.stopped)
         case .next:
-            guard let current else { return }
-            if let following = await library.entry(after: current.id) {
+            guard let current = state.current else { return }
+            if let following = state.queue.entry(after: current.id) {
                 await move(to: following)
             } else {
                 await execute(.stop)
             }
         case .previous:
-            guard let current else { return }
-            await move(to: await library.entry(before: current.id) ?? current)
+            guard let current = state.current else { return }
+            await move(to: state.queue.entry(before: current.id) ?? current)
         case .seek(to: let seconds):
-            guard status != .stopped, seconds.isFinite, let current else { return }
+            guard state.status != .stopped, seconds.isFinite, let current = state.current else { return }
             let target = max(0, seconds)
-            if let duration = currentInfo?.duration, target >= duration {
+            if let duration = state.currentInfo?.duration, target >= duration {
                 await execute(.next)
                 return
             }
@@ -206,38 +219,52 @@ package actor Player {
             guard offset.isFinite, let now = await position() else { return }
             await execute(.seek(to: now.seconds + offset))
         case .playEntry(let id, let seconds):
-            guard seconds.isFinite, let entry = await library.entry(id: id) else { return }
+            guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
             await start(entry, at: seconds)
+        case .playNow(let id):
+            await execute(.playEntry(id, at: 0))
+            await execute(.play)
         case .cue(let id, let seconds):
-            guard seconds.isFinite, let entry = await library.entry(id: id) else { return }
-            if status == .playing {
+            guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
+            if state.status == .playing {
                 await output.setPaused(true)
                 set(.paused)
             }
             await start(entry, at: max(0, seconds), paused: true)
+        case .add(let items, let placement, let play):
+            let added = state.queue.add(items, at: placement)
+            publish(.queueChanged)
+            if play, let first = added.first { await execute(.playNow(first.id)) }
+        case .replaceQueue(let items, let play):
+            await execute(.stop)
+            state.queue.removeAll()
+            state.currentInfo = nil
+            state.artwork = nil
+            publish(.currentChanged(nil))
+            state.queue.add(items)
+            publish(.queueChanged)
+            if play, let first = state.queue.first { await execute(.playNow(first.id)) }
         case .remove(let id):
-            let following = await library.entry(after: id)
-            guard await library.remove(id) else { return }
-            publish(.queueChanged(await library.entries))
-            guard id == current?.id else { return }
+            let following = state.queue.entry(after: id)
+            guard state.queue.remove(id) else { return }
+            publish(.queueChanged)
+            guard id == state.current?.id else { return }
             if let following, following.id != id {
                 await move(to: following)
             } else {
                 await execute(.stop)
-                current = nil
-                currentInfo = nil
-                publish(.currentChanged(nil))
+                makeCurrent(nil)
             }
         case .setVolume(let level):
             guard level.isFinite else { return }
-            volume = max(0, level)
-            await output.setVolume(volume)
-            publish(.volumeChanged(volume))
+            state.volume = max(0, level)
+            await output.setVolume(state.volume)
+            publish(.volumeChanged(state.volume))
         case .setLoop(let mode):
-            await library.setLoop(mode)
+            state.queue.loop = mode
             publish(.loopChanged(mode))
         case .setShuffle(let on):
-            await library.setShuffle(on, current: current?.id)
+            state.queue.setShuffle(on)
             publish(.shuffleChanged(on))
         }
     }
@@ -245,18 +272,29 @@ package actor Player {
     /// Next and previous: playing or paused, the new track starts (paused stays paused);
     /// stopped, it only becomes the current track, as MPRIS asks.
     private func move(to entry: QueueEntry) async {
-        if status == .stopped {
-            current = entry
-            currentInfo = nil
-            publish(.currentChanged(entry))
+        if state.status == .stopped {
+            makeCurrent(entry)
         } else {
             await start(entry, at: 0)
         }
     }
 
-    private func startingEntry() async -> QueueEntry? {
-        if let current, let stillQueued = await library.entry(id: current.id) { return stillQueued }
-        return await library.first
+    /// Another entry is current without playing.
+    private func makeCurrent(_ entry: QueueEntry?) {
+        state.queue.setCurrent(entry)
+        state.currentInfo = nil
+        state.artwork = nil
+        publish(.currentChanged(entry))
+    }
+
+    private func startingEntry() -> QueueEntry? {
+        if let current = state.current, let stillQueued = state.queue.entry(id: current.id) { return stillQueued }
+        return state.queue.first
+    }
+
+    /// The entry the pipeline decodes after `id` when it ends by itself.
+    private func entry(following id: QueueEntry.ID) -> QueueEntry? {
+        state.queue.entry(after: id, automatically: true)
     }
 
     /// Builds a pipeline that plays from `entry` at `seconds` on through the queue.
@@ -264,15 +302,20 @@ package actor Player {
     /// starts paused when asked (`cue`).
     private func start(_ entry: QueueEntry, at seconds: Double, paused: Bool = false) async {
         await teardown()
-        if status == .stopped { await output.setPaused(paused) }
+        if state.status == .stopped { await output.setPaused(paused) }
         let generation = self.generation
-        if entry != current { currentInfo = nil }
-        current = entry
-        pendingStart = PlaybackPosition(entry: entry, seconds: seconds)
+        if entry.id != state.current?.id {
+            state.currentInfo = nil
+            state.artwork = nil
+        }
+        state.queue.setCurrent(entry)
+        // Where the new pipeline starts, until the output plays its first frame: a seek's
+        // target is the position at once, not only once audio arrives.
+        state.position = PositionAnchor(seconds: seconds)
+        state.buffering = false
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
-        let announce: @Sendable (PlayerEvent) -> Void = { [weak self] in self?.publish($0) }
-        let producer = Task.detached { [library, loader, decoder, mailbox] in
+        let producer = Task.detached { [self, loader, decoder, mailbox] in
             var next: QueueEntry? = entry
             var start = seconds
             // A queue where every track fails (a server gone, with a loop on) stops after one
@@ -280,7 +323,7 @@ package actor Player {
             var failuresInARow = 0
             while let item = next, !Task.isCancelled {
                 do {
-                    let source = try await loader.open(item.url) { announce(.buffering(item, $0)) }
+                    let source = try await loader.open(item.url) { mailbox.yield(.buffering(item, $0, generation: generation)) }
                     // A seek or skip must reach a decoder that waits for the network, on its thread.
                     try await withTaskCancellationHandler {
                         try await decoder.decode(item, from: source, startingAt: start, into: packets)
@@ -292,10 +335,10 @@ package actor Player {
                     if Task.isCancelled { break }
                     mailbox.yield(.trackFailed(item, error, generation: generation))
                     failuresInARow += 1
-                    if failuresInARow >= max(1, await library.entries.count) { break }
+                    if failuresInARow >= max(1, await self.queueLength) { break }
                 }
                 start = 0
-                next = await library.entry(after: item.id, automatically: true)
+                next = await self.entry(following: item.id)
             }
             packets.finish()
         }
@@ -303,12 +346,13 @@ package actor Player {
             await output.play(packets) { mailbox.yield(.output($0, generation: generation)) }
         }
         pipeline = Pipeline(producer: producer, consumer: consumer)
-        if status == .stopped { set(paused ? .paused : .playing) }
+        if state.status == .stopped { set(paused ? .paused : .playing) }
     }
+
+    private var queueLength: Int { state.queue.entries.count }
 
     private func teardown() async {
         generation += 1
-        pendingStart = nil
         if let pipeline {
             self.pipeline = nil
             pipeline.producer.cancel()
@@ -322,18 +366,26 @@ package actor Player {
     private func handle(_ event: OutputEvent) async {
         switch event {
         case .trackStarted(let entry, let info, let startFrame):
-            current = entry
-            currentInfo = info
-            pendingStart = nil
+            var shown = info
+            shown.tags.artwork = nil
+            if entry.id != state.current?.id { state.artwork = nil }
+            state.queue.update(entry.id, metadata: TrackMetadata(tags: shown.tags, duration: info.duration))
+            state.queue.setCurrent(entry)
+            state.currentInfo = shown
+            let seconds = Double(startFrame) / Double(info.format.sampleRate)
+            state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                    "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
-            publish(.trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate)))
-            if let following = await library.entry(after: entry.id, automatically: true) {
+            publish(.trackStarted(state.current ?? entry, shown, seconds: seconds))
+            if let following = state.queue.entry(after: entry.id, automatically: true) {
                 Task { [loader] in await loader.prefetch(following.url) }
             }
             if let art = info.tags.artwork {
                 do {
-                    publish(.artworkReady(entry, try await loader.storeArtwork(art)))
+                    let file = try await loader.storeArtwork(art)
+                    guard state.current?.id == entry.id else { return }
+                    state.artwork = file
+                    publish(.artworkReady(entry, file))
                 } catch {
                     logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
                 }
@@ -345,19 +397,21 @@ package actor Player {
         case .finished:
             await teardown()
             await output.setPaused(false)
+            state.position = PositionAnchor()
             set(.stopped)
             publish(.queueFinished)
         case .failed(let error):
             await teardown()  // also stops the decoder, which the output no longer drains
             await output.setPaused(false)
+            state.position = PositionAnchor()
             set(.stopped)
             publish(.outputFailed(error))
         }
     }
 
     private func set(_ newStatus: PlaybackStatus) {
-        guard newStatus != status else { return }
-        status = newStatus
+        guard newStatus != state.status else { return }
+        state.status = newStatus
         publish(.statusChanged(newStatus))
     }
 }

@@ -12,10 +12,16 @@ package enum PlayerCommand: Sendable, Equatable {
     case seek(to: Double)
     /// Jumps by `seconds` (negative: back) from the current position.
     case skip(by: Double)
-    /// Plays this queue entry from `seconds` into it.
+    /// Plays this queue entry from `seconds` into it; a pause stays a pause (as Next and GoTo keep it).
     case playEntry(QueueEntry.ID, at: Double)
+    /// Plays this entry from its start, also when paused: what OpenUri and `queue play` ask for.
+    case playNow(QueueEntry.ID)
     /// Makes this entry current at `seconds`, paused: Play resumes there (a restored session).
     case cue(QueueEntry.ID, at: Double)
+    /// Adds tracks to the queue; `play`: the first of them plays now.
+    case add([QueueItem], at: PlayQueue.Placement, play: Bool)
+    /// Replaces the whole queue (a playlist activated); `play`: its first track in play order plays.
+    case replaceQueue([QueueItem], play: Bool)
     /// Takes an entry out of the queue; if it is playing, the next one plays.
     case remove(QueueEntry.ID)
     case setVolume(Double)

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DBus
+import Manager1
 
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,11 +12,10 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let stats = try await Daemon.value(options, "CacheStats")
-            if options.json { return say(stats.json) }
-            say("\(stats["entries"]?.integer ?? 0) files, \(Formatting.bytes(stats["bytes"]?.integer ?? 0)) "
-                + "of \(Formatting.bytes(stats["limit"]?.integer ?? 0)) in \(stats["directory"]?.text ?? "")")
-            say("kept (in use or pinned): \(stats["pinned_entries"]?.integer ?? 0) files, \(Formatting.bytes(stats["pinned_bytes"]?.integer ?? 0))")
+            let (stats, raw) = try await Daemon.call(options, Manager1.cacheStats)
+            if options.json { return say(raw.json) }
+            say("\(stats.entries) files, \(Formatting.bytes(stats.bytes)) of \(Formatting.bytes(stats.limit)) in \(stats.directory)")
+            say("kept (in use or pinned): \(stats.pinnedEntries) files, \(Formatting.bytes(stats.pinnedBytes))")
         }
     }
 
@@ -25,14 +26,14 @@ struct CacheCommand: AsyncParsableCommand {
         @Option(help: "Width of the bar in characters.") var width = 64
 
         func run() async throws {
-            let answer = try await Daemon.value(options, "CacheShow", [.string(trackReference(track))])
-            if options.json { return say(answer.json) }
-            let length = answer["length"]?.integer ?? -1
-            guard length > 0 else { return say("\(answer["url"]?.text ?? track): nothing cached") }
-            let flat = answer["ranges"]?.elements.compactMap(\.integer) ?? []
+            let (answer, raw) = try await Daemon.call(options, Manager1.cacheShow, trackReference(track))
+            if options.json { return say(raw.json) }
+            let length = answer.length
+            guard length > 0 else { return say("\(answer.url): nothing cached") }
+            let flat = answer.ranges
             let ranges = stride(from: 0, to: flat.count - 1, by: 2).map { flat[$0]..<flat[$0 + 1] }
-            let cached = answer["cached"]?.integer ?? 0
-            say(answer["url"]?.text ?? track)
+            let cached = answer.cached
+            say(answer.url)
             say(Self.bar(ranges, length: length, width: max(8, min(width, 400))))
             say("\(Formatting.bytes(cached)) of \(Formatting.bytes(length)) cached (\(Int(Double(cached) * 100 / Double(length)))%), "
                 + "\(ranges.count) ranges")
@@ -56,7 +57,7 @@ struct CacheCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            _ = try await Daemon.value(options, "CachePin", [.string(playlist)])
+            _ = try await Daemon.call(options, Manager1.cachePin, playlist)
             if !options.json { say("pinned; its tracks are downloading in the background") }
         }
     }
@@ -67,7 +68,7 @@ struct CacheCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            _ = try await Daemon.value(options, "CacheUnpin", [.string(playlist)])
+            _ = try await Daemon.call(options, Manager1.cacheUnpin, playlist)
         }
     }
 
@@ -76,8 +77,8 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let freed = try await Daemon.value(options, "CacheClear")
-            options.json ? say(freed.json) : say("freed \(Formatting.bytes(freed.integer ?? 0))")
+            let (freed, raw) = try await Daemon.call(options, Manager1.cacheClear)
+            options.json ? say(raw.json) : say("freed \(Formatting.bytes(freed))")
         }
     }
 }

@@ -5,26 +5,25 @@ import Manager1
 
 /// The running daemon, reached over the session bus.
 struct Daemon {
-    static let path = "/org/cloudplayerd/Manager1"
-    static let interface = "org.cloudplayerd.Manager1"
-
     let client: BusClient
     let destination: String
 
     /// Connects to the session bus; exit 3 when there is none.
     static func connect(_ options: GlobalOptions) throws -> Daemon {
         do {
-            return Daemon(client: try BusClient(), destination: Manager1Interface.busName(instance: options.instance))
+            return Daemon(client: try BusClient(), destination: Manager1.busName(instance: options.instance))
         } catch {
             fail("cannot reach the session bus (\(error)); is DBUS_SESSION_BUS_ADDRESS set?", code: 3)
         }
     }
 
-    /// Calls a Manager1 method; a refusal is printed on one line, exit 1 (3: not running).
-    func call(_ member: String, _ arguments: [BusArgument] = []) async throws -> [BusData] {
+    /// Calls a Manager1 method: its answer, typed, and as it came (for `--json`). A refusal is
+    /// printed on one line, exit 1 (3: not running).
+    func call<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>,
+                                     _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: BusValue) {
         do {
-            return try await client.call(destination: destination, path: Self.path, interface: Self.interface,
-                                         member: member, arguments: arguments)
+            return try await client.call(method, repeat each arguments, destination: destination, path: Manager1.path,
+                                         interface: Manager1.interface)
         } catch let error as BusCallError {
             if ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner"].contains(error.name) {
                 fail("cloudplayerd is not running (start it: systemctl --user start cloudplayerd, or cloudplayerd daemon)", code: 3)
@@ -36,19 +35,15 @@ struct Daemon {
         }
     }
 
-    /// A call whose one result is its answer.
-    func value(_ member: String, _ arguments: [BusArgument] = []) async throws -> BusData {
-        try await call(member, arguments).first ?? .array([])
-    }
-
     func close() async {
         await client.close()
     }
 
     /// One call on a connection of its own: what most commands need.
-    static func value(_ options: GlobalOptions, _ member: String, _ arguments: [BusArgument] = []) async throws -> BusData {
+    static func call<each Argument, Answer>(_ options: GlobalOptions, _ method: BusMethod<repeat each Argument, Answer>,
+                                            _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: BusValue) {
         let daemon = try connect(options)
-        let answer = try await daemon.value(member, arguments)
+        let answer = try await daemon.call(method, repeat each arguments)
         await daemon.close()
         return answer
     }

@@ -1,9 +1,10 @@
 import DBus
 import Foundation
+import Manager1
 
 enum Formatting {
     /// A table column: its header and how a row fills it.
-    typealias Column = (header: String, cell: @Sendable (BusData) -> String)
+    typealias Column<Row> = (header: String, cell: @Sendable (Row) -> String)
 
     /// 3:07, 1:02:03; empty when unknown.
     static func duration(_ seconds: Double?) -> String {
@@ -25,25 +26,25 @@ enum Formatting {
         return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
     }
 
-    /// The rows of an `aa{sv}` answer as a JSON array, or a table of these columns.
-    static func print(_ rows: BusData, json: Bool, columns: [Column]) {
+    /// Rows as they came (a JSON array), or a table of these columns.
+    static func print<Row>(_ rows: (answer: [Row], raw: BusValue), json: Bool, columns: [Column<Row>]) {
         if json {
-            say(rows.json)
+            say(rows.raw.json)
             return
         }
-        guard !rows.elements.isEmpty else { return }
+        guard !rows.answer.isEmpty else { return }
         var table = TextTable(columns.map(\.header))
-        for row in rows.elements { table.rows.append(columns.map { $0.cell(row) }) }
+        for row in rows.answer { table.rows.append(columns.map { $0.cell(row) }) }
         say(table.render())
     }
 
     /// The usual columns of a track listing.
-    static let trackColumns: [Column] = [
-        ("ID", { $0["id"]?.integer.map(String.init) ?? "" }),
-        ("TITLE", { $0["title"]?.text ?? "" }),
-        ("ARTIST", { $0["artist"]?.text ?? "" }),
-        ("ALBUM", { $0["album"]?.text ?? "" }),
-        ("TIME", { duration($0["duration"]?.number) }),
-        ("SOURCE", { ($0["source"]?.text ?? "") + ($0["gone"]?.flag == true ? " (gone)" : "") }),
+    static let trackColumns: [Column<Manager1.Track>] = [
+        ("ID", { $0.id.map(String.init) ?? "" }),
+        ("TITLE", { $0.title }),
+        ("ARTIST", { $0.artist ?? "" }),
+        ("ALBUM", { $0.album ?? "" }),
+        ("TIME", { duration($0.duration) }),
+        ("SOURCE", { ($0.source ?? "") + ($0.gone == true ? " (gone)" : "") }),
     ]
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import Manager1
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "ls", abstract: "Lists library tracks by artist, album, title or source.")
@@ -14,10 +15,7 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: "Skip this many first.") var offset: UInt32 = 0
 
     func run() async throws {
-        let daemon = try Daemon.connect(options)
-        let tracks = try await daemon.value("ListTracks", [.string(artist ?? ""), .string(album ?? ""), .string(title ?? ""),
-                                                           .string(source ?? ""), .uint32(offset), .uint32(limit)])
-        await daemon.close()
+        let tracks = try await Daemon.call(options, Manager1.listTracks, artist ?? "", album ?? "", title ?? "", source ?? "", offset, limit)
         Formatting.print(tracks, json: options.json, columns: Formatting.trackColumns)
     }
 }
@@ -30,7 +28,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "At most this many.") var limit: UInt32 = 50
 
     func run() async throws {
-        let tracks = try await Daemon.value(options, "Search", [.string(words.joined(separator: " ")), .uint32(limit)])
+        let tracks = try await Daemon.call(options, Manager1.search, words.joined(separator: " "), limit)
         Formatting.print(tracks, json: options.json, columns: Formatting.trackColumns)
     }
 }
@@ -41,17 +39,17 @@ struct SourcesCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let sources = try await Daemon.value(options, "Sources")
+        let sources = try await Daemon.call(options, Manager1.sources)
         Formatting.print(sources, json: options.json, columns: [
-            ("NAME", { $0["name"]?.text ?? "" }), ("TYPE", { $0["type"]?.text ?? "" }),
-            ("TRACKS", { String($0["tracks"]?.integer ?? 0) }), ("GONE", { String($0["gone"]?.integer ?? 0) }),
+            ("NAME", { $0.name }), ("TYPE", { $0.type }),
+            ("TRACKS", { String($0.tracks) }), ("GONE", { String($0.gone) }),
             ("LAST SCAN", Self.lastScan),
-            ("URL", { $0["url"]?.text ?? "" }),
+            ("URL", { $0.url }),
         ])
     }
 
-    @Sendable static func lastScan(_ row: BusData) -> String {
-        guard let time = row["last_scan"]?.integer, time >= 0 else { return "never" }
-        return Date(timeIntervalSince1970: Double(time)).formatted(date: .abbreviated, time: .shortened)
+    @Sendable static func lastScan(_ row: Manager1.Source) -> String {
+        guard row.lastScan >= 0 else { return "never" }
+        return Date(timeIntervalSince1970: Double(row.lastScan)).formatted(date: .abbreviated, time: .shortened)
     }
 }

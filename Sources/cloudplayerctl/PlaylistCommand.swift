@@ -1,4 +1,6 @@
 import ArgumentParser
+import DBus
+import Manager1
 
 struct PlaylistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,18 +14,15 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "A playlist's id or name: list its tracks.") var playlist: String?
 
         func run() async throws {
-            let daemon = try Daemon.connect(options)
             if let playlist {
-                let tracks = try await daemon.value("PlaylistShow", [.string(playlist)])
-                await daemon.close()
+                let tracks = try await Daemon.call(options, Manager1.playlistShow, playlist)
                 return Formatting.print(tracks, json: options.json, columns: Formatting.trackColumns)
             }
-            let playlists = try await daemon.value("PlaylistList")
-            await daemon.close()
+            let playlists = try await Daemon.call(options, Manager1.playlistList)
             Formatting.print(playlists, json: options.json, columns: [
-                ("ID", { String($0["id"]?.integer ?? 0) }), ("NAME", { $0["name"]?.text ?? "" }),
-                ("KIND", { $0["kind"]?.text ?? "" }), ("TRACKS", { String($0["tracks"]?.integer ?? 0) }),
-                ("SOURCE", { $0["source"]?.text ?? "" }), ("PINNED", { $0["pinned"]?.flag == true ? "yes" : "" }),
+                ("ID", { String($0.id) }), ("NAME", { $0.name }),
+                ("KIND", { $0.kind }), ("TRACKS", { String($0.tracks) }),
+                ("SOURCE", { $0.source }), ("PINNED", { $0.pinned ? "yes" : "" }),
             ])
         }
     }
@@ -34,8 +33,8 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument var name: String
 
         func run() async throws {
-            let id = try await Daemon.value(options, "PlaylistCreate", [.string(name)])
-            options.json ? say(id.json) : say("created playlist \(id.integer ?? 0): \(name)")
+            let (id, raw) = try await Daemon.call(options, Manager1.playlistCreate, name)
+            options.json ? say(raw.json) : say("created playlist \(id): \(name)")
         }
     }
 
@@ -46,7 +45,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "Library track ids, URLs or files.") var tracks: [String]
 
         func run() async throws {
-            _ = try await Daemon.value(options, "PlaylistAdd", [.string(playlist), .strings(tracks.map(trackReference))])
+            _ = try await Daemon.call(options, Manager1.playlistAdd, playlist, tracks.map(trackReference))
         }
     }
 
@@ -57,8 +56,8 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "Library track ids, URLs or files.") var tracks: [String]
 
         func run() async throws {
-            let removed = try await Daemon.value(options, "PlaylistRemove", [.string(playlist), .strings(tracks.map(trackReference))])
-            options.json ? say(removed.json) : say("removed \(removed.integer ?? 0) tracks")
+            let (removed, raw) = try await Daemon.call(options, Manager1.playlistRemove, playlist, tracks.map(trackReference))
+            options.json ? say(raw.json) : say("removed \(removed) tracks")
         }
     }
 
@@ -68,7 +67,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            _ = try await Daemon.value(options, "PlaylistDelete", [.string(playlist)])
+            _ = try await Daemon.call(options, Manager1.playlistDelete, playlist)
         }
     }
 
@@ -78,7 +77,7 @@ struct PlaylistCommand: AsyncParsableCommand {
         @Argument(help: "The playlist's id or name.") var playlist: String
 
         func run() async throws {
-            _ = try await Daemon.value(options, "PlaylistPlay", [.string(playlist)])
+            _ = try await Daemon.call(options, Manager1.playlistPlay, playlist)
         }
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DBus
+import Manager1
 
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,8 +14,8 @@ struct QueueCommand: AsyncParsableCommand {
         @Argument(help: "Library track ids (see ls, search), http(s) URLs, or files.") var tracks: [String]
 
         func run() async throws {
-            let added = try await Daemon.value(options, "QueueAdd", [.strings(tracks.map(trackReference)), .bool(play)])
-            options.json ? say(added.json) : say("queued \(added.integer ?? 0) tracks")
+            let (added, raw) = try await Daemon.call(options, Manager1.queueAdd, tracks.map(trackReference), play)
+            options.json ? say(raw.json) : say("queued \(added) tracks")
         }
     }
 
@@ -22,11 +24,11 @@ struct QueueCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let entries = try await Daemon.value(options, "QueueList")
+            let entries = try await Daemon.call(options, Manager1.queueList)
             Formatting.print(entries, json: options.json, columns: [
-                ("#", { row in ((row["current"]?.flag == true) ? "▶ " : "  ") + String((row["index"]?.integer ?? 0) + 1) }),
-                ("TITLE", { $0["title"]?.text ?? "" }), ("ARTIST", { $0["artist"]?.text ?? "" }),
-                ("TIME", { Formatting.duration($0["duration"]?.number) }),
+                ("#", { ($0.current ? "▶ " : "  ") + String($0.index + 1) }),
+                ("TITLE", { $0.title }), ("ARTIST", { $0.artist ?? "" }),
+                ("TIME", { Formatting.duration($0.duration) }),
             ])
         }
     }
@@ -36,7 +38,7 @@ struct QueueCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            _ = try await Daemon.value(options, "QueueClear")
+            _ = try await Daemon.call(options, Manager1.queueClear)
         }
     }
 
@@ -50,7 +52,7 @@ struct QueueCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            _ = try await Daemon.value(options, "QueuePlay", [.uint32(number - 1)])
+            _ = try await Daemon.call(options, Manager1.queuePlay, number - 1)
         }
     }
 }

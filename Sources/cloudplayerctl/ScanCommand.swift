@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import Manager1
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,14 +17,15 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let daemon = try Daemon.connect(options)
-        _ = try await daemon.call("Scan", [.strings(sources)])
+        _ = try await daemon.call(Manager1.scan, sources)
         let terminal = isatty(STDERR_FILENO) == 1 && !options.json
         var lastLine = ""
         var lastPrinted = ContinuousClock.now - .seconds(10)
-        var status: BusData
+        var status: Manager1.ScanStatus
+        var raw: BusValue
         while true {
-            status = try await daemon.value("ScanStatus")
-            guard status["running"]?.flag == true else { break }
+            (status, raw) = try await daemon.call(Manager1.scanStatus)
+            guard status.running else { break }
             let line = Self.progress(status, bar: terminal)
             if terminal {
                 FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
@@ -36,30 +38,28 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         await daemon.close()
-        let reports = status["reports"] ?? .array([])
-        if options.json { return say(reports.json) }
+        if options.json { return say((raw["reports"] ?? .records([])).json) }
         var failed = false
-        for report in reports.elements {
-            let name = report["source"]?.text ?? "?"
-            if report["failed"]?.flag == true {
+        for report in status.reports {
+            if report.failed {
                 failed = true
-                say("\(name): failed")
+                say("\(report.source): failed")
             } else {
-                say("\(name): \(report["folders"]?.integer ?? 0) folders, \(report["tracks"]?.integer ?? 0) tracks "
-                    + "(\(report["tags_read"]?.integer ?? 0) read, \(Formatting.bytes(report["bytes"]?.integer ?? 0)) fetched), "
-                    + "\(report["gone"]?.integer ?? 0) gone, \(report["playlists"]?.integer ?? 0) playlists")
+                say("\(report.source): \(report.folders) folders, \(report.tracks) tracks "
+                    + "(\(report.tagsRead) read, \(Formatting.bytes(report.bytes)) fetched), "
+                    + "\(report.gone) gone, \(report.playlists) playlists")
             }
-            for problem in report["problems"]?.elements.compactMap(\.text) ?? [] { say("  " + TextTable.printable(problem)) }
+            for problem in report.problems { say("  " + TextTable.printable(problem)) }
         }
         if failed { throw ExitCode(1) }
     }
 
     /// One line of progress: a bar over the folders found so far, and counts.
-    static func progress(_ status: BusData, bar: Bool) -> String {
-        let done = status["folders_done"]?.integer ?? 0
-        let found = max(status["folders_found"]?.integer ?? 1, done, 1)
-        let counts = "\(status["source"]?.text ?? ""): \(done)/\(found) folders, \(status["tracks"]?.integer ?? 0) tracks, "
-            + "\(status["tags_read"]?.integer ?? 0) read"
+    static func progress(_ status: Manager1.ScanStatus, bar: Bool) -> String {
+        let done = status.foldersDone ?? 0
+        let found = max(status.foldersFound ?? 1, done, 1)
+        let counts = "\(status.source ?? ""): \(done)/\(found) folders, \(status.tracks ?? 0) tracks, "
+            + "\(status.tagsRead ?? 0) read"
         guard bar else { return counts }
         let width = 24
         let filled = Int(Double(width) * Double(done) / Double(found))

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DBus
+import Manager1
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "What is playing, the queue, the library.")
@@ -6,25 +8,25 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let status = try await Daemon.value(options, "Status")
-        if options.json { return say(status.json) }
-        var line = status["status"]?.text ?? "?"
-        if let title = status["title"]?.text {
+        let (status, raw) = try await Daemon.call(options, Manager1.status)
+        if options.json { return say(raw.json) }
+        var line = status.status
+        if let title = status.title {
             line += ": \(title)"
-            if let artist = status["artist"]?.text, !artist.isEmpty { line += " — \(artist)" }
-            let position = Formatting.duration(status["position"]?.number)
-            let duration = Formatting.duration(status["duration"]?.number)
+            if let artist = status.artist, !artist.isEmpty { line += " — \(artist)" }
+            let position = Formatting.duration(status.position)
+            let duration = Formatting.duration(status.duration)
             if !position.isEmpty { line += "  \(position)" + (duration.isEmpty ? "" : " / \(duration)") }
         }
         say(TextTable.printable(line))
-        let volume = Int(((status["volume"]?.number ?? 1) * 100).rounded())
-        say("queue: \(status["queue_length"]?.integer ?? 0) tracks · volume \(volume)% · loop \(status["loop"]?.text ?? "None")"
-            + " · shuffle \(status["shuffle"]?.flag == true ? "on" : "off")")
-        if let problem = status["library_problem"]?.text {
+        let volume = Int((status.volume * 100).rounded())
+        say("queue: \(status.queueLength) tracks · volume \(volume)% · loop \(status.loop)"
+            + " · shuffle \(status.shuffle ? "on" : "off")")
+        if let problem = status.libraryProblem {
             say("library: unavailable — \(problem)")
         } else {
-            say("library: \(status["library_tracks"]?.integer ?? 0) tracks · \(status["playlists"]?.integer ?? 0) playlists"
-                + (status["scanning"]?.flag == true ? " · scanning" : ""))
+            say("library: \(status.libraryTracks ?? 0) tracks · \(status.playlists ?? 0) playlists"
+                + (status.scanning ? " · scanning" : ""))
         }
     }
 }

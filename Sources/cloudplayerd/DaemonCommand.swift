@@ -29,7 +29,7 @@ struct DaemonCommand: AsyncParsableCommand {
     var instance: String?
 
     func validate() throws {
-        if let instance, !Manager1Interface.isValidInstance(instance) {
+        if let instance, !Manager1.isValidInstance(instance) {
             throw ValidationError("--instance takes letters, digits and underscores (at most 64).")
         }
     }
@@ -48,9 +48,9 @@ struct DaemonCommand: AsyncParsableCommand {
             // Playing and MPRIS go on; library calls answer with this reason.
             complain("\(error)")
         }
-        let player = Player(library: library, loader: loader, output: OutputActor(device: device))
+        let player = Player(loader: loader, output: OutputActor(device: device))
         let reloader = ConfigReloader(options: configOptions, loader: loader)
-        let manager = Manager(player: player, loader: loader) { await reloader.reload() }
+        let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
         let service: BusPublication
         do {
             service = try await BusPublication(player: player, manager: manager, instance: instance)
@@ -61,9 +61,10 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         // After the bus is up, so MPRIS hears the restored queue and track like any change.
-        await StateKeeper.restore(into: player, instance: instance)
-        try? await manager.keepPinned()
         let keeper = StateKeeper(player: player, instance: instance)
+        await keeper.restore()
+        await keeper.start()
+        try? await manager.keepPinned()
         say("cloudplayerd: serving \(service.name)")
         ServiceNotifier.ready(status: "serving \(service.name)")
         let watchdog = Task.detached { await ServiceNotifier.keepWatchdogFed() }

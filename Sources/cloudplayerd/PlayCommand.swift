@@ -69,7 +69,7 @@ struct PlayCommand: AsyncParsableCommand {
         let player = Player(loader: LoaderActor(configuration: configuration), output: OutputActor(device: device))
         let events = player.subscribe()
         let service = noMPRIS ? nil : await Self.publish(player)
-        let entries = await player.enqueue(locations)
+        let entries = await player.perform(.add(locations.map { QueueItem(url: $0) }, at: .end, play: false)).queue.entries
         let watcher = SignalWatcher()
         let signals = watcher.signals
         let interruption = Task.detached {
@@ -93,7 +93,7 @@ struct PlayCommand: AsyncParsableCommand {
         await player.perform(.playEntry(entries[0].id, at: start))
         var failures = 0
         for await event in events {
-            switch event {
+            switch event.change {
             case .trackStarted(let entry, let info, _):
                 if !quiet { say("Playing \(entry.displayName)\(Self.describe(info))") }
             case .trackFailed(let entry, let error):
@@ -108,7 +108,8 @@ struct PlayCommand: AsyncParsableCommand {
                 await player.shutdown()
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
-            case .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged:
+            case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .volumeChanged, .loopChanged,
+                 .shuffleChanged, .queueChanged:
                 break
             }
         }

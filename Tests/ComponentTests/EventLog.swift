@@ -24,7 +24,7 @@ final class EventLog: @unchecked Sendable {
     func trackStarted(_ entry: QueueEntry? = nil) async throws -> (QueueEntry, Double) {
         var found: (QueueEntry, Double)?
         _ = try await next("a track start") { event in
-            guard case .trackStarted(let started, _, let seconds) = event, entry == nil || started == entry else { return false }
+            guard case .trackStarted(let started, _, let seconds) = event.change, entry == nil || started.id == entry?.id else { return false }
             found = (started, seconds)
             return true
         }
@@ -34,7 +34,7 @@ final class EventLog: @unchecked Sendable {
 
     func status(_ status: PlaybackStatus) async throws {
         _ = try await next("status \(status)") { event in
-            if case .statusChanged(status) = event { return true }
+            if case .statusChanged(status) = event.change { return true }
             return false
         }
     }

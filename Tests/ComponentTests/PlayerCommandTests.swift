@@ -12,7 +12,7 @@ struct PlayerCommandTests {
         let player = Player(output: OutputActor(device: NullOutput()))
         var urls: [URL] = []
         for file in files { urls.append(try await Fixtures.shared.url(file)) }
-        let entries = await player.library.enqueue(urls)
+        let entries = await player.perform(.add(urls.map { QueueItem(url: $0) }, at: .end, play: false)).queue.entries
         return (player, entries, EventLog(player))
     }
 
@@ -30,7 +30,7 @@ struct PlayerCommandTests {
         #expect(await player.current == entries[1])
 
         await player.perform(.seek(to: 2.0))
-        _ = try await log.next("seeked") { if case .seeked(2.0) = $0 { true } else { false } }
+        _ = try await log.next("seeked") { if case .seeked(2.0) = $0.change { true } else { false } }
         #expect(try await log.trackStarted() == (entries[1], 2.0))
         let position = try #require(await player.position())
         #expect(position.entry == entries[1])
@@ -101,7 +101,8 @@ struct PlayerCommandTests {
     func trackLoopRepeats() async throws {
         let player = Player(output: OutputActor(device: NullOutput(paced: false)))
         let log = EventLog(player)
-        let entries = await player.library.enqueue([try await Fixtures.shared.url(.monoOpus), try await Fixtures.shared.url(.monoMP3)])
+        let urls = [try await Fixtures.shared.url(.monoOpus), try await Fixtures.shared.url(.monoMP3)]
+        let entries = await player.perform(.add(urls.map { QueueItem(url: $0) }, at: .end, play: false)).queue.entries
         await player.perform(.setLoop(.track))
         await player.perform(.play)
         #expect(try await log.trackStarted() == (entries[0], 0))
@@ -128,11 +129,11 @@ struct PlayerCommandTests {
         let (player, entries, log) = try await makePlayer([.random, .monoOpus])
         defer { Task { await player.shutdown() } }
         await player.perform(.play)
-        let failure = try await log.next("a failure") { if case .trackFailed = $0 { true } else { false } }
-        guard case .trackFailed(let failed, _) = failure else { return }
+        let failure = try await log.next("a failure") { if case .trackFailed = $0.change { true } else { false } }
+        guard case .trackFailed(let failed, _) = failure.change else { return }
         #expect(failed == entries[0])
         #expect(try await log.trackStarted() == (entries[1], 0))
-        _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
+        _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
         #expect(await player.status == .stopped)
     }
 
@@ -140,14 +141,15 @@ struct PlayerCommandTests {
     func allFailingQueueStops() async throws {
         let player = Player(output: OutputActor(device: NullOutput()))
         let missing = try Fixtures.shared.scratchDirectory()
-        _ = await player.library.enqueue([missing.appendingPathComponent("a.mp3"), missing.appendingPathComponent("b.mp3")])
+        await player.perform(.add([QueueItem(url: missing.appendingPathComponent("a.mp3")), QueueItem(url: missing.appendingPathComponent("b.mp3"))],
+                                 at: .end, play: false))
         let log = EventLog(player)
         defer { Task { await player.shutdown() } }
         await player.perform(.setLoop(.playlist))
         await player.perform(.play)
-        _ = try await log.next("queue finished") { if case .queueFinished = $0 { true } else { false } }
+        _ = try await log.next("queue finished") { if case .queueFinished = $0.change { true } else { false } }
         #expect(await player.status == .stopped)
-        let failures = log.seen.filter { if case .trackFailed = $0 { true } else { false } }.count
+        let failures = log.seen.filter { if case .trackFailed = $0.change { true } else { false } }.count
         #expect(failures == 2, "each track tried once")
     }
 }

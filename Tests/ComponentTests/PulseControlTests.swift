@@ -16,9 +16,9 @@ struct PulseControlTests {
         let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
         let player = Player(output: OutputActor(device: device))
         let log = EventLog(player)
-        await player.library.enqueue([url])
+        await player.perform(.add([QueueItem(url: url)], at: .end, play: false))
         try await control(player, log)
-        _ = try await log.next("the end") { if case .queueFinished = $0 { true } else { false } }
+        _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
         await player.shutdown()
         device.close()
         return (try await sink.finish(), try await ReferenceDecoder.mpg123(url))

@@ -29,7 +29,7 @@ struct BusFuzzer {
     var generator: MutationGenerator
 
     /// One call: where, what, and arguments (never a matching signature for a disruptive member).
-    mutating func nextCall() -> (path: String, interface: String, member: String, arguments: [BusArgument]) {
+    mutating func nextCall() -> (path: String, interface: String, member: String, arguments: [BusValue]) {
         let member = pick(Self.members)
         var arguments = (0..<Int.random(in: 0...4, using: &generator)).map { _ in argument() }
         if Self.disruptive.contains(member) {
@@ -43,7 +43,7 @@ struct BusFuzzer {
         choices[Int.random(in: 0..<choices.count, using: &generator)]
     }
 
-    private mutating func argument() -> BusArgument {
+    private mutating func argument() -> BusValue {
         switch Int.random(in: 0..<12, using: &generator) {
         case 0: return .string(text())
         case 1: return .uint32(UInt32.random(in: 0...UInt32.max, using: &generator))
@@ -55,7 +55,7 @@ struct BusFuzzer {
         case 6: return .strings((0..<pick([0, 1, 3, 50])).map { _ in text() })
         case 7: return .int64s(Array(repeating: -1, count: pick([0, 1, 100_000, 500_000])))
         case 8: return .objectPaths((0..<pick([0, 2, 10_000])).map { "/org/cloudplayerd/track/\($0)" })
-        case 9: return .dictionary((0..<pick([0, 1, 500])).map { ("k\($0)", text()) })
+        case 9: return .record((0..<pick([0, 1, 500])).map { ("k\($0)", .string(text())) })
         case 10: return .strings(Array(repeating: "/nonexistent/\(pick(["a.mp3", "x"]))", count: pick([1000, 100_000])))
         default: return .int32(Int32.random(in: Int32.min...Int32.max, using: &generator))
         }

@@ -1,6 +1,6 @@
 /// A picture embedded in the file (ID3 APIC, Opus METADATA_BLOCK_PICTURE): the front cover if
 /// there is one, else the first.
-package struct Artwork: Sendable, Equatable {
+package struct Artwork: Sendable, Hashable {
     package var data: [UInt8]
     /// The file name extension its MIME type calls for ("jpg", "png", …).
     package var fileExtension: String

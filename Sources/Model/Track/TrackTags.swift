@@ -1,5 +1,5 @@
 /// Tags read from the file itself (ID3, Opus comments).
-package struct TrackTags: Sendable, Equatable {
+package struct TrackTags: Sendable, Hashable {
     package var title: String?
     package var artist: String?
     package var album: String?

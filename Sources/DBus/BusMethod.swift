@@ -1,0 +1,105 @@
+/// One method of a D-Bus interface, typed: its name, the types and names of its arguments, the
+/// type and name of its answer. The same description registers the method on the daemon's object
+/// (`BusInterface`), makes a client's call (`BusClient.call`), and is checked against the
+/// introspection XML we ship — so the three can never drift apart.
+package struct BusMethod<each Argument: BusType, Answer: BusType>: Sendable {
+    package let name: String
+    package let argumentNames: [String]
+    /// The answer's name in the introspection XML; nil when it returns nothing.
+    package let answerName: String?
+
+    package init(_ name: String, arguments argumentNames: [String] = [], answer answerName: String? = nil) {
+        self.name = name
+        self.argumentNames = argumentNames
+        self.answerName = answerName
+    }
+
+    package var argumentSignature: String {
+        var signature = ""
+        for type in repeat (each Argument).self { signature += type.busSignature }
+        return signature
+    }
+
+    package var answerSignature: String { Answer.busSignature }
+
+    /// The arguments of a call, in order, as they travel.
+    package func encode(_ arguments: repeat each Argument) -> [BusValue] {
+        var values: [BusValue] = []
+        for argument in repeat each arguments { values.append(argument.busValue) }
+        return values
+    }
+
+    /// A call's arguments, or nil if they are not of this method's types.
+    package func decode(_ values: [BusValue]) -> (repeat each Argument)? {
+        var remaining = values[...]
+        func next<T: BusType>(_ type: T.Type) throws -> T {
+            guard let value = remaining.popFirst(), let typed = T(busValue: value) else { throw BusCallError.invalidArguments }
+            return typed
+        }
+        guard let arguments = try? (repeat next((each Argument).self)), remaining.isEmpty else { return nil }
+        return arguments
+    }
+
+    /// What it is in the introspection XML: name, signatures and argument names.
+    package var introspection: BusMember {
+        BusMember(name: name, arguments: zip(argumentSignatures, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: "in") }
+                    + (answerName.map { [BusMember.Argument(name: $0, type: answerSignature, direction: "out")] } ?? []))
+    }
+
+    private var argumentSignatures: [String] {
+        var signatures: [String] = []
+        for type in repeat (each Argument).self { signatures.append(type.busSignature) }
+        return signatures
+    }
+}
+
+/// One signal of a D-Bus interface, typed like a method.
+package struct BusSignalDescription<each Argument: BusType>: Sendable {
+    package let name: String
+    package let argumentNames: [String]
+
+    package init(_ name: String, arguments argumentNames: [String] = []) {
+        self.name = name
+        self.argumentNames = argumentNames
+    }
+
+    package var signature: String {
+        var signature = ""
+        for type in repeat (each Argument).self { signature += type.busSignature }
+        return signature
+    }
+
+    package func encode(_ arguments: repeat each Argument) -> [BusValue] {
+        var values: [BusValue] = []
+        for argument in repeat each arguments { values.append(argument.busValue) }
+        return values
+    }
+
+    package var introspection: BusMember {
+        var types: [String] = []
+        for type in repeat (each Argument).self { types.append(type.busSignature) }
+        return BusMember(name: name, arguments: zip(types, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: nil) })
+    }
+}
+
+/// A method or signal as introspection XML lists it.
+package struct BusMember: Sendable, Hashable, CustomStringConvertible {
+    package struct Argument: Sendable, Hashable {
+        package var name: String
+        package var type: String
+        /// "in" or "out" for a method's arguments, nil for a signal's.
+        package var direction: String?
+    }
+
+    package var name: String
+    package var arguments: [Argument]
+
+    package init(name: String, arguments: [Argument]) {
+        self.name = name
+        self.arguments = arguments
+    }
+
+    package var description: String {
+        name + "(" + arguments.map { "\($0.direction.map { $0 + " " } ?? "")\($0.type) \($0.name)" }.joined(separator: ", ") + ")"
+    }
+}

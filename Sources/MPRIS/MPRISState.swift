@@ -1,0 +1,54 @@
+import DBus
+import Foundation
+import Model
+import Playback
+
+/// What MPRIS shows: the player's state as its last event carried it, and the library's
+/// playlists. Property reads on the bus thread are answered from it at once, never by asking
+/// the player; metadata and track ids are derived from it here, in one place.
+package struct MPRISState: Sendable {
+    package var player = PlayerSnapshot()
+    /// The library's playlists, by name.
+    package var playlists: [MPRISPlaylist] = []
+    package var activePlaylist: MPRISPlaylist?
+
+    /// The object path MPRIS clients see for a queue entry (not under /org/mpris, as the spec asks).
+    package static func trackID(_ entry: QueueEntry) -> String {
+        "/org/cloudplayerd/track/\(entry.id)"
+    }
+
+    /// The queue entries that track ids name, in their order, each once; ids not in the track
+    /// list are left out, and at most `limit` ids are looked at (a client may send millions).
+    package func entries(trackIDs: [String], limit: Int = 10_000) -> [QueueEntry] {
+        let byID = Dictionary(player.queue.entries.map { (Self.trackID($0), $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        return trackIDs.prefix(limit).compactMap { id in seen.insert(id).inserted ? byID[id] : nil }
+    }
+
+    package func entry(trackID: String) -> QueueEntry? {
+        entries(trackIDs: [trackID]).first
+    }
+
+    /// The current track's metadata (with its cover art), or none.
+    package var currentMetadata: BusFields {
+        guard let entry = player.current else { return BusFields() }
+        var fields = metadata(of: entry)
+        if let art = player.artwork { fields.entries.append(("mpris:artUrl", .string(art.absoluteString))) }
+        return fields
+    }
+
+    /// A queued track's metadata: its tags as the library knew them, or as the decoder read them
+    /// once it played; its location at least — never with credentials or a query.
+    package func metadata(of entry: QueueEntry) -> BusFields {
+        let tags = entry.metadata.tags
+        var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))), ("xesam:title", .string(entry.title))]
+        if let duration = entry.metadata.duration { fields.append(("mpris:length", .int64(MPRIS.microseconds(duration)))) }
+        if let artist = tags.artist { fields.append(("xesam:artist", .strings([artist]))) }
+        if let album = tags.album { fields.append(("xesam:album", .string(album))) }
+        if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }
+        if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
+        if let genre = tags.genre { fields.append(("xesam:genre", .strings([genre]))) }
+        fields.append(("xesam:url", .string(entry.publicURL.absoluteString)))
+        return BusFields(fields)
+    }
+}

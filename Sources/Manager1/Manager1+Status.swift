@@ -1,0 +1,33 @@
+import DBus
+
+extension Manager1 {
+    /// What plays, the queue's length, volume, loop, shuffle, and the library's size.
+    package struct Status: BusRecord, Equatable {
+        package var status: String
+        /// The current track: its location (never with credentials), tags and where it is.
+        package var url: String?
+        package var title: String?
+        package var artist: String?
+        package var album: String?
+        package var position: Double?
+        package var duration: Double?
+        package var volume: Double
+        package var loop: String
+        package var shuffle: Bool
+        package var queueLength: UInt32
+        package var scanning: Bool
+        package var libraryTracks: UInt32?
+        package var playlists: UInt32?
+        /// Why the library cannot be used, when it cannot.
+        package var libraryProblem: String?
+
+        package init(status: String, volume: Double, loop: String, shuffle: Bool, queueLength: UInt32, scanning: Bool) {
+            self.status = status
+            self.volume = volume
+            self.loop = loop
+            self.shuffle = shuffle
+            self.queueLength = queueLength
+            self.scanning = scanning
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// What is known of a track without playing it — from the library or a feed — or once it has
+/// played, from its own tags: what the queue, MPRIS and `cloudplayerctl` show of it.
+package struct TrackMetadata: Sendable, Hashable {
+    /// The tags, never with a picture (art goes to a file, once).
+    package var tags: TrackTags
+    package var duration: Double?
+
+    package init(tags: TrackTags = TrackTags(), duration: Double? = nil) {
+        var tags = tags
+        tags.artwork = nil
+        self.tags = tags
+        self.duration = duration
+    }
+}

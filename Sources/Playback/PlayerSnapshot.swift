@@ -1,0 +1,53 @@
+import Foundation
+import Model
+
+/// Everything the player's listeners show, as it is after one event: status, the queue and where
+/// playback is in it, the current track as decoded, the position, the volume. Listeners keep the
+/// last one they were given and answer from it; none asks the player back.
+package struct PlayerSnapshot: Sendable, Equatable {
+    package var status: PlaybackStatus = .stopped
+    package var queue = PlayQueue()
+    /// What the decoder learnt of the current track — format, exact length, tags (no picture);
+    /// nil until it plays.
+    package var currentInfo: TrackInfo?
+    /// The current track's cover art as a local file.
+    package var artwork: URL?
+    package var volume = 1.0
+    package var position = PositionAnchor()
+    /// The decoder of the current track waits for the network (the output may still be playing
+    /// what it has).
+    package var buffering = false
+
+    package init() {}
+
+    /// The entry being heard, or about to be.
+    package var current: QueueEntry? { queue.current }
+
+    /// Seconds into the current track at `now` (0 when stopped), never past its end.
+    package func seconds(at now: ContinuousClock.Instant = .now) -> Double {
+        guard status != .stopped else { return 0 }
+        let seconds = position.seconds(at: now)
+        return min(seconds, currentInfo?.duration ?? seconds)
+    }
+}
+
+/// Where playback was at an instant, and whether it moves on from there in real time: clients
+/// (MPRIS's among them) interpolate between events instead of asking.
+package struct PositionAnchor: Sendable, Equatable {
+    package var seconds = 0.0
+    package var instant = ContinuousClock.now
+    /// Audio of the current track is being heard: playing, and past the start of a new stream.
+    package var moving = false
+
+    package init(seconds: Double = 0, instant: ContinuousClock.Instant = .now, moving: Bool = false) {
+        self.seconds = seconds
+        self.instant = instant
+        self.moving = moving
+    }
+
+    package func seconds(at now: ContinuousClock.Instant) -> Double {
+        guard moving else { return seconds }
+        let elapsed = now - instant
+        return seconds + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
