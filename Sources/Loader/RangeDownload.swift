@@ -42,7 +42,7 @@ package struct RangeDownload {
                 if learning {
                     // Learn from the head: after a 416, the file may now end before `cursor`.
                     var head: Int64 = 0
-                    try await fetch(from: &head, to: RemoteResource.jumpChunk, version: state.version, learning: true)
+                    try await fetch(from: &head, to: ReadAheadPlanner.jumpChunk, version: state.version, learning: true)
                     learning = false
                     if chunk == nil { return }
                 } else if let chunk {

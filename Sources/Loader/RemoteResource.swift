@@ -6,15 +6,14 @@ import Model
 /// and the readers waiting for bytes.
 ///
 /// Readers are decoder threads and block here; downloads run on the loader's thread and write
-/// here. One lock (with its condition) guards it all. What to download next is decided in one
-/// place, `plan()`: a waiting reader's hole first, in a small chunk so a seek answers at once;
-/// then read-ahead, in chunks that double while playback stays sequential, from the last place
-/// read on to the end and around to the start, so a played track ends up whole in the cache.
-/// Chunks are never cancelled — a chunk that no longer serves a reader finishes its hole — so
-/// no byte is downloaded twice, not even what was in flight when the listener jumped.
+/// here. One lock (with its condition) guards it all. This class keeps the cache entry and when
+/// to commit it, the blocking reads, and the change to a new version (`establish`); the rest are
+/// values it keeps under the lock: `ReadAheadPlanner`, the one place that decides what to
+/// download next (`plan()`); `MemorySpill`, the bytes the disk refused; `ResourceWaiters`, the
+/// async callers waiting for the length or for bytes. Chunks are never cancelled — a chunk that
+/// no longer serves a reader finishes its hole — so no byte is downloaded twice, not even what
+/// was in flight when the listener jumped.
 package final class RemoteResource: @unchecked Sendable {
-    static let jumpChunk: Int64 = 64 << 10
-    static let largestChunk: Int64 = 2 << 20
     static let commitEvery: Int64 = 512 << 10
     static let commitAfter = Duration.milliseconds(500)
     /// What a prefetch of the next track fetches: its head, and the tail decoders peek at.
@@ -22,8 +21,6 @@ package final class RemoteResource: @unchecked Sendable {
     package static let prefetchTail: Int64 = 64 << 10
     /// A read that waits longer than this is reported as buffering (short waits are normal).
     static let bufferingAfter = 0.3
-    /// Bytes kept in memory when the disk refuses them.
-    static let memoryLimit: Int64 = 64 << 20
 
     let url: URL
     let source: HTTPSource
@@ -37,11 +34,8 @@ package final class RemoteResource: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private var info: ResourceInfo?
     private var entry: SparseCacheEntry?
-    /// False once the disk refused a write: later bytes stay in `memory`.
-    private var diskAccepts = true
-    /// Bytes that could not go to disk (disk full): playback goes on from here.
-    private var memory: [Int64: [UInt8]] = [:]
-    private var inMemory = ByteRanges()
+    /// Bytes that could not go to disk (disk full): playback goes on from there.
+    private var spill = MemorySpill()
     private var inFlight = ByteRanges()
     private var fetches = 0
     /// Offsets readers are blocked on, by reader.
@@ -52,13 +46,10 @@ package final class RemoteResource: @unchecked Sendable {
     private var nextReader = 0
     /// Ranges to fetch even with no reader (a prefetch).
     private var wanted = ByteRanges()
-    private var readAheadFrom: Int64 = 0
-    private var sequentialChunk = jumpChunk
+    /// Decides what to download next; remembers where read-ahead left off.
+    private var planner = ReadAheadPlanner()
     private var failure: LoaderError?
-    private var infoWaiters: [CheckedContinuation<Void, any Error>] = []
-    /// `bytes(in:)` callers waiting for their range; `settled` once it is here or failed.
-    private var rangeWaiters: [(range: Range<Int64>, continuation: CheckedContinuation<Void, any Error>,
-                                settled: Result<Void, any Error>?)] = []
+    private var waiters = ResourceWaiters()
     private var uncommitted: Int64 = 0
     private var lastCommit = ContinuousClock.now
     /// The cached copy is outdated: nothing more is recorded for it.
@@ -110,7 +101,9 @@ package final class RemoteResource: @unchecked Sendable {
     /// Someone reads it, or wants bytes that are not here yet: a whole-file stream (a server
     /// that ignores `Range`) goes on only while this holds.
     var needsBytes: Bool { locked { needsBytesLocked } }
-    private var needsBytesLocked: Bool { readers > 0 || wanted.ranges.contains { !readableLocked.contains($0) } }
+    private var needsBytesLocked: Bool {
+        ReadAheadPlanner.Situation.needsBytes(readers: readers, wanted: wanted, readable: readableLocked)
+    }
     /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
     /// makes a new one from the cache record).
     var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
@@ -125,7 +118,7 @@ package final class RemoteResource: @unchecked Sendable {
             let ready: Result<Void, any Error>? = locked {
                 if info != nil { return .success(()) }
                 if let failure { return .failure(failure) }
-                infoWaiters.append(waiter)
+                waiters.waitForInfo(waiter)
                 return nil
             }
             if let ready { waiter.resume(with: ready) }
@@ -211,41 +204,24 @@ package final class RemoteResource: @unchecked Sendable {
             commit()
         }
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-            let ready: Result<Void, any Error>? = locked {
+            let ready = locked {
                 // In one critical section with the check: a version change cannot slip between.
-                rangeWaiters.append((range, waiter, generation == version ? nil : .failure(LoaderError.changedOnServer)))
-                return settledRangeWaitersLocked() ?? rangeWaiters.last?.settled
+                waiters.wait(for: range, waiter, settled: generation == version ? nil : .failure(LoaderError.changedOnServer))
+                return settleWaitersLocked() || waiters.lastIsSettled
             }
-            if ready != nil { resumeSettled() }
+            if ready { resumeSettled() }
             wake(self)
         }
     }
 
-    /// Marks waiters whose range is here (or whose file failed) as settled; non-nil if any are.
-    private func settledRangeWaitersLocked() -> Result<Void, any Error>? {
-        let have = readableLocked
-        var settledAny = false
-        for index in rangeWaiters.indices where rangeWaiters[index].settled == nil {
-            if let failure {
-                rangeWaiters[index].settled = .failure(failure)
-            } else if have.contains(rangeWaiters[index].range) {
-                rangeWaiters[index].settled = .success(())
-            } else {
-                continue
-            }
-            settledAny = true
-        }
-        return settledAny ? .success(()) : nil
+    /// Marks waiters whose range is here (or whose file failed) as settled; true if any are.
+    private func settleWaitersLocked() -> Bool {
+        waiters.settle(readable: readableLocked, failure: failure)
     }
 
     /// Resumes settled range waiters (outside the lock).
     private func resumeSettled() {
-        let done: [(CheckedContinuation<Void, any Error>, Result<Void, any Error>)] = locked {
-            let done = rangeWaiters.compactMap { waiter in waiter.settled.map { (waiter.continuation, $0) } }
-            rangeWaiters.removeAll { $0.settled != nil }
-            return done
-        }
-        for (continuation, result) in done { continuation.resume(with: result) }
+        for (continuation, result) in locked({ waiters.takeSettled() }) { continuation.resume(with: result) }
     }
 
     /// Copies bytes at `offset`, waiting for them if they are not here yet. 0 only at the end.
@@ -298,18 +274,13 @@ package final class RemoteResource: @unchecked Sendable {
 
     private var readableLocked: ByteRanges {
         var all = entry?.readable ?? ByteRanges()
-        for range in inMemory.ranges { all.insert(range) }
+        for range in spill.ranges.ranges { all.insert(range) }
         return all
     }
 
     private func copyLocked(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         if let entry, entry.available(from: offset) > 0 { return try entry.read(into: buffer, at: offset) }
-        guard inMemory.presentRun(from: offset) > 0,
-              let (start, bytes) = memory.first(where: { $0.key <= offset && offset < $0.key + Int64($0.value.count) }) else { return 0 }
-        let from = Int(offset - start)
-        let count = min(buffer.count, bytes.count - from)
-        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
-        return count
+        return spill.copy(into: buffer, at: offset)
     }
 
     // MARK: Planning
@@ -321,50 +292,12 @@ package final class RemoteResource: @unchecked Sendable {
 
     private func planLocked() -> [Range<Int64>] {
         guard let info, failure == nil else { return [] }
-        let length = info.length
-        var have = readableLocked
-        for range in inFlight.ranges { have.insert(range) }
-        if firstRequestPending { have.insert(0..<min(Self.jumpChunk, length)) }
-        guard !have.contains(0..<length) else { return [] }
-        var chunks: [Range<Int64>] = []
-        func claim(_ range: Range<Int64>) {
-            inFlight.insert(range)
-            have.insert(range)
-            chunks.append(range)
-            fetches += 1
-        }
-        if !info.acceptsRanges {
-            // The server sends whole files only: one stream at a time, from the start.
-            if fetches == 0, needsBytesLocked { claim(0..<length) }
-            return chunks
-        }
-        for offset in Set(demands.values).sorted() where offset < length {
-            guard let hole = have.missing(in: offset..<length).first, hole.lowerBound == offset else { continue }
-            // A reader waiting where read-ahead left off is sequential: chunks keep growing.
-            // Anywhere else it jumped: a small chunk answers it soonest.
-            let sequential = offset == readAheadFrom
-            claim(offset..<min(offset + (sequential ? sequentialChunk : Self.jumpChunk), hole.upperBound))
-            readAheadFrom = chunks.last!.upperBound
-            sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
-        }
-        guard fetches == 0 else { return chunks }
-        if readers > 0 {
-            let from = min(readAheadFrom, length)
-            var holes = have.missing(in: from..<length) + have.missing(in: 0..<from)
-            if !diskAccepts {
-                // Bytes go to memory only: read ahead of the slowest reader, within the
-                // memory budget, and never around to the start.
-                let low = min(positions.values.min() ?? 0, length)
-                holes = have.missing(in: low..<min(length, low + Self.memoryLimit / 2))
-            }
-            if let hole = holes.first {
-                claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
-                readAheadFrom = chunks.last!.upperBound
-                sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
-            }
-        } else if let hole = wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
-            claim(hole)
-        }
+        let chunks = planner.plan(ReadAheadPlanner.Situation(
+            length: info.length, readable: readableLocked, inFlight: inFlight, firstRequestPending: firstRequestPending,
+            acceptsRanges: info.acceptsRanges, fetches: fetches, demands: Array(demands.values), positions: Array(positions.values),
+            readers: readers, wanted: wanted, memoryOnly: spill.diskRefused, memoryBudget: MemorySpill.budget))
+        for chunk in chunks { inFlight.insert(chunk) }
+        fetches += chunks.count
         return chunks
     }
 
@@ -397,7 +330,7 @@ package final class RemoteResource: @unchecked Sendable {
     /// the version its bytes belong to, and whether that is a new one.
     @discardableResult
     func establish(_ newInfo: ResourceInfo) -> (version: Int, changed: Bool) {
-        let (waiters, result): ([CheckedContinuation<Void, any Error>], (Int, Bool)) = locked {
+        let (infoWaiters, result): ([ResourceWaiters.Continuation], (Int, Bool)) = locked {
             defer { provisional = false }
             var changed = false
             if let info, info.length == newInfo.length, info.validator == newInfo.validator {
@@ -414,28 +347,22 @@ package final class RemoteResource: @unchecked Sendable {
                     generation += 1
                     cache.remove(name: name)
                 }
-                memory = [:]
-                inMemory = ByteRanges()
+                spill = MemorySpill()
                 inFlight = ByteRanges()
                 fetches = 0
                 demands = [:]
                 wanted = ByteRanges()
-                readAheadFrom = 0
-                sequentialChunk = Self.jumpChunk
+                planner.reset()
                 info = newInfo
-                for index in rangeWaiters.indices where rangeWaiters[index].settled == nil {
-                    rangeWaiters[index].settled = .failure(LoaderError.changedOnServer)
-                }
+                _ = waiters.settle(readable: ByteRanges(), failure: LoaderError.changedOnServer)
                 stale = false
-                diskAccepts = true
                 entry = nil
                 entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
             }
             condition.broadcast()
-            defer { infoWaiters = [] }
-            return (infoWaiters, (generation, changed))
+            return (waiters.takeInfoWaiters(), (generation, changed))
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in infoWaiters { waiter.resume() }
         resumeSettled()
         return result
     }
@@ -474,22 +401,22 @@ package final class RemoteResource: @unchecked Sendable {
             let end = min(length, offset + Int64(bytes.count))
             guard offset < end else { return 0 }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(end - offset)])
-            if let entry, diskAccepts, (try? entry.write(slice, at: offset)) != nil {
+            if let entry, !spill.diskRefused, (try? entry.write(slice, at: offset)) != nil {
                 uncommitted += Int64(slice.count)
             } else {
-                if entry != nil && diskAccepts {
+                if entry != nil && !spill.diskRefused {
                     // The disk refused (full, or over quota): play on from memory. The entry
                     // keeps serving and recording what it has; nothing more goes into it.
-                    diskAccepts = false
+                    spill.refuseDisk()
                     try? entry?.commit()
                 }
-                keepInMemoryLocked(Array(slice), at: offset)
+                spill.keep(Array(slice), at: offset, slowest: positions.values.min() ?? demands.values.min())
             }
             condition.broadcast()
             return slice.count
         }
         guard written >= 0 else { return false }
-        if written > 0, locked({ settledRangeWaitersLocked() }) != nil { resumeSettled() }
+        if written > 0, locked({ settleWaitersLocked() }) { resumeSettled() }
         if dueForCommit { commit() }
         if written > 0 { cache.didWrite(written) }
         return true
@@ -501,17 +428,6 @@ package final class RemoteResource: @unchecked Sendable {
         locked { uncommitted >= Self.commitEvery || (uncommitted > 0 && lastCommit.duration(to: .now) >= Self.commitAfter) }
     }
 
-    private func keepInMemoryLocked(_ bytes: [UInt8], at offset: Int64) {
-        if let kept = memory[offset], kept.count >= bytes.count { return }
-        memory[offset] = bytes
-        inMemory.insert(offset..<(offset + Int64(bytes.count)))
-        guard inMemory.count > Self.memoryLimit, let nearest = positions.values.min() ?? demands.values.min() else { return }
-        for (start, chunk) in memory where start + Int64(chunk.count) < nearest - (1 << 20) {
-            memory[start] = nil
-        }
-        inMemory = ByteRanges(memory.map { $0.key..<($0.key + Int64($0.value.count)) })
-    }
-
     /// Makes written bytes durable and recorded.
     func commit() {
         locked {
@@ -520,21 +436,20 @@ package final class RemoteResource: @unchecked Sendable {
             guard let entry, !stale else { return }
             do { try entry.commit() } catch {
                 // A disk that cannot sync or record: stop caching this file, keep what is recorded.
-                diskAccepts = false
+                spill.refuseDisk()
             }
         }
     }
 
     /// A download failed for good: waiting readers get `error`.
     func fail(_ error: LoaderError) {
-        let waiters: [CheckedContinuation<Void, any Error>] = locked {
+        let infoWaiters = locked {
             failure = error
             condition.broadcast()
-            _ = settledRangeWaitersLocked()
-            defer { infoWaiters = [] }
-            return infoWaiters
+            _ = settleWaitersLocked()
+            return waiters.takeInfoWaiters()
         }
-        for waiter in waiters { waiter.resume(throwing: error) }
+        for waiter in infoWaiters { waiter.resume(throwing: error) }
         resumeSettled()
     }
 

@@ -1,0 +1,142 @@
+import Cache
+
+/// What to download next of one remote file: a waiting reader's hole first, in a small chunk so
+/// a seek answers at once; then read-ahead, in chunks that double while playback stays
+/// sequential, from the last place read on to the end and around to the start, so a played
+/// track ends up whole in the cache.
+///
+/// A value without locks or I/O, so the policy can be tuned and tested on its own:
+/// `RemoteResource` describes the file to it under its lock and marks what it returns in flight.
+package struct ReadAheadPlanner: Sendable {
+    /// A chunk for a reader that jumped, and the first of a sequential run: small, so it
+    /// answers soonest. The first request of a file asks for this much of the head too.
+    package static let jumpChunk: Int64 = 64 << 10
+    /// Where sequential chunks stop doubling: a chunk is never cancelled, so this bounds what
+    /// one still fetches, beside a jump's chunk, for a place the listener has left.
+    package static let largestChunk: Int64 = 2 << 20
+
+    /// What the planner is told of the file, its downloads and its readers, as plain values.
+    package struct Situation: Sendable {
+        /// The file's length: nothing past it is planned.
+        package var length: Int64
+        /// Bytes that can be read now, from disk or memory: never fetched again.
+        package var readable: ByteRanges
+        /// Bytes the downloads under way will bring: never asked for twice.
+        package var inFlight: ByteRanges
+        /// The first request (which learns length and version) is under way: it brings the head,
+        /// `0..<jumpChunk`, so the head is not planned again.
+        package var firstRequestPending: Bool
+        /// The server answers `Range` requests; if not, the only download is the whole file.
+        package var acceptsRanges: Bool
+        /// Downloads under way: read-ahead waits until there are none, so it runs one chunk at a
+        /// time (a waiting reader does not wait for them); a whole-file stream starts only then too.
+        package var fetches: Int
+        /// Offsets readers are blocked on (one per waiting reader): each gets its hole first.
+        package var demands: [Int64]
+        /// Where each reader read last: memory-only read-ahead stays ahead of the slowest.
+        package var positions: [Int64]
+        /// Readers attached: while there are any, read-ahead goes on past what they wait for.
+        package var readers: Int
+        /// Ranges wanted with no reader (a prefetch, a scan's tag reads): fetched whole, but
+        /// only while nobody reads (readers' read-ahead comes first).
+        package var wanted: ByteRanges
+        /// The disk refused a write, so new bytes go to memory only: read-ahead stays within
+        /// the memory budget ahead of the slowest reader.
+        package var memoryOnly: Bool
+        /// Bytes memory may hold of the file (read only when `memoryOnly`): read-ahead covers
+        /// half of it, so read-ahead alone never fills it.
+        package var memoryBudget: Int64
+
+        package init(length: Int64, readable: ByteRanges = ByteRanges(), inFlight: ByteRanges = ByteRanges(),
+                     firstRequestPending: Bool = false, acceptsRanges: Bool = true, fetches: Int = 0,
+                     demands: [Int64] = [], positions: [Int64] = [], readers: Int = 0, wanted: ByteRanges = ByteRanges(),
+                     memoryOnly: Bool = false, memoryBudget: Int64 = 0) {
+            self.length = length
+            self.readable = readable
+            self.inFlight = inFlight
+            self.firstRequestPending = firstRequestPending
+            self.acceptsRanges = acceptsRanges
+            self.fetches = fetches
+            self.demands = demands
+            self.positions = positions
+            self.readers = readers
+            self.wanted = wanted
+            self.memoryOnly = memoryOnly
+            self.memoryBudget = memoryBudget
+        }
+
+        /// Someone reads the file, or wants bytes of it that are not here yet: a whole-file
+        /// stream starts, and goes on, only while this holds.
+        package var needsBytes: Bool { Self.needsBytes(readers: readers, wanted: wanted, readable: readable) }
+
+        /// The same from the values themselves: `RemoteResource.needsBytes` asks here too, so a
+        /// whole-file stream is started and kept going by one rule.
+        package static func needsBytes(readers: Int, wanted: ByteRanges, readable: ByteRanges) -> Bool {
+            readers > 0 || wanted.ranges.contains { !readable.contains($0) }
+        }
+    }
+
+    /// Where read-ahead left off (the end of the last chunk planned for a reader): a reader
+    /// waiting here reads on sequentially, and read-ahead goes on from here.
+    package private(set) var readAheadFrom: Int64 = 0
+    /// The size of the next sequential chunk: it doubles with each one, up to `largestChunk`, so
+    /// a track that plays on takes ever fewer requests; small again after a jump.
+    package private(set) var sequentialChunk = jumpChunk
+
+    package init() {}
+
+    /// The file changed on the server: what was learnt of its readers no longer holds.
+    package mutating func reset() {
+        self = ReadAheadPlanner()
+    }
+
+    /// The chunks to download now, in order. The caller marks them in flight (each one fetch)
+    /// before it asks again.
+    package mutating func plan(_ file: Situation) -> [Range<Int64>] {
+        let length = file.length
+        var have = file.readable
+        for range in file.inFlight.ranges { have.insert(range) }
+        if file.firstRequestPending { have.insert(0..<min(Self.jumpChunk, length)) }
+        guard !have.contains(0..<length) else { return [] }
+        var chunks: [Range<Int64>] = []
+        var fetches = file.fetches
+        func claim(_ range: Range<Int64>) {
+            have.insert(range)
+            chunks.append(range)
+            fetches += 1
+        }
+        if !file.acceptsRanges {
+            // The server sends whole files only: one stream at a time, from the start.
+            if fetches == 0, file.needsBytes { claim(0..<length) }
+            return chunks
+        }
+        for offset in Set(file.demands).sorted() where offset < length {
+            guard let hole = have.missing(in: offset..<length).first, hole.lowerBound == offset else { continue }
+            // A reader waiting where read-ahead left off is sequential: chunks keep growing.
+            // Anywhere else it jumped: a small chunk answers it soonest.
+            let sequential = offset == readAheadFrom
+            claim(offset..<min(offset + (sequential ? sequentialChunk : Self.jumpChunk), hole.upperBound))
+            readAheadFrom = chunks.last!.upperBound
+            sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
+        }
+        guard fetches == 0 else { return chunks }
+        if file.readers > 0 {
+            let from = min(readAheadFrom, length)
+            var holes = have.missing(in: from..<length) + have.missing(in: 0..<from)
+            if file.memoryOnly {
+                // Bytes go to memory only: read ahead of the slowest reader, within the
+                // memory budget, and never around to the start.
+                let low = min(file.positions.min() ?? 0, length)
+                holes = have.missing(in: low..<min(length, low + file.memoryBudget / 2))
+            }
+            if let hole = holes.first {
+                claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
+                readAheadFrom = chunks.last!.upperBound
+                sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
+            }
+        } else if let hole = file.wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
+            claim(hole)
+        }
+        return chunks
+    }
+}

@@ -1,0 +1,60 @@
+import Cache
+import Model
+
+/// Async callers waiting on a `RemoteResource`: for its length and version (`waitForInfo()`), or
+/// for a range of its bytes (`wait(for:version:)`, behind `bytes(in:)` and `fetch`).
+///
+/// Kept under the resource's lock; continuations are resumed outside it, so what is due is
+/// taken out and handed back to be resumed.
+struct ResourceWaiters {
+    typealias Continuation = CheckedContinuation<Void, any Error>
+
+    /// Waiting for the length and version: all resumed together, by the answer that describes
+    /// the file or by the failure that ends its download.
+    private var info: [Continuation] = []
+    /// Waiting for a range of bytes; `settled` once the bytes are here or can no longer come (a
+    /// failure, another version), until `takeSettled()` hands it out to be resumed.
+    private var ranges: [(range: Range<Int64>, continuation: Continuation, settled: Result<Void, any Error>?)] = []
+
+    mutating func waitForInfo(_ waiter: Continuation) {
+        info.append(waiter)
+    }
+
+    /// Every info waiter, no longer held: the caller resumes them.
+    mutating func takeInfoWaiters() -> [Continuation] {
+        defer { info = [] }
+        return info
+    }
+
+    /// Adds a waiter for `range`; `settled`: its outcome is known already (a version changed).
+    mutating func wait(for range: Range<Int64>, _ continuation: Continuation, settled: Result<Void, any Error>?) {
+        ranges.append((range, continuation, settled))
+    }
+
+    /// Whether the waiter added last is settled (added with an outcome, or settled since).
+    var lastIsSettled: Bool { ranges.last?.settled != nil }
+
+    /// Settles the waiters whose range is all in `readable`, or every waiter with `failure`;
+    /// true if it settled any.
+    mutating func settle(readable: ByteRanges, failure: LoaderError?) -> Bool {
+        var settledAny = false
+        for index in ranges.indices where ranges[index].settled == nil {
+            if let failure {
+                ranges[index].settled = .failure(failure)
+            } else if readable.contains(ranges[index].range) {
+                ranges[index].settled = .success(())
+            } else {
+                continue
+            }
+            settledAny = true
+        }
+        return settledAny
+    }
+
+    /// The settled waiters with their outcomes, no longer held: the caller resumes them.
+    mutating func takeSettled() -> [(Continuation, Result<Void, any Error>)] {
+        let done = ranges.compactMap { waiter in waiter.settled.map { (waiter.continuation, $0) } }
+        ranges.removeAll { $0.settled != nil }
+        return done
+    }
+}
