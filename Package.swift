@@ -58,6 +58,13 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+        // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds.
+        .target(name: "SourceTypes", dependencies: [
+            "Base", "Model", "Config", "Parsers", "Loader",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // Bytes to PCM: libmpg123 and libopusfile, on a thread of their own.
         .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile"]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
@@ -76,14 +83,14 @@ let package = Package(
         .target(name: "Manager1", dependencies: ["DBus"]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "Decoding", "Output", "Library", "Playback",
+            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
             "DBus", "MPRIS", "Manager1", "CSystemd", "CSDBusShim", logging,
         ]),
 
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Base", "Model", "Config", "Loader", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Base", "Model", "Config", "Loader", "SourceTypes", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
@@ -97,7 +104,7 @@ let package = Package(
 
         // The parsers that meet outside bytes as fuzz targets: bench/fuzz runs them under
         // libFuzzer, the tests replay their corpus.
-        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"], path: "bench/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding", "Daemon"], path: "bench/FuzzTargets"),
         .target(name: "CFuzzerDriver", path: "bench/CFuzzerDriver"),
         .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "bench/Fuzz"),
 
@@ -116,7 +123,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CSpawnShim"], path: "Tests/TestSupport"),
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
-            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "Decoding", "Output", "Library", "Playback",
+            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
             "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The programs, run as a user runs them.

@@ -17,21 +17,10 @@ package final class SparseCache: @unchecked Sendable {
         self.limit = limit
     }
 
-    /// The entry name and check value for `url`: hashes of its address without credentials or
-    /// fragment.
-    package static func identity(of url: URL) -> (name: String, check: String) {
-        let address = canonicalAddress(url)
-        return (FNVHash.hex(FNVHash.hash(address.utf8)), FNVHash.hex(FNVHash.hash(address.utf8.reversed(), basis: FNVHash.alternateBasis)))
-    }
-
-    static func canonicalAddress(_ url: URL) -> String {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
-        parts.user = nil
-        parts.password = nil
-        parts.fragment = nil
-        parts.scheme = parts.scheme?.lowercased()
-        parts.host = parts.host?.lowercased()
-        return parts.string ?? url.absoluteString
+    /// The entry name and check value for a track's location (its one spelling, `TrackLocation.uri`,
+    /// which carries no credentials): two hashes of it.
+    package static func identity(of location: String) -> (name: String, check: String) {
+        (FNVHash.hex(FNVHash.hash(location.utf8)), FNVHash.hex(FNVHash.hash(location.utf8.reversed(), basis: FNVHash.alternateBasis)))
     }
 
     /// Makes sure the folder exists and is private.
@@ -61,18 +50,18 @@ package final class SparseCache: @unchecked Sendable {
     }
 
     /// Trims if the cache may have grown past its limit (or was never measured).
-    package func trimIfNeeded(pinned: @autoclosure () -> Set<String>) {
-        if usage.withLock({ $0.map { $0 > limit } ?? true }) { trim(pinned: pinned()) }
+    package func trimIfNeeded(keeping protected: @autoclosure () -> Set<String>) {
+        if usage.withLock({ $0.map { $0 > limit } ?? true }) { trim(keeping: protected()) }
     }
 
-    /// Deletes least recently used entries, except `pinned` ones, until the cache is under 90 %
+    /// Deletes least recently used entries, except `protected` ones, until the cache is under 90 %
     /// of its limit (so trimming does not run on every write).
-    package func trim(pinned: Set<String>) {
+    package func trim(keeping protected: Set<String>) {
         var entries = scan()
         var total = entries.reduce(0) { $0 + $1.bytes }
         if total > limit {
             entries.sort { $0.used < $1.used }
-            for entry in entries where total > limit * 9 / 10 && !pinned.contains(entry.name) {
+            for entry in entries where total > limit * 9 / 10 && !protected.contains(entry.name) {
                 SparseCacheEntry.remove(directory: directory, name: entry.name)
                 total -= entry.bytes
             }

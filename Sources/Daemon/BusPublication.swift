@@ -1,5 +1,8 @@
 import DBus
+import Foundation
+import Loader
 import Manager1
+import Model
 import MPRIS
 import Playback
 
@@ -12,11 +15,15 @@ package final class BusPublication: Sendable {
     private let connection: BusConnection
 
     /// Connects (to `address`, or the session bus), publishes, and takes the name for `instance`.
-    package init(player: Player, manager: Manager1Service? = nil, instance: String? = nil, address: String? = nil) async throws {
+    /// Without a `manager` (`cloudplayerd play`), MPRIS places the tracks clients add by `sources`
+    /// and offers no playlists.
+    package init(player: Player, manager: Manager1Service? = nil, sources: SourceSet, instance: String? = nil,
+                 address: String? = nil) async throws {
         let name = Manager1.busName(instance: instance)
         let connection = try BusConnection(address: address)
         do {
-            let mpris = try await MPRISService(player: player, library: manager, connection: connection)
+            let library: any MPRISLibrary = manager ?? SourcesOnly(sources: sources)
+            let mpris = try await MPRISService(player: player, library: library, connection: connection)
             try await manager?.publish(on: connection) { mpris.refreshPlaylists() }
             try await connection.requestName(name)
             self.mpris = mpris
@@ -35,5 +42,21 @@ package final class BusPublication: Sendable {
     package func stop() async {
         await mpris.stop()
         await connection.close()
+    }
+}
+
+/// MPRIS without a library (`cloudplayerd play`): tracks are placed by the configured sources,
+/// and there are no playlists.
+private struct SourcesOnly: MPRISLibrary {
+    let sources: SourceSet
+
+    func item(for url: URL) async -> QueueItem {
+        QueueItem(location: sources.location(of: url))
+    }
+
+    func playlists() async -> [MPRISPlaylist] { [] }
+
+    func activate(libraryID: Int64) async throws {
+        throw LoaderError.configuration("there is no library to play playlists from")
     }
 }

@@ -1,5 +1,4 @@
 import Base
-import Config
 import DBus
 import Foundation
 import Library
@@ -117,8 +116,7 @@ package final class Manager1Service: Sendable {
         }
         interface.method(Manager1.playlistAdd) { [self] reference, references in
             later { [self] in
-                let urls = try await items(references).map(\.url)
-                try await library.add(urls.map(\.absoluteString), toPlaylist: reference)
+                try await library.add(try await items(references).map(\.location), toPlaylist: reference)
                 let playlist = try await library.playlist(reference)
                 try await keepPinned(downloading: playlist.pinned ? playlist : nil)
                 return BusNothing()
@@ -126,8 +124,7 @@ package final class Manager1Service: Sendable {
         }
         interface.method(Manager1.playlistRemove) { [self] reference, references in
             later { [self] in
-                let urls = try await items(references).map(\.url)
-                let removed = try await library.remove(urls.map(\.absoluteString), fromPlaylist: reference)
+                let removed = try await library.remove(try await items(references).map(\.location), fromPlaylist: reference)
                 try await keepPinned()
                 return UInt32(clamping: removed)
             }
@@ -146,10 +143,10 @@ package final class Manager1Service: Sendable {
         }
         interface.method(Manager1.cacheShow) { [self] reference in
             later { [self] in
-                let url = try await items([reference])[0].url
-                let cached = await loader.cachedRanges(of: url)
+                let location = try await items([reference])[0].location
+                let cached = await loader.cachedRanges(of: location)
                 let ranges = cached?.ranges ?? []
-                return Manager1.CachedRanges(url: QueueEntry.publicURL(of: url).absoluteString, length: cached?.length ?? -1,
+                return Manager1.CachedRanges(url: location.uri, length: cached?.length ?? -1,
                                              cached: ranges.reduce(0) { $0 + Int64($1.count) },
                                              ranges: ranges.flatMap { [$0.lowerBound, $0.upperBound] })
             }
@@ -196,14 +193,14 @@ package final class Manager1Service: Sendable {
     /// Makes the loader keep pinned playlists' files, and downloads `playlist` whole in the
     /// background.
     package func keepPinned(downloading playlist: LibraryPlaylist? = nil) async throws {
-        let urls = try await library.pinnedURLs().compactMap { URL(string: $0) }
-        await loader.keep(urls)
+        let sources = await loader.sources
+        await loader.keep(try await library.pinnedURLs().map { sources.location(of: $0) })
         guard let playlist else { return }
-        let files = try await library.entries(of: playlist).compactMap { URL(string: $0.url) }
+        let files = try await library.entries(of: playlist).map { sources.location(of: $0.url) }
         Task { [loader, logger] in
             for file in files {
                 do { try await loader.fetchWhole(file) } catch {
-                    logger.notice("pinned track not downloaded", metadata: ["track": "\(file.lastPathComponent)", "reason": "\(error)"])
+                    logger.notice("pinned track not downloaded", metadata: ["track": "\(file.displayName)", "reason": "\(error)"])
                 }
             }
         }
@@ -218,8 +215,9 @@ package final class Manager1Service: Sendable {
     /// Replaces the queue with a playlist's tracks and plays the first (MPRIS ActivatePlaylist too).
     private func activate(_ reference: String) async throws {
         let playlist = try await library.playlist(reference)
-        let items = try await library.entries(of: playlist).compactMap { entry in
-            URL(string: entry.url).map { QueueItem(url: $0, metadata: entry.track.map(Self.metadata) ?? TrackMetadata()) }
+        let sources = await loader.sources
+        let items = try await library.entries(of: playlist).map { entry in
+            QueueItem(location: sources.location(of: entry.url), metadata: entry.track.map(Self.metadata) ?? TrackMetadata())
         }
         guard !items.isEmpty else { throw ManagerError.invalid("the playlist '\(playlist.name)' is empty") }
         await player.perform(.replaceQueue(items, play: true))
@@ -228,18 +226,18 @@ package final class Manager1Service: Sendable {
     // MARK: Scans
 
     private func startScan(_ names: [String]) async throws -> BusNothing {
-        let configured = await loader.configuration.sources
-        let sources: [SourceConfiguration]
+        let configured = await loader.sources
+        let sources: [String]
         if names.isEmpty {
-            sources = configured.filter { $0.kind != .http }
+            sources = configured.all.filter(\.isScannable).map(\.name)
             guard !sources.isEmpty else { throw ManagerError.invalid("no source to scan: add a webdav, local or feed source to the config file") }
         } else {
             sources = try names.map { name in
-                guard let source = configured.first(where: { $0.name == name }) else { throw LibraryError.noSuchSource(name) }
-                return source
+                guard configured.source(named: name) != nil else { throw LibraryError.noSuchSource(name) }
+                return name
             }
         }
-        guard await library.beginScanning(sources[0].name) else {
+        guard await library.beginScanning(sources[0]) else {
             throw ManagerError(name: "Busy", message: "a scan is already running; see cloudplayerctl status")
         }
         Task { [self, library, loader, logger] in
@@ -282,7 +280,7 @@ package final class Manager1Service: Sendable {
                                      scanning: await library.currentScan != nil)
         if let current = snapshot.current {
             let tags = current.metadata.tags
-            status.url = current.publicURL.absoluteString
+            status.url = current.location.uri
             status.title = current.title
             status.artist = tags.artist ?? ""
             status.album = tags.album ?? ""
@@ -302,45 +300,51 @@ package final class Manager1Service: Sendable {
     private func queue() -> [Manager1.QueuedTrack] {
         let snapshot = latest.withLock { $0 }
         return snapshot.queue.entries.enumerated().map { index, entry in
-            Manager1.QueuedTrack(index: UInt32(index), url: entry.publicURL.absoluteString, title: entry.title,
+            Manager1.QueuedTrack(index: UInt32(index), url: entry.location.uri, title: entry.title,
                                  current: entry.id == snapshot.current?.id, artist: entry.metadata.tags.artist,
                                  duration: entry.metadata.duration)
         }
     }
 
     private func sources() async throws -> [Manager1.Source] {
-        let configured = await loader.configuration.sources
+        let configured = await loader.sources.all
         let summary = try? await library.summary(sources: configured.map(\.name))
         return configured.map { source in
             let counts = summary?.sources.first { $0.name == source.name }
-            return Manager1.Source(name: source.name, type: source.kind.rawValue, url: QueueEntry.publicURL(of: source.url).absoluteString,
+            return Manager1.Source(name: source.name, type: type(of: source).typeName, url: source.shownLocation,
                                    tracks: UInt32(clamping: counts?.tracks ?? 0), gone: UInt32(clamping: counts?.gone ?? 0),
                                    lastScan: counts?.lastScan.map { Int64($0.timeIntervalSince1970) } ?? -1,
                                    problems: counts?.problems ?? "")
         }
     }
 
-    /// Track references as queue items: a library id, or an http(s)/file URL without credentials;
-    /// with what the library knows of them.
+    /// Track references as queue items: a library id, a location's text form, or an http(s)/file
+    /// URL without credentials; with what the library knows of them.
     private func items(_ references: [String]) async throws -> [QueueItem] {
         guard !references.isEmpty else { throw ManagerError.invalid("name at least one track") }
+        let sources = await loader.sources
         var items: [QueueItem] = []
         for reference in references.prefix(100_000) {
             if Int64(reference) != nil {
-                let track = try await library.track(reference)
-                guard let url = URL(string: track.url) else { throw LibraryError.noSuchTrack(reference) }
-                items.append(QueueItem(url: url, metadata: Self.metadata(track)))
+                let track = try await library.track(id: reference)
+                items.append(QueueItem(location: sources.location(of: track.url), metadata: Self.metadata(track)))
                 continue
             }
-            guard let url = URL(string: reference), ["http", "https", "file"].contains(url.scheme?.lowercased() ?? "") else {
-                throw ManagerError.invalid("'\(reference.prefix(80))' is neither a track id nor an http(s) or file URL")
+            guard let url = URL(string: reference), ["http", "https", "file", TrackLocation.scheme].contains(url.scheme?.lowercased() ?? "") else {
+                throw ManagerError.invalid("'\(reference.prefix(80))' is neither a track id nor a location (an http(s), file or cloudplayer URI)")
             }
             guard url.user == nil, url.password == nil else {
                 throw ManagerError.invalid("credentials in a URI are not accepted over D-Bus; name the server in the config file")
             }
-            items.append(await item(for: url))
+            items.append(await item(at: sources.location(of: reference)))
         }
         return items
+    }
+
+    /// A location as a queue item, with what the library knows of it.
+    private func item(at location: TrackLocation) async -> QueueItem {
+        let known = try? await library.track(at: location)
+        return QueueItem(location: location, metadata: known.map(Self.metadata) ?? TrackMetadata())
     }
 
     private static func limit(_ asked: UInt32) -> Int {
@@ -356,8 +360,7 @@ package final class Manager1Service: Sendable {
     }
 
     static func record(_ track: LibraryTrack) -> Manager1.Track {
-        var record = Manager1.Track(url: QueueEntry.publicURL(of: URL(string: track.url) ?? URL(fileURLWithPath: "/")).absoluteString,
-                                    title: track.displayTitle)
+        var record = Manager1.Track(url: track.url, title: track.displayTitle)
         record.id = track.id ?? 0
         record.source = track.source
         record.gone = track.gone
@@ -389,8 +392,12 @@ package final class Manager1Service: Sendable {
             if itemTitle, let title = entry.title { record.title = title }
             return record
         }
-        let url = URL(string: entry.url) ?? URL(fileURLWithPath: "/")
-        return Manager1.Track(url: QueueEntry.publicURL(of: url).absoluteString, title: entry.title ?? QueueEntry.displayName(of: url))
+        return Manager1.Track(url: entry.url, title: entry.title ?? Self.fileName(entry.url))
+    }
+
+    /// The file name of a stored location, for a playlist line that has no title.
+    private static func fileName(_ uri: String) -> String {
+        URL(string: uri).map { $0.lastPathComponent.isEmpty ? uri : $0.lastPathComponent } ?? uri
     }
 
     static func record(_ report: ScanReport) -> Manager1.ScanReport {
@@ -413,8 +420,7 @@ extension Manager1Service: MPRISLibrary {
     }
 
     package func item(for url: URL) async -> QueueItem {
-        let known = try? await library.track(url: url.absoluteString)
-        return QueueItem(url: url, metadata: known.map(Self.metadata) ?? TrackMetadata())
+        await item(at: await loader.sources.location(of: url))
     }
 }
 

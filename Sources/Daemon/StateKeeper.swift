@@ -1,5 +1,6 @@
 import Base
 import Foundation
+import Loader
 import Logging
 import Model
 import Playback
@@ -43,10 +44,11 @@ package actor StateKeeper {
         executor.shutdown()
     }
 
-    /// Puts the saved queue back, and the current track paused at its saved place.
-    package func restore() async {
+    /// Puts the saved queue back, and the current track paused at its saved place; `sources`
+    /// place the saved locations.
+    package func restore(locating sources: SourceSet) async {
         guard let saved = file.load() else { return }
-        let items = saved.queue.compactMap { URL(string: $0).map { QueueItem(url: $0) } }
+        let items = saved.queue.map { QueueItem(location: sources.location(of: $0)) }
         guard !items.isEmpty else { return }
         let added = await player.perform(.add(items, at: .end, play: false)).queue.entries
         if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
@@ -119,7 +121,7 @@ extension PlaybackState {
     /// What the daemon saves of a player's state: locations only, never credentials.
     init(_ snapshot: PlayerSnapshot) {
         let position = snapshot.seconds()
-        self.init(queue: snapshot.queue.entries.map(\.url.absoluteString),
+        self.init(queue: snapshot.queue.entries.map(\.location.uri),
                   current: snapshot.current.flatMap { snapshot.queue.index(of: $0.id) },
                   position: position.isFinite ? max(0, position) : 0, volume: snapshot.volume,
                   loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle)

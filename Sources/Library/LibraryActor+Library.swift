@@ -1,16 +1,28 @@
-import Config
 import Foundation
 import Loader
+import Model
 
 /// The library as others ask for it: scans, listings, search, playlists, pins.
 extension LibraryActor {
-    /// Scans each source in turn; one that is down is reported and the others go on.
-    package func scan(_ sources: [SourceConfiguration], loader: LoaderActor) async -> [ScanReport] {
+    /// Scans each source in turn, whatever kind it is; one that is down is reported and the
+    /// others go on.
+    package func scan(_ names: [String], loader: LoaderActor) async -> [ScanReport] {
+        let sources = await loader.sources
         var reports: [ScanReport] = []
-        for source in sources {
-            scanProgress = ScanProgress(source: source.name)
-            let report = await LibraryScanner(source: source, loader: loader).scan(into: self)
-            reports.append(report)
+        for name in names {
+            scanProgress = ScanProgress(source: name)
+            let storage: (any MediaStorage)?
+            do {
+                storage = try await loader.storage(of: name)
+            } catch {
+                reports.append(ScanReport(source: name, failed: "\(name): \(error)"))
+                continue
+            }
+            guard let storage else {
+                reports.append(ScanReport(source: name, failed: "\(name): this source cannot list its files; scan a webdav, local or feed source"))
+                continue
+            }
+            reports.append(await LibraryScanner(source: name, storage: storage, sources: sources, loader: loader).scan(into: self))
         }
         scanProgress = nil
         lastScanReports = reports
@@ -35,15 +47,14 @@ extension LibraryActor {
         try database.tracks(filter, limit: limit, offset: offset)
     }
 
-    package func track(url: String) throws -> LibraryTrack? {
-        try database.track(url: url)
+    package func track(at location: TrackLocation) throws -> LibraryTrack? {
+        try database.track(url: location.uri)
     }
 
-    /// A track by library id, or by location.
-    package func track(_ reference: String) throws -> LibraryTrack {
-        if let id = Int64(reference), let track = try database.track(id: id) { return track }
-        if let track = try database.track(url: reference) { return track }
-        throw LibraryError.noSuchTrack(reference)
+    /// A track by library id.
+    package func track(id reference: String) throws -> LibraryTrack {
+        guard let id = Int64(reference), let track = try database.track(id: id) else { throw LibraryError.noSuchTrack(reference) }
+        return track
     }
 
     package func playlists() throws -> [PlaylistSummary] {
@@ -66,12 +77,12 @@ extension LibraryActor {
         try database.deletePlaylist(try database.playlist(reference))
     }
 
-    package func add(_ urls: [String], toPlaylist reference: String) throws {
-        try database.add(urls, to: try database.playlist(reference))
+    package func add(_ locations: [TrackLocation], toPlaylist reference: String) throws {
+        try database.add(locations.map(\.uri), to: try database.playlist(reference))
     }
 
-    package func remove(_ urls: [String], fromPlaylist reference: String) throws -> Int {
-        try database.remove(urls, from: try database.playlist(reference))
+    package func remove(_ locations: [TrackLocation], fromPlaylist reference: String) throws -> Int {
+        try database.remove(locations.map(\.uri), from: try database.playlist(reference))
     }
 
     package func setPinned(_ pinned: Bool, playlist reference: String) throws -> LibraryPlaylist {

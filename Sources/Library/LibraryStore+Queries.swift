@@ -51,8 +51,7 @@ extension LibraryStore {
     }
 
     func track(url: String) throws -> LibraryTrack? {
-        let url = LibraryLocation.canonical(url)
-        return try read { try LibraryTrack.filter(Column("url") == url).fetchOne($0) }
+        try read { try LibraryTrack.filter(Column("url") == url).fetchOne($0) }
     }
 
     func track(id: Int64) throws -> LibraryTrack? {
@@ -137,7 +136,6 @@ extension LibraryStore {
     /// Appends locations to one of the user's playlists.
     func add(_ urls: [String], to playlist: LibraryPlaylist) throws {
         guard playlist.kind == .user, let id = playlist.id else { throw LibraryError.notEditable(playlist.name) }
-        let urls = urls.map(LibraryLocation.canonical)
         try write { db in
             var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM playlistItem WHERE playlist = ?", arguments: [id]) ?? -1) + 1
             for url in urls {
@@ -152,7 +150,6 @@ extension LibraryStore {
     /// how many went.
     func remove(_ urls: [String], from playlist: LibraryPlaylist) throws -> Int {
         guard playlist.kind == .user, let id = playlist.id else { throw LibraryError.notEditable(playlist.name) }
-        let urls = urls.map(LibraryLocation.canonical)
         return try write { db in
             let removed = try LibraryPlaylistItem.filter(Column("playlist") == id && urls.contains(Column("url"))).deleteAll(db)
             // Positions stay dense, in order.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Model
 
 /// A track the library knows: where it is, what the server said of it (so a rescan can tell
 /// whether it changed) and what its tags say. `gone`: it was not found by the last scan of its
@@ -68,6 +69,24 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
 
     package mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+
+    /// Its tags (without a picture: art is a file, `artPath`).
+    package var tags: TrackTags {
+        get {
+            TrackTags(title: title, artist: artist, album: album, albumArtist: albumArtist, trackNumber: trackNumber, genre: genre,
+                      year: year, discNumber: discNumber)
+        }
+        set {
+            title = newValue.title
+            artist = newValue.artist
+            album = newValue.album
+            albumArtist = newValue.albumArtist
+            genre = newValue.genre
+            trackNumber = newValue.trackNumber
+            discNumber = newValue.discNumber
+            year = newValue.year
+        }
     }
 
     /// What to call it: its title, else its file name.

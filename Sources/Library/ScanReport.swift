@@ -18,4 +18,11 @@ package struct ScanReport: Sendable, Equatable {
     package init(source: String) {
         self.source = source
     }
+
+    /// A scan that could not start: the source failed, for this reason.
+    package init(source: String, failed problem: String) {
+        self.source = source
+        failed = true
+        problems = [problem]
+    }
 }

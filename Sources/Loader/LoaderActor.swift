@@ -1,13 +1,11 @@
 import Base
 import Cache
-import Config
 import Foundation
 import Logging
 import Model
-import Parsers
 
-/// Turns a track's location into a `ByteSource`: a local file, or a remote file read through the
-/// sparse cache with the credentials of the source whose root covers it.
+/// Turns a track's location into a `ByteSource`: a file on this machine as it is, or a remote file
+/// read through the sparse cache by the input of the source that serves it.
 ///
 /// It runs on a thread of its own: downloads write and sync cache files, and secrets may come
 /// from commands — blocking calls that must stay off the cooperative pool. Every download task
@@ -19,26 +17,33 @@ package actor LoaderActor {
         executor.asUnownedSerialExecutor()
     }
 
-    package private(set) var configuration: Configuration
+    package private(set) var settings: LoaderSettings
+    /// The configured sources; replaced on reload.
+    package private(set) var sources: SourceSet
     private let artwork: ArtworkCache
     let cache: SparseCache
     let logger = Logger(label: "cloudplayerd.loader")
-    private var sources: [String: HTTPSource] = [:]
-    /// Sources of an earlier configuration: downloads may still use them; closed at shutdown.
-    private var retired: [HTTPSource] = []
+    /// Sources at work, by name, opened on first use.
+    private var opened: [String: Source] = [:]
+    /// The open web: URLs no source covers, fetched without credentials.
+    private var web: HTTPInput?
+    /// Inputs of an earlier configuration: downloads may still use them; closed at shutdown.
+    private var retired: [any RemoteInput] = []
+    private let wholeFileServers = WholeFileServers()
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
     private var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
     private var prefetched: RemoteResource?
     private var isShutDown = false
-    /// Files of pinned playlists (by cache name): never evicted.
+    /// Files the user keeps for offline use (pinned playlists), by cache name: never evicted.
     var keptNames: Set<String> = []
 
-    /// `artworkDirectory`: where embedded cover art is written (default: the user's cache).
-    package init(configuration: Configuration = Configuration(), artworkDirectory: URL? = nil) {
-        self.configuration = configuration
-        artwork = ArtworkCache(directory: artworkDirectory ?? configuration.cacheDirectory.appendingPathComponent("art"))
-        cache = SparseCache(directory: configuration.cacheDirectory.appendingPathComponent("data"), limit: configuration.cacheLimit)
+    /// `artworkDirectory`: where embedded cover art is written (default: the cache's `art`).
+    package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil) {
+        self.settings = settings
+        self.sources = sources
+        artwork = ArtworkCache(directory: artworkDirectory ?? settings.cacheDirectory.appendingPathComponent("art"))
+        cache = SparseCache(directory: settings.cacheDirectory.appendingPathComponent("data"), limit: settings.cacheLimit)
     }
 
     deinit {
@@ -53,20 +58,28 @@ package actor LoaderActor {
             resource.fail(.cancelled)
         }
         resources = [:]
-        for source in Array(sources.values) + retired { await source.shutdown() }
-        sources = [:]
+        for input in remoteInputs + retired { await input.shutdown() }
+        opened = [:]
+        web = nil
         retired = []
     }
 
-    /// Takes a new configuration (SIGHUP): new requests use its sources and credentials. The
+    /// Takes new sources and network settings (SIGHUP): new requests use their credentials. The
     /// cache folder and size stay as they were until a restart.
-    package func reload(_ new: Configuration) {
-        var new = new
-        new.cacheDirectory = configuration.cacheDirectory
-        new.cacheLimit = configuration.cacheLimit
-        configuration = new
-        retired += sources.values
-        sources = [:]
+    package func reload(settings new: LoaderSettings, sources: SourceSet) {
+        settings.readTimeout = new.readTimeout
+        settings.retries = new.retries
+        self.sources = sources
+        retired += remoteInputs
+        opened = [:]
+        web = nil
+    }
+
+    private var remoteInputs: [any RemoteInput] {
+        opened.values.compactMap { source in
+            if case .remote(let input) = source.input { return input }
+            return nil
+        } + (web.map { [$0] } ?? [])
     }
 
     /// A local file holding `art`, for MPRIS's `mpris:artUrl`.
@@ -74,18 +87,23 @@ package actor LoaderActor {
         try artwork.store(art)
     }
 
-    /// Opens `url` for reading. `waiting` hears when a read starts and stops waiting for the
+    // MARK: Reading
+
+    /// Opens a track for reading. `waiting` hears when a read starts and stops waiting for the
     /// network (buffering).
-    package func open(_ url: URL, waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
-        try await mediaSource(for: url).open(url, with: self, waiting: waiting)
+    package func open(_ location: TrackLocation, waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
+        switch try input(for: location) {
+        case .disk: return try FileByteSource(path: try Self.path(of: location))
+        case .remote(let input): return NetworkByteSource(resource: try await resource(for: location, input: input), waiting: waiting)
+        }
     }
 
-    /// Starts fetching the head and tail of `url` (the next track), so it starts without a wait.
-    package func prefetch(_ url: URL) async {
-        guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return }
-        prefetched?.unpin()
+    /// Starts fetching the head and tail of a track (the next one), so it starts without a wait.
+    package func prefetch(_ location: TrackLocation) async {
+        guard case .remote(let input)? = try? self.input(for: location) else { return }
+        prefetched?.unwant()
         do {
-            let resource = try await resource(for: url)
+            let resource = try await resource(for: location, input: input)
             prefetched = resource
             resource.prefetch()
         } catch {
@@ -93,17 +111,19 @@ package actor LoaderActor {
         }
     }
 
-    /// Reads exactly `range` of `url` — through the cache for a remote file, fetching only its
+    /// Reads exactly `range` of a track — through the cache for a remote file, fetching only its
     /// holes and nothing around them (a library scan reads heads and tails this way, and the
     /// bytes stay for the first play). `known`: length and version a folder listing just gave,
     /// which spares a request.
     ///
     /// From a server that ignores `Range`, bytes more than `wholeFileSlack` past those already
     /// here are refused with `wholeFileOnly`: the stream from the start would bring the whole file.
-    package func bytes(in range: Range<Int64>, of url: URL, known: ResourceInfo? = nil) async throws -> [UInt8] {
-        if url.isFileURL { return try LocalSource.bytes(in: range, of: url) }
-        let resource = try await resource(for: url, known: known)
-        if resource.source.ignoresRanges(url), range.lowerBound > resource.presentRun(from: 0) + Self.wholeFileSlack {
+    package func bytes(in range: Range<Int64>, of location: TrackLocation, known: ResourceInfo? = nil) async throws -> [UInt8] {
+        guard case .remote(let input) = try self.input(for: location) else {
+            return try FileByteSource(path: try Self.path(of: location)).readBytes(in: range)
+        }
+        let resource = try await resource(for: location, input: input, known: known)
+        if resource.ignoresRanges, range.lowerBound > resource.presentRun(from: 0) + Self.wholeFileSlack {
             throw LoaderError.wholeFileOnly
         }
         // Wanted at once, before anything else runs on the loader: a wanted resource is never
@@ -117,67 +137,78 @@ package actor LoaderActor {
     /// `bytes(in:of:known:)`: more of the head (a large tag) always, a tail only of a small file.
     static let wholeFileSlack: Int64 = 64 << 10
 
-    /// The entries of a WebDAV folder, one level deep.
-    package func list(_ folder: URL) async throws -> [DAVEntry] {
-        guard let source = try source(for: folder) as? WebDAVSource else {
-            throw LoaderError.configuration("\(folder.host ?? "this server") is not a WebDAV source in the config file")
-        }
-        return try await source.list(folder)
-    }
-
     /// A small file whole (a feed, a playlist file); nil when the server says it still has
     /// `validator`. A local file is read from disk.
-    package func document(_ url: URL, limit: Int = 16 << 20, ifNoneMatch validator: String? = nil) async throws -> FetchedDocument? {
-        if url.isFileURL {
-            let bytes = try LocalSource.bytes(in: 0..<Int64(limit) + 1, of: url)
+    package func document(_ location: TrackLocation, limit: Int = 16 << 20, ifNoneMatch validator: String? = nil) async throws -> FetchedDocument? {
+        guard case .remote(let input) = try self.input(for: location) else {
+            let bytes = try FileByteSource(path: try Self.path(of: location)).readBytes(in: 0..<Int64(limit) + 1)
             guard bytes.count <= limit else { throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB") }
             return FetchedDocument(bytes: bytes, validator: nil)
         }
-        return try await source(for: url).document(url, limit: limit, ifNoneMatch: validator)
+        return try await input.document(location, limit: limit, ifNoneMatch: validator)
     }
 
-    /// Whether every byte of `url` is in the cache. Only reads the record: asking must not count
-    /// as a use (LRU) nor touch the entry.
-    package func isCached(_ url: URL) -> Bool {
-        let (name, check) = SparseCache.identity(of: url)
+    /// What lists the folders of the source `name`, for a scan; nil if it cannot be listed.
+    package func storage(of name: String) throws -> (any MediaStorage)? {
+        try source(named: name).storage
+    }
+
+    /// Whether every byte of a track is in the cache. Only reads the record: asking must not
+    /// count as a use (LRU) nor touch the entry.
+    package func isCached(_ location: TrackLocation) -> Bool {
+        let (name, check) = SparseCache.identity(of: location.uri)
         if let resource = resources[name] { return resource.isComplete }
         guard let stored = cache.stored(name: name), stored.check == check else { return false }
         return stored.ranges.contains(0..<stored.length)
     }
 
-    /// The source that reads `url`: the disk, or the configured server with the longest
-    /// matching root, else the open web (no credentials).
-    func mediaSource(for url: URL) throws -> any MediaSource {
-        switch url.scheme?.lowercased() {
-        case "file"?: LocalSource()
-        case "http"?, "https"?: try source(for: url)
-        default: throw LoaderError.unsupportedScheme(url.scheme ?? "")
-        }
+    // MARK: Sources
+
+    /// How a track is read: the input of the source that serves it, the disk for a file of none,
+    /// the open web for a URL of none.
+    func input(for location: TrackLocation) throws -> TrackInput {
+        guard !isShutDown else { throw LoaderError.cancelled }
+        if let name = location.source { return try source(named: name).input }
+        if location.isFile { return .disk }
+        _ = try HTTPInput.url(of: location)
+        if let web { return .remote(web) }
+        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout))
+        web = input
+        return .remote(input)
     }
 
-    private func source(for url: URL) throws -> HTTPSource {
+    private func source(named name: String) throws -> Source {
         guard !isShutDown else { throw LoaderError.cancelled }
-        let configured = configuration.source(for: url)
-        let key = configured?.name ?? ""
-        if let known = sources[key] { return known }
-        let kind: HTTPSource.Type = configured?.kind == .webdav ? WebDAVSource.self : HTTPSource.self
-        let source = try kind.init(configuration: configured, readTimeout: configuration.readTimeout)
-        sources[key] = source
+        if let known = opened[name] { return known }
+        guard let configured = sources.source(named: name) else {
+            throw LoaderError.configuration("there is no source '\(name)' in the config file")
+        }
+        let source = try configured.open(SourceEnvironment(readTimeout: settings.readTimeout, sources: sources))
+        opened[name] = source
         return source
     }
 
-    /// The shared resource for `url`, its length and version known (from the cache, or from the
-    /// first answer of the server).
-    func resource(for url: URL, from source: HTTPSource? = nil, known: ResourceInfo? = nil) async throws -> RemoteResource {
+    /// The path of a track on this machine.
+    private static func path(of location: TrackLocation) throws -> String {
+        guard let url = location.url, url.isFileURL else { throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme) }
+        return url.path
+    }
+
+    // MARK: Downloads
+
+    /// The shared resource for a remote track, its length and version known (from the cache, or
+    /// from the first answer of the server).
+    func resource(for location: TrackLocation, input: any RemoteInput, known: ResourceInfo? = nil) async throws -> RemoteResource {
         guard !isShutDown else { throw LoaderError.cancelled }
-        let (name, _) = SparseCache.identity(of: url)
+        let (name, _) = SparseCache.identity(of: location.uri)
         dropUnused()
         let resource: RemoteResource
         if let known = resources[name] {
             resource = known
         } else {
             try cache.prepare()
-            resource = RemoteResource(url: url, source: try source ?? self.source(for: url), cache: cache, known: known) { [weak self] resource in
+            resource = RemoteResource(location: location, input: input, wholeFileServers: wholeFileServers, cache: cache,
+                                      known: known) { [weak self] resource in
                 guard let self else { return }
                 Task { await self.pump(resource) }
             }
@@ -189,7 +220,7 @@ package actor LoaderActor {
             }
         }
         try await resource.waitForInfo()
-        cache.trimIfNeeded(pinned: pinnedNames)
+        cache.trimIfNeeded(keeping: protectedNames)
         return resource
     }
 
@@ -216,18 +247,19 @@ package actor LoaderActor {
     private func revalidate(_ resource: RemoteResource) async {
         guard let known = resource.currentInfo else { return }
         do {
-            let fresh = try await resource.source.describe(resource.url)
+            let fresh = try await resource.input.describe(resource.location)
             guard fresh.length != known.length || (fresh.validator != nil && known.validator != nil && fresh.validator != known.validator) else { return }
-            logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.source.name)"])
+            logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
             resource.forgetCachedCopy()
-            if resources[resource.name] === resource && !resource.isPinned { resources[resource.name] = nil }
+            if resources[resource.name] === resource && !resource.isInUse { resources[resource.name] = nil }
         } catch {
-            logger.debug("cached copy not revalidated", metadata: ["source": "\(resource.source.name)", "reason": "\(error)"])
+            logger.debug("cached copy not revalidated", metadata: ["source": "\(resource.input.name)", "reason": "\(error)"])
         }
     }
 
-    /// Cache entries in use (read, wanted, or downloading): never evicted.
-    var pinnedNames: Set<String> {
+    /// Cache entries never evicted now: in use (read, wanted, downloading, the next track), or
+    /// kept by the user for offline play.
+    var protectedNames: Set<String> {
         Set(resources.values.filter { !$0.isIdle || $0 === prefetched }.map(\.name)).union(keptNames)
     }
 
@@ -235,10 +267,10 @@ package actor LoaderActor {
     /// first request for a file whose length is not known yet. `version`: what `plan()` claimed
     /// the chunk for.
     private func download(_ chunk: Range<Int64>?, of resource: RemoteResource, version: Int) async {
-        let download = RangeDownload(resource: resource, retries: configuration.retries, logger: logger)
+        let download = RangeDownload(resource: resource, retries: settings.retries, logger: logger)
         await download.run(chunk, version: version)
         if let chunk { resource.finished(chunk, version: version) } else { resource.firstRequestEnded() }
-        cache.trimIfNeeded(pinned: pinnedNames)
+        cache.trimIfNeeded(keeping: protectedNames)
         pump(resource)
     }
 }

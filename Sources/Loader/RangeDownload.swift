@@ -55,13 +55,13 @@ package struct RangeDownload {
                 failures += 1
                 lastError = error
                 if error == .http(status: 416) { learning = true }
-                logger.notice("download interrupted; resuming", metadata: ["source": "\(resource.source.name)",
+                logger.notice("download interrupted; resuming", metadata: ["source": "\(resource.input.name)",
                                                                          "at": "\(cursor)", "reason": "\(error)", "attempt": "\(failures)"])
             } catch let error as LoaderError {
                 resource.fail(error)
                 return
             } catch {
-                resource.fail(HTTPSource.loaderError(error))
+                resource.fail(HTTPTransport.loaderError(error))
                 return
             }
             if failures > retries {
@@ -85,7 +85,7 @@ package struct RangeDownload {
             headers.add(name: "Range", value: "bytes=\(cursor)-\(end - 1)")
             if let validator = state.validator, !first { headers.add(name: "If-Range", value: validator) }
         }
-        let response = try await resource.source.send(resource.url, method: .GET, headers: headers)
+        let response = try await resource.input.get(resource.location, headers: headers)
         let validator = ResourceInfo.validator(in: response.headers)
         let type = response.headers.first(name: "Content-Type")
         switch response.status.code {
@@ -127,7 +127,7 @@ package struct RangeDownload {
         case 416:
             throw LoaderError.http(status: 416)
         case let code:
-            throw resource.source.failure(HTTPResponseStatus(statusCode: Int(code)))
+            throw resource.input.failure(HTTPResponseStatus(statusCode: Int(code)))
         }
     }
 
@@ -148,7 +148,7 @@ package struct RangeDownload {
                 if whileNeeded && position < end && !resource.needsBytes { return }
             }
         } catch {
-            throw HTTPSource.loaderError(error)
+            throw HTTPTransport.loaderError(error)
         }
         if position < end { throw LoaderError.network("the answer ended early") }
     }

@@ -22,8 +22,10 @@ package final class RemoteResource: @unchecked Sendable {
     /// A read that waits longer than this is reported as buffering (short waits are normal).
     static let bufferingAfter = 0.3
 
-    let url: URL
-    let source: HTTPSource
+    let location: TrackLocation
+    let input: any RemoteInput
+    /// Servers seen to ignore `Range`, shared by every resource.
+    private let wholeFileServers: WholeFileServers
     let name: String
     let check: String
     private let cache: SparseCache
@@ -64,13 +66,14 @@ package final class RemoteResource: @unchecked Sendable {
 
     /// `known`: what the server said of the file a moment ago (a folder listing), so no request
     /// is needed to learn it.
-    init(url: URL, source: HTTPSource, cache: SparseCache, known: ResourceInfo? = nil,
-         wake: @escaping @Sendable (RemoteResource) -> Void) {
-        self.url = url
-        self.source = source
+    init(location: TrackLocation, input: any RemoteInput, wholeFileServers: WholeFileServers, cache: SparseCache,
+         known: ResourceInfo? = nil, wake: @escaping @Sendable (RemoteResource) -> Void) {
+        self.location = location
+        self.input = input
+        self.wholeFileServers = wholeFileServers
         self.cache = cache
         self.wake = wake
-        (name, check) = SparseCache.identity(of: url)
+        (name, check) = SparseCache.identity(of: location.uri)
         if let stored = cache.stored(name: name), stored.check == check,
            known.map({ $0.length == stored.length && ($0.validator ?? "") == stored.validator }) ?? true,
            let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) {
@@ -97,7 +100,8 @@ package final class RemoteResource: @unchecked Sendable {
 
     var currentInfo: ResourceInfo? { locked { info } }
     var version: Int { locked { generation } }
-    var isPinned: Bool { locked { readers > 0 || !wanted.isEmpty } }
+    /// Someone reads it or wants bytes of it: it stays, and stays in the cache.
+    var isInUse: Bool { locked { readers > 0 || !wanted.isEmpty } }
     /// Someone reads it, or wants bytes that are not here yet: a whole-file stream (a server
     /// that ignores `Range`) goes on only while this holds.
     var needsBytes: Bool { locked { needsBytesLocked } }
@@ -125,7 +129,7 @@ package final class RemoteResource: @unchecked Sendable {
         }
     }
 
-    /// Registers a reader; the resource is pinned (not evicted) and read ahead while it has any.
+    /// Registers a reader; the resource is in use (not evicted) and read ahead while it has any.
     func attach() -> Int {
         let id = locked {
             readers += 1
@@ -155,7 +159,8 @@ package final class RemoteResource: @unchecked Sendable {
         wake(self)
     }
 
-    func unpin() {
+    /// Wants nothing more (the prefetch of a track that is no longer next).
+    func unwant() {
         locked { wanted = ByteRanges() }
     }
 
@@ -390,9 +395,14 @@ package final class RemoteResource: @unchecked Sendable {
     /// The server answered a `Range` request with the whole file: downloads become whole-file
     /// streams, and its source remembers the server for every file of it.
     func rangesRefused() {
-        source.sawRangesIgnored(url)
+        wholeFileServers.insert(server)
         locked { info?.acceptsRanges = false }
     }
+
+    /// Whether this file's server has been seen to ignore `Range`.
+    var ignoresRanges: Bool { wholeFileServers.contains(server) }
+
+    private var server: String { input.name + " " + input.server(of: location) }
 
     /// Keeps downloaded bytes at `offset`; false when they belong to an outdated version.
     func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64, version writer: Int) -> Bool {

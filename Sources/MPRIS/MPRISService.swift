@@ -15,12 +15,12 @@ package final class MPRISService: Sendable {
     package let quitRequests: AsyncStream<Void>
     private let object: BusObject
     private let state: Locked<MPRISState>
-    private let library: (any MPRISLibrary)?
+    private let library: any MPRISLibrary
     private let feeder: Task<Void, Never>
 
-    /// Registers the MPRIS object on `connection` (its owner then takes the bus name). With a
-    /// `library`, MPRIS Playlists offers its playlists and added tracks show its tags.
-    package init(player: Player, library: (any MPRISLibrary)? = nil, connection: BusConnection) async throws {
+    /// Registers the MPRIS object on `connection` (its owner then takes the bus name); MPRIS
+    /// Playlists offers the `library`'s playlists, and tracks clients add are placed by it.
+    package init(player: Player, library: any MPRISLibrary, connection: BusConnection) async throws {
         let state = Locked(MPRISState())
         let (quitRequests, quit) = AsyncStream.makeStream(of: Void.self)
         let interfaces = Self.interfaces(player: player, library: library, state: state, quit: quit)
@@ -32,13 +32,12 @@ package final class MPRISService: Sendable {
         self.library = library
         let events = player.subscribe()
         feeder = Task { await Self.follow(events, state: state, object: object) }
-        if library != nil { refreshPlaylists() }
+        refreshPlaylists()
     }
 
     /// Reads the library's playlists again and announces the new count.
     package func refreshPlaylists() {
-        guard let library else { return }
-        Task { [state, object] in
+        Task { [state, object, library] in
             let sorted = await library.playlists().sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
             Self.update(state, object) { $0.playlists = sorted }
         }
@@ -104,7 +103,7 @@ package final class MPRISService: Sendable {
 
     /// The four interfaces: their methods turn calls into player commands (on the bus thread,
     /// so they only send, never wait), their properties read the state.
-    private static func interfaces(player: Player, library: (any MPRISLibrary)?, state: Locked<MPRISState>,
+    private static func interfaces(player: Player, library: any MPRISLibrary, state: Locked<MPRISState>,
                                    quit: AsyncStream<Void>.Continuation) -> [BusInterface] {
         let root = BusInterface(MPRIS.root)
         root.method(MPRIS.raise) { .done }
@@ -175,7 +174,7 @@ package final class MPRISService: Sendable {
 
         let playlists = BusInterface(MPRIS.playlists)
         playlists.method(MPRIS.activatePlaylist) { id in
-            guard let library, let playlist = state.withLock({ $0.playlists.first { $0.id == id.path } }),
+            guard let playlist = state.withLock({ $0.playlists.first { $0.id == id.path } }),
                   let number = playlist.libraryID else {
                 return .invalidArguments("there is no playlist \(id.path.prefix(80))")
             }
@@ -212,7 +211,7 @@ package final class MPRISService: Sendable {
     /// file off the bus thread, queues it and maybe plays it, and only then replies — so a
     /// missing or non-audio file is an error for the caller, not a silent skip later.
     private static func add(_ text: String, at placement: PlayQueue.Placement, play: Bool, player: Player,
-                            library: (any MPRISLibrary)?) -> BusOutcome {
+                            library: any MPRISLibrary) -> BusOutcome {
         let schemes = MPRISProperty.uriSchemes
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme) else {
             return .failed(name: "org.freedesktop.DBus.Error.NotSupported",
@@ -224,12 +223,12 @@ package final class MPRISService: Sendable {
                            message: "credentials in a URI are not accepted over D-Bus; name the server in the config file")
         }
         return .later {
+            let item = await library.item(for: url)
             do {
-                _ = try await player.probe(url)
+                _ = try await player.probe(item.location)
             } catch {
-                return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(url.lastPathComponent): \(error)")
+                return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(item.location.displayName): \(error)")
             }
-            let item = await library?.item(for: url) ?? QueueItem(url: url)
             await player.perform(.add([item], at: placement, play: play))
             return .done
         }

@@ -48,7 +48,7 @@ package struct MPRISState: Sendable {
         if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
         if let genre = tags.genre { fields.append(("xesam:genre", .strings([genre]))) }
-        fields.append(("xesam:url", .string(entry.publicURL.absoluteString)))
+        fields.append(("xesam:url", .string(entry.location.publicURI)))
         return BusFields(fields)
     }
 }

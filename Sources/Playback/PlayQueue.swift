@@ -35,7 +35,7 @@ package struct PlayQueue: Sendable, Equatable {
     package mutating func add(_ items: [QueueItem], at placement: Placement = .end) -> [QueueEntry] {
         let added = items.map { item -> QueueEntry in
             defer { nextID += 1 }
-            return QueueEntry(id: nextID, url: item.url, metadata: item.metadata)
+            return QueueEntry(id: nextID, location: item.location, metadata: item.metadata)
         }
         let index: Int
         switch placement {
@@ -136,11 +136,11 @@ package struct PlayQueue: Sendable, Equatable {
 
 /// What to queue: a location, and what is known of it already.
 package struct QueueItem: Sendable, Hashable {
-    package var url: URL
+    package var location: TrackLocation
     package var metadata: TrackMetadata
 
-    package init(url: URL, metadata: TrackMetadata = TrackMetadata()) {
-        self.url = url
+    package init(location: TrackLocation, metadata: TrackMetadata = TrackMetadata()) {
+        self.location = location
         self.metadata = metadata
     }
 }

@@ -118,8 +118,8 @@ package actor Player {
     package var current: QueueEntry? { state.current }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
-    package func probe(_ url: URL) async throws -> AudioCodec {
-        let source = try await loader.open(url)
+    package func probe(_ location: TrackLocation) async throws -> AudioCodec {
+        let source = try await loader.open(location)
         return try await decoder.probe(source)
     }
 
@@ -323,7 +323,7 @@ package actor Player {
             var failuresInARow = 0
             while let item = next, !Task.isCancelled {
                 do {
-                    let source = try await loader.open(item.url) { mailbox.yield(.buffering(item, $0, generation: generation)) }
+                    let source = try await loader.open(item.location) { mailbox.yield(.buffering(item, $0, generation: generation)) }
                     // A seek or skip must reach a decoder that waits for the network, on its thread.
                     try await withTaskCancellationHandler {
                         try await decoder.decode(item, from: source, startingAt: start, into: packets)
@@ -378,7 +378,7 @@ package actor Player {
                                                    "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
             publish(.trackStarted(state.current ?? entry, shown, seconds: seconds))
             if let following = state.queue.entry(after: entry.id, automatically: true) {
-                Task { [loader] in await loader.prefetch(following.url) }
+                Task { [loader] in await loader.prefetch(following.location) }
             }
             if let art = info.tags.artwork {
                 do {

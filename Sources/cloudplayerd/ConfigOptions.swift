@@ -1,6 +1,10 @@
 import ArgumentParser
 import Config
+import Daemon
 import Foundation
+import Loader
+import Model
+import SourceTypes
 
 /// The `--config` option, and reading the file it names.
 struct ConfigOptions: ParsableArguments {
@@ -24,25 +28,26 @@ struct ConfigOptions: ParsableArguments {
 }
 
 extension Configuration {
-    /// A track argument as a location: an http(s) or file URL as given, anything else a path.
-    /// Credentials written into a URL (`https://user:pass@host/…`) move into a source of their
-    /// own, so the URL that is queued, shown and logged carries none.
-    mutating func location(of argument: String, relativeTo directory: URL) -> URL {
-        guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-            return URL(fileURLWithPath: argument, relativeTo: directory).standardizedFileURL
+    /// A track argument as a location: a `cloudplayer://` location, an http(s) or file URL as
+    /// given, anything else a path. Credentials written into a URL (`https://user:pass@host/…`)
+    /// move into a source of their own, so the location that is queued, shown and logged carries
+    /// none.
+    mutating func location(of argument: String, relativeTo directory: URL) -> TrackLocation {
+        guard let url = URL(string: argument), let user = url.user, ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return sources.location(of: argument, relativeTo: directory)
         }
-        guard let user = url.user, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         parts.user = nil
         parts.password = nil
         let clean = parts.url ?? url
         parts.path = "/"
         parts.query = nil
         parts.fragment = nil
-        if source(for: clean) == nil, let root = parts.url {
+        if sources.location(of: clean).source == nil, let root = parts.url {
             let password = url.password.map { Secret.Origin.inline(Secret($0.removingPercentEncoding ?? $0)) }
-            sources.append(SourceConfiguration(name: url.host ?? "server", kind: .http, url: root,
-                                               username: user.removingPercentEncoding ?? user, password: password))
+            let server = HTTPServer(url: root, username: user.removingPercentEncoding ?? user, password: password)
+            sources = SourceSet(sources.all + [HTTPSource(name: url.host ?? "server", server: server)])
         }
-        return clean
+        return sources.location(of: clean)
     }
 }

@@ -1,4 +1,5 @@
 import Config
+import Daemon
 import Foundation
 import Loader
 import Logging
@@ -19,8 +20,8 @@ struct ConfigReloader: Sendable {
     func reload() async -> String? {
         do {
             let configuration = try Configuration.load(explicit: options.config)
-            await loader.reload(configuration)
-            logger.notice("config reloaded", metadata: ["sources": "\(configuration.sources.count)"])
+            await loader.reload(settings: configuration.loader, sources: configuration.sources)
+            logger.notice("config reloaded", metadata: ["sources": "\(configuration.sources.all.count)"])
             return nil
         } catch {
             logger.error("config not reloaded; the last good one stays", metadata: ["reason": "\(error)"])

@@ -40,7 +40,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let watcher = SignalWatcher([SIGINT, SIGTERM, SIGHUP])
         let configuration = try configOptions.load()
         let device = try await outputOptions.openDevice(journal: true)
-        let loader = LoaderActor(configuration: configuration)
+        let loader = LoaderActor(settings: configuration.loader, sources: configuration.sources)
         let library = LibraryActor()
         do {
             try await library.openDatabase()
@@ -53,7 +53,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
         let service: BusPublication
         do {
-            service = try await BusPublication(player: player, manager: manager, instance: instance)
+            service = try await BusPublication(player: player, manager: manager, sources: configuration.sources, instance: instance)
         } catch {
             complain("\(error)")
             await player.shutdown()
@@ -62,7 +62,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         // After the bus is up, so MPRIS hears the restored queue and track like any change.
         let keeper = StateKeeper(player: player, instance: instance)
-        await keeper.restore()
+        await keeper.restore(locating: configuration.sources)
         await keeper.start()
         try? await manager.keepPinned()
         say("cloudplayerd: serving \(service.name)")

@@ -66,10 +66,11 @@ struct PlayCommand: AsyncParsableCommand {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let locations = files.map { configuration.location(of: $0, relativeTo: cwd) }
         let device = try await outputOptions.openDevice()
-        let player = Player(loader: LoaderActor(configuration: configuration), output: OutputActor(device: device))
+        let player = Player(loader: LoaderActor(settings: configuration.loader, sources: configuration.sources),
+                            output: OutputActor(device: device))
         let events = player.subscribe()
-        let service = noMPRIS ? nil : await Self.publish(player)
-        let entries = await player.perform(.add(locations.map { QueueItem(url: $0) }, at: .end, play: false)).queue.entries
+        let service = noMPRIS ? nil : await Self.publish(player, sources: configuration.sources)
+        let entries = await player.perform(.add(locations.map { QueueItem(location: $0) }, at: .end, play: false)).queue.entries
         let watcher = SignalWatcher()
         let signals = watcher.signals
         let interruption = Task.detached {
@@ -98,7 +99,7 @@ struct PlayCommand: AsyncParsableCommand {
                 if !quiet { say("Playing \(entry.displayName)\(Self.describe(info))") }
             case .trackFailed(let entry, let error):
                 failures += 1
-                complain("\(entry.url.path): \(error)")
+                complain("\(entry.location.url?.path ?? entry.location.uri): \(error)")
             case .outputFailed(let error):
                 failures += 1
                 complain("\(error)")
@@ -128,12 +129,12 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// Publishes MPRIS while playing, as `…cloudplayerd`, or `…cloudplayerd.instancePID` when a
     /// daemon holds that name. Without a session bus, plays on unpublished.
-    private static func publish(_ player: Player) async -> BusPublication? {
+    private static func publish(_ player: Player, sources: SourceSet) async -> BusPublication? {
         let logger = Logger(label: "cloudplayerd.play")
         do {
-            return try await BusPublication(player: player)
+            return try await BusPublication(player: player, sources: sources)
         } catch BusError.nameTaken {
-            return try? await BusPublication(player: player, instance: String(getpid()))
+            return try? await BusPublication(player: player, sources: sources, instance: String(getpid()))
         } catch {
             logger.notice("playing without MPRIS: \(error)")
             return nil

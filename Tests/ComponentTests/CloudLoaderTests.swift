@@ -1,8 +1,10 @@
 import Cache
 import Config
+import Daemon
 import Foundation
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -197,9 +199,9 @@ struct CloudLoaderTests {
         try server.publish(file, as: "a.mp3")
         let cache = try Fixtures.shared.scratchDirectory()
         func configuration(trusting ca: URL?) -> Configuration {
-            Configuration(cacheDirectory: cache, sources: [
-                SourceConfiguration(name: "tls", kind: .webdav, url: server.baseURL, username: server.username,
-                                    password: .inline(Secret(server.password)), tlsCAFile: ca?.path),
+            Configuration(loader: LoaderSettings(cacheDirectory: cache), sources: [
+                WebDAVSource(name: "tls", server: HTTPServer(url: server.baseURL, username: server.username,
+                                                             password: .inline(Secret(server.password)), tlsCAFile: ca?.path)),
             ])
         }
         let url = server.baseURL.appendingPathComponent("a.mp3")
@@ -219,7 +221,7 @@ struct CloudLoaderTests {
         let origin = try rig.origin(.vbrMP3)
         let victim = rig.directory.appendingPathComponent("victim")
         try Data("precious".utf8).write(to: victim)
-        let (name, _) = SparseCache.identity(of: rig.url(.vbrMP3))
+        let (name, _) = SparseCache.identity(of: TrackLocation(url: rig.url(.vbrMP3)).uri)
         let folder = rig.cacheDirectory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(name + ".data").path, withDestinationPath: victim.path)
@@ -323,7 +325,7 @@ struct CloudLoaderTests {
         let opus = try rig.origin(.longOpus)
         let limit = (mp3.count + opus.count) * 3 / 4  // room for one of them, not both
         var configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
-        configuration.cacheLimit = Int64(limit)
+        configuration.loader.cacheLimit = Int64(limit)
         let loader = LoaderActor(configuration: configuration)
         let first = try await loader.open(rig.url(.longMP3))
         #expect(try await readAll(first) == mp3)

@@ -1,5 +1,8 @@
 import Config
+import Daemon
 import Foundation
+import Loader
+import SourceTypes
 import Testing
 
 /// The config file: what it accepts, and errors that say where to look — never a secret.
@@ -27,16 +30,17 @@ import Testing
             headers = { Authorization = "Bearer abc.def", "X-Client" = 'cloudplayerd' }
             """
         let configuration = try Configuration.parse(text, relativeTo: directory)
-        #expect(configuration.cacheLimit == 2 << 30)
-        #expect(configuration.sources.map(\.name) == ["nextcloud", "cdn"])
-        let cloud = configuration.sources[0]
-        #expect(cloud.kind == .webdav && cloud.username == "anna")
-        if case .file(let path)? = cloud.password { #expect(path.hasSuffix("/.config/cloudplayerd/nextcloud.pass")) } else {
-            Issue.record("password_file not read: \(String(describing: cloud.password))")
+        #expect(configuration.loader.cacheLimit == 2 << 30)
+        #expect(configuration.sources.all.map(\.name) == ["nextcloud", "cdn"])
+        let cloud = try #require(configuration.sources.all[0] as? WebDAVSource)
+        #expect(cloud.server.username == "anna")
+        if case .file(let path)? = cloud.server.password { #expect(path.hasSuffix("/.config/cloudplayerd/nextcloud.pass")) } else {
+            Issue.record("password_file not read: \(String(describing: cloud.server.password))")
         }
-        #expect(configuration.sources[1].headers.map(\.name) == ["Authorization", "X-Client"])
-        #expect(configuration.sources[1].headers[0].value.reveal() == "Bearer abc.def")
-        #expect("\(configuration.sources[1].headers[0].value)" == "<secret>")
+        let cdn = try #require(configuration.sources.all[1] as? HTTPSource)
+        #expect(cdn.server.headers.map(\.name) == ["Authorization", "X-Client"])
+        #expect(cdn.server.headers[0].value.reveal() == "Bearer abc.def")
+        #expect("\(cdn.server.headers[0].value)" == "<secret>")
     }
 
     @Test("the longest matching root wins; other hosts, ports and schemes do not match")
@@ -51,13 +55,14 @@ import Testing
             type = "webdav"
             url = "https://h.example/dav/music"
             """
-        let configuration = try Configuration.parse(text, relativeTo: directory)
-        #expect(configuration.source(for: URL(string: "https://h.example/dav/music/a.mp3")!)?.name == "music")
-        #expect(configuration.source(for: URL(string: "https://h.example/dav/musical/a.mp3")!)?.name == "all")
-        #expect(configuration.source(for: URL(string: "https://H.EXAMPLE:443/x.mp3")!)?.name == "all")
-        #expect(configuration.source(for: URL(string: "http://h.example/x.mp3")!) == nil)
-        #expect(configuration.source(for: URL(string: "https://h.example:8443/x.mp3")!) == nil)
-        #expect(configuration.source(for: URL(string: "https://evil.example/dav/music/a.mp3")!) == nil)
+        let sources = try Configuration.parse(text, relativeTo: directory).sources
+        func source(_ url: String) -> String? { sources.location(of: URL(string: url)!).source }
+        #expect(source("https://h.example/dav/music/a.mp3") == "music")
+        #expect(source("https://h.example/dav/musical/a.mp3") == "all")
+        #expect(source("https://H.EXAMPLE:443/x.mp3") == "all")
+        #expect(source("http://h.example/x.mp3") == nil)
+        #expect(source("https://h.example:8443/x.mp3") == nil)
+        #expect(source("https://evil.example/dav/music/a.mp3") == nil)
     }
 
     @Test("mistakes are named by line and key, and a password never appears in the message",
@@ -140,11 +145,11 @@ import Testing
 
     @Test("a path that climbs out of a source's root, even percent-encoded, is not covered by it (no credentials)")
     func climbingPathIsNotCovered() throws {
-        let source = SourceConfiguration(name: "dav", kind: .webdav, url: URL(string: "https://cloud.example.org/dav/music/")!)
-        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/b.mp3")!) != nil)
-        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/%2e%2e/private/x.mp3")!) == nil)
-        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/%2E%2E/%2e%2e/x.mp3")!) == nil)
-        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/music/./x.mp3")!) == nil)
-        #expect(source.coverage(of: URL(string: "https://cloud.example.org/dav/musicx/y.mp3")!) == nil)
+        let root = URL(string: "https://cloud.example.org/dav/music/")!
+        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/b.mp3")!, by: root) != nil)
+        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/%2e%2e/private/x.mp3")!, by: root) == nil)
+        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/%2E%2E/%2e%2e/x.mp3")!, by: root) == nil)
+        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/./x.mp3")!, by: root) == nil)
+        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/musicx/y.mp3")!, by: root) == nil)
     }
 }

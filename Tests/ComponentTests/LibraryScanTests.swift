@@ -1,8 +1,13 @@
 import Config
+import Daemon
 import Foundation
 import GRDB
 import Library
 import Loader
+import Model
+import Output
+import Playback
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -17,7 +22,6 @@ struct LibraryScanTests {
         let directory: URL
         let library: LibraryActor
         let loader: LoaderActor
-        let source: SourceConfiguration
 
         /// `root`: the source's folder on the server.
         init(root: String = "", extraSources: String = "") async throws {
@@ -38,9 +42,7 @@ struct LibraryScanTests {
                 password = "\(server.password)"
                 \(extraSources)
                 """
-            let configuration = try Configuration.parse(config, relativeTo: directory)
-            source = configuration.sources[0]
-            loader = LoaderActor(configuration: configuration)
+            loader = LoaderActor(configuration: try Configuration.parse(config, relativeTo: directory))
             library = LibraryActor()
             try await library.openDatabase(at: directory.appendingPathComponent("library.sqlite"))
         }
@@ -57,11 +59,15 @@ struct LibraryScanTests {
             }
 
         func url(_ path: String) -> String {
-            LibraryLocation.canonical(proxy.baseURL.appendingPathComponent(path)).absoluteString
+            TrackLocation(url: proxy.baseURL.appendingPathComponent(path)).uri
         }
 
-        func scan(_ sources: [SourceConfiguration]? = nil) async -> [ScanReport] {
-            await library.scan(sources ?? [source], loader: loader)
+        func location(_ uri: String) -> TrackLocation {
+            TrackLocation(url: URL(string: uri)!)
+        }
+
+        func scan(_ sources: [String] = ["dav"]) async -> [ScanReport] {
+            await library.scan(sources, loader: loader)
         }
 
         func publish(_ data: Data, at path: String) throws {
@@ -89,7 +95,7 @@ struct LibraryScanTests {
             // Tags as written, for a sample; the duration from the Info header.
             for track in [tracks[0], tracks[777], tracks[1999]] {
                 let url = rig.url(track.path)
-                let known = try #require(try await rig.library.track(url: url), "\(track.path)")
+                let known = try #require(try await rig.library.track(at: rig.location(url)), "\(track.path)")
                 #expect(known.title == track.title)
                 #expect(known.artist == track.artist)
                 #expect(known.album == track.album)
@@ -128,7 +134,7 @@ struct LibraryScanTests {
             #expect(try await rig.library.search(changed.title).isEmpty, "its old title left the search index")
             #expect(try await rig.library.search("brand new").count == 1)
             let goneURL = rig.url(deleted.path)
-            #expect(try await rig.library.track(url: goneURL)?.gone == true, "a vanished track is marked gone, not dropped")
+            #expect(try await rig.library.track(at: rig.location(goneURL))?.gone == true, "a vanished track is marked gone, not dropped")
             #expect(try await rig.library.search(deleted.title).isEmpty, "and not offered by search")
         }
     }
@@ -144,7 +150,7 @@ struct LibraryScanTests {
             for name in ["long.mp3", "long.opus"] {
                 let sent = rig.proxy.log.filter { $0.method == "GET" && $0.path.hasSuffix(name) }.reduce(0) { $0 + $1.bodyBytes }
                 #expect(sent > 0 && sent <= 70 * 1024, "\(name): \(sent) bytes")
-                let track = try #require(try await rig.library.track(url: rig.url("long/\(name)")))
+                let track = try #require(try await rig.library.track(at: rig.location(rig.url("long/\(name)"))))
                 #expect(abs((track.duration ?? 0) - 60) < 0.1, "\(name): \(track.duration ?? -1)")
             }
             #expect(report.bytesFetched <= 140 * 1024)
@@ -179,9 +185,9 @@ struct LibraryScanTests {
                 #expect(sent >= 60 * 1024, "\(name): the head came from the server (\(sent) bytes)")
                 #expect(kept >= 60 * 1024 && kept < Int64(bytes.count) / 4, "\(name): \(kept) of \(bytes.count) bytes taken, \(sent) sent")
             }
-            let mp3 = try #require(try await rig.library.track(url: rig.url("long/long.mp3")))
+            let mp3 = try #require(try await rig.library.track(at: rig.location(rig.url("long/long.mp3"))))
             #expect(abs((mp3.duration ?? 0) - 60) < 0.1, "the MP3's length is in its head (LAME's Info frame)")
-            let opus = try #require(try await rig.library.track(url: rig.url("long/long.opus")))
+            let opus = try #require(try await rig.library.track(at: rig.location(rig.url("long/long.opus"))))
             #expect(opus.codec == "Opus" && opus.duration == nil, "an Opus length needs the tail, which would cost the whole file")
         }
     }
@@ -239,6 +245,42 @@ struct LibraryScanTests {
         }
     }
 
+    @Test("the same file spelled two ways is one location: one library row, and played by both spellings, one cache entry")
+    func twoSpellings() async throws {
+        try await Rig.with { rig in
+            let (audio, _) = try await LibraryTree.audio()
+            let file = Data(LibraryTree.id3v2(title: "Spelled", artist: "X", album: "Y", track: 1) + audio)
+            try rig.publish(file, at: "two/x (1) é.mp3")
+            let report = try #require(await rig.scan().first)
+            #expect(report.tracks == 1 && report.problems.isEmpty, "\(report.problems)")
+
+            let base = rig.proxy.baseURL.absoluteString.hasSuffix("/") ? rig.proxy.baseURL.absoluteString : rig.proxy.baseURL.absoluteString + "/"
+            let sources = await rig.loader.sources
+            let plain = sources.location(of: base + "two/x%20(1)%20%C3%A9.mp3")
+            let encoded = sources.location(of: base + "two/x%20%281%29%20%c3%a9.mp3")
+            #expect(plain == encoded && plain.source == "dav" && plain.key == "two/x (1) é.mp3")
+            let rows = [try await rig.library.track(at: plain), try await rig.library.track(at: encoded)]
+            #expect(rows[0]?.id != nil && rows[0]?.id == rows[1]?.id && rows[0]?.title == "Spelled")
+            #expect(try await rig.library.tracks(TrackFilter()).count == 1)
+
+            // Played by one spelling, then by the other: the second play is the first's cache entry.
+            let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
+            let log = EventLog(player)
+            await player.perform(.add([QueueItem(location: plain), QueueItem(location: encoded)], at: .end, play: true))
+            _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
+            let started = log.seen.compactMap { event -> TrackLocation? in
+                if case .trackStarted(let entry, _, _) = event.change { return entry.location }
+                return nil
+            }
+            #expect(started == [plain, encoded])
+            #expect(!log.seen.contains { if case .trackFailed = $0.change { true } else { false } })
+            await player.shutdown()
+            let entries = CacheInspector(cacheDirectory: rig.directory.appendingPathComponent("cache")).entries
+            #expect(entries.count == 1)
+            #expect(entries.first?.recordedBytes == Int64(file.count))
+        }
+    }
+
     @Test("a malformed feed fails its source with a clear message; a malformed playlist file is reported and the scan goes on")
     func malformedFeedAndPlaylist() async throws {
         try await Rig.with(extraSources: """
@@ -252,11 +294,12 @@ struct LibraryScanTests {
             try rig.publish(Data("[playlist]\nFile1=t.mp3\nNumberOfEntries=1\n".utf8), at: "a/good.pls")
             try rig.publish(Data([0x5B, 0x70, 0xFF, 0xFE, 0x00, 0x01]), at: "a/broken.pls")
             try rig.publish(Data("<?xml version=\"1.0\"?><rss><channel><title>Cast</title><item><enclosure url=".utf8), at: "feed.xml")
-            var sources = await rig.loader.configuration.sources
-            let feedURL = rig.proxy.baseURL.appendingPathComponent("feed.xml")
-            sources[1] = SourceConfiguration(name: "cast", kind: .feed, url: feedURL, username: rig.server.username,
-                                             password: sources[0].password)
-            let reports = await rig.scan(sources)
+            // The feed on the proxy, which has its port only now, with the server's credentials.
+            let dav = try #require(await rig.loader.sources.source(named: "dav") as? WebDAVSource)
+            let feed = FeedSource(name: "cast", server: HTTPServer(url: rig.proxy.baseURL.appendingPathComponent("feed.xml"),
+                                                                  username: rig.server.username, password: dav.server.password))
+            await rig.loader.reload(settings: await rig.loader.settings, sources: SourceSet([dav, feed]))
+            let reports = await rig.scan(["dav", "cast"])
             #expect(reports[0].tracks == 1 && !reports[0].failed)
             #expect(reports[0].playlists == 2, "the folder and good.pls")
             #expect(reports[0].problems.contains { $0.contains("broken.pls") }, "\(reports[0].problems)")
@@ -276,8 +319,7 @@ struct LibraryScanTests {
             """) { rig in
             let audio = try await LibraryTree.audio().bytes
             try rig.publish(Data(LibraryTree.id3v2(title: "Here", artist: "X", album: "Y", track: 1) + audio), at: "t.mp3")
-            let sources = await rig.loader.configuration.sources
-            let reports = await rig.scan([sources[1], sources[0]])
+            let reports = await rig.scan(["offline", "dav"])
             #expect(reports.count == 2)
             #expect(reports[0].failed && reports[0].problems.first?.contains("offline: cannot list the source") == true, "\(reports[0].problems)")
             #expect(!reports[1].failed && reports[1].tracks == 1)

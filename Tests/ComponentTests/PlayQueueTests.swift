@@ -7,7 +7,7 @@ import Testing
 @Suite struct PlayQueueTests {
     private func queue(_ count: Int) -> (PlayQueue, [QueueEntry]) {
         var queue = PlayQueue()
-        let entries = queue.add((1...count).map { QueueItem(url: URL(fileURLWithPath: "/music/\($0).mp3")) })
+        let entries = queue.add((1...count).map { QueueItem(location: TrackLocation(url: URL(fileURLWithPath: "/music/\($0).mp3"))) })
         return (queue, entries)
     }
 
@@ -58,15 +58,15 @@ import Testing
     @Test("entries go where asked; ids are never reused; a removed entry is gone from both orders")
     func placement() {
         var (queue, e) = queue(3)
-        let first = queue.add([QueueItem(url: URL(fileURLWithPath: "/music/a.mp3"))], at: .start)[0]
-        let middle = queue.add([QueueItem(url: URL(fileURLWithPath: "/music/b.mp3"))], at: .after(e[0].id))[0]
+        let first = queue.add([QueueItem(location: TrackLocation(url: URL(fileURLWithPath: "/music/a.mp3")))], at: .start)[0]
+        let middle = queue.add([QueueItem(location: TrackLocation(url: URL(fileURLWithPath: "/music/b.mp3")))], at: .after(e[0].id))[0]
         #expect(queue.entries.map(\.id) == [first.id, e[0].id, middle.id, e[1].id, e[2].id])
         #expect(queue.playOrder == queue.entries.map(\.id))
         let removed = queue.remove(middle.id)
         let removedAgain = queue.remove(middle.id)
         #expect(removed && !removedAgain)
         #expect(queue.entry(after: e[0].id) == e[1])
-        let later = queue.add([QueueItem(url: URL(fileURLWithPath: "/music/c.mp3"))])[0]
+        let later = queue.add([QueueItem(location: TrackLocation(url: URL(fileURLWithPath: "/music/c.mp3")))])[0]
         #expect(Set(queue.entries.map(\.id)).count == queue.entries.count)
         #expect(later.id > middle.id)
     }

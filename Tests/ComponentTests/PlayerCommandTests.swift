@@ -12,7 +12,7 @@ struct PlayerCommandTests {
         let player = Player(output: OutputActor(device: NullOutput()))
         var urls: [URL] = []
         for file in files { urls.append(try await Fixtures.shared.url(file)) }
-        let entries = await player.perform(.add(urls.map { QueueItem(url: $0) }, at: .end, play: false)).queue.entries
+        let entries = await player.perform(.add(urls.map { QueueItem(location: TrackLocation(url: $0)) }, at: .end, play: false)).queue.entries
         return (player, entries, EventLog(player))
     }
 
@@ -102,7 +102,7 @@ struct PlayerCommandTests {
         let player = Player(output: OutputActor(device: NullOutput(paced: false)))
         let log = EventLog(player)
         let urls = [try await Fixtures.shared.url(.monoOpus), try await Fixtures.shared.url(.monoMP3)]
-        let entries = await player.perform(.add(urls.map { QueueItem(url: $0) }, at: .end, play: false)).queue.entries
+        let entries = await player.perform(.add(urls.map { QueueItem(location: TrackLocation(url: $0)) }, at: .end, play: false)).queue.entries
         await player.perform(.setLoop(.track))
         await player.perform(.play)
         #expect(try await log.trackStarted() == (entries[0], 0))
@@ -141,7 +141,7 @@ struct PlayerCommandTests {
     func allFailingQueueStops() async throws {
         let player = Player(output: OutputActor(device: NullOutput()))
         let missing = try Fixtures.shared.scratchDirectory()
-        await player.perform(.add([QueueItem(url: missing.appendingPathComponent("a.mp3")), QueueItem(url: missing.appendingPathComponent("b.mp3"))],
+        await player.perform(.add([QueueItem(location: TrackLocation(url: missing.appendingPathComponent("a.mp3"))), QueueItem(location: TrackLocation(url: missing.appendingPathComponent("b.mp3")))],
                                  at: .end, play: false))
         let log = EventLog(player)
         defer { Task { await player.shutdown() } }

@@ -1,4 +1,5 @@
 import Config
+import Daemon
 import Foundation
 import Loader
 import Output
@@ -18,7 +19,8 @@ struct PlayerStreamingTests {
         let loader = LoaderActor(configuration: try Configuration.parse(rig.configText(), relativeTo: rig.directory))
         let player = Player(loader: loader, output: OutputActor(device: NullOutput()))
         let log = EventLog(player)
-        let entries = await player.perform(.add([QueueItem(url: rig.url(file))], at: .end, play: false)).queue.entries
+        let location = await loader.sources.location(of: rig.url(file))
+        let entries = await player.perform(.add([QueueItem(location: location)], at: .end, play: false)).queue.entries
         await player.perform(.playEntry(entries[0].id, at: 0))
         _ = try await log.trackStarted()
         for target in [41.0, 12.5, 55.0, 27.0, 4.0] {

@@ -1,4 +1,5 @@
 import Foundation
+import Model
 import Output
 import Playback
 import Testing
@@ -16,7 +17,7 @@ struct PulseControlTests {
         let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
         let player = Player(output: OutputActor(device: device))
         let log = EventLog(player)
-        await player.perform(.add([QueueItem(url: url)], at: .end, play: false))
+        await player.perform(.add([QueueItem(location: TrackLocation(url: url))], at: .end, play: false))
         try await control(player, log)
         _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
         await player.shutdown()

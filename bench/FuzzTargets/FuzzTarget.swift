@@ -1,5 +1,6 @@
 import Cache
 import Config
+import Daemon
 import Decoding
 import Foundation
 import Parsers

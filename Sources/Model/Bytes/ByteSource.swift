@@ -36,4 +36,11 @@ extension ByteSource {
         bytes.removeSubrange(filled...)
         return bytes
     }
+
+    /// The bytes of `range`, fewer only at the end of the resource.
+    package func readBytes(in range: Range<Int64>) throws -> [UInt8] {
+        let end = min(range.upperBound, length ?? range.upperBound)
+        guard range.lowerBound < end else { return [] }
+        return try readBytes(at: range.lowerBound, count: Int(end - range.lowerBound))
+    }
 }

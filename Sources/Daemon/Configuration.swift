@@ -1,32 +1,18 @@
 import Base
+import Config
 import Foundation
+import Loader
+import SourceTypes
 
-/// What `config.toml` says, checked: the cache, the network's patience, and the sources.
-package struct Configuration: Sendable, Equatable {
-    package static let defaultCacheLimit: Int64 = 2 << 30
+/// What `config.toml` says, checked: the cache and the network's patience (`[cache]`,
+/// `[network]`), and the sources — each `[[source]]` table read by the source type it names.
+package struct Configuration: Sendable {
+    package var loader: LoaderSettings
+    package var sources: SourceSet
 
-    /// Where downloaded bytes are kept (`$XDG_CACHE_HOME/cloudplayerd` by default).
-    package var cacheDirectory: URL
-    /// The cache is trimmed, least recently used first, to stay under this.
-    package var cacheLimit: Int64
-    /// How long a download may receive nothing before it is dropped and resumed.
-    package var readTimeout: Double
-    /// How many times a failing download is tried again before playback gives up on the bytes.
-    package var retries: Int
-    package var sources: [SourceConfiguration]
-
-    package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
-                readTimeout: Double = 15, retries: Int = 6, sources: [SourceConfiguration] = []) {
-        self.cacheDirectory = cacheDirectory
-        self.cacheLimit = cacheLimit
-        self.readTimeout = readTimeout
-        self.retries = retries
-        self.sources = sources
-    }
-
-    /// The source whose root is the longest prefix of `url`, if any.
-    package func source(for url: URL) -> SourceConfiguration? {
-        sources.compactMap { source in source.coverage(of: url).map { (source, $0) } }.max { $0.1 < $1.1 }?.0
+    package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = []) {
+        self.loader = loader
+        self.sources = SourceSet(sources)
     }
 }
 
@@ -57,41 +43,61 @@ extension Configuration {
     }
 
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
-    package static func parse(_ text: String, relativeTo directory: URL) throws(ConfigError) -> Configuration {
+    /// `types`: the source types a `[[source]]` may name.
+    package static func parse(_ text: String, relativeTo directory: URL,
+                              types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
         let document = try TOMLParser.parse(text)
         let reader = ConfigReader(directory: directory)
         try reader.allow(document, keys: ["cache", "network", "source"], in: nil)
-        var configuration = Configuration()
+        var settings = LoaderSettings()
         if let cache = try reader.table(document, "cache") {
             try reader.allow(cache, keys: ["max_size", "dir"], in: "cache")
             if let size = try reader.string(cache, "max_size", in: "cache") {
                 guard let bytes = ByteCount.parse(size.value) else {
                     throw ConfigError(line: size.line, key: "cache.max_size", "expected a size such as \"2 GiB\", found \"\(size.value)\"")
                 }
-                configuration.cacheLimit = bytes
+                settings.cacheLimit = bytes
             }
             if let dir = try reader.string(cache, "dir", in: "cache") {
-                configuration.cacheDirectory = reader.path(dir.value)
+                settings.cacheDirectory = reader.path(dir.value)
             }
         }
         if let network = try reader.table(document, "network") {
             try reader.allow(network, keys: ["read_timeout", "retries"], in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {
                 guard timeout.value > 0 else { throw ConfigError(line: timeout.line, key: "network.read_timeout", "must be more than 0 seconds") }
-                configuration.readTimeout = timeout.value
+                settings.readTimeout = timeout.value
             }
             if let retries = try reader.number(network, "retries", in: "network") {
                 guard retries.value >= 0, retries.value <= 100 else { throw ConfigError(line: retries.line, key: "network.retries", "must be between 0 and 100") }
-                configuration.retries = Int(retries.value)
+                settings.retries = Int(retries.value)
             }
         }
-        for source in try reader.tables(document, "source") {
-            let parsed = try reader.source(source)
-            if let clash = configuration.sources.first(where: { $0.name == parsed.name }) {
-                throw ConfigError(line: source.line, key: "source.name", "'\(parsed.name)' is used by two sources (the other: \(clash.url.host ?? ""))")
+        var sources: [any SourceType] = []
+        for (table, line) in try reader.tables(document, "source") {
+            let source = try Self.source(table, line: line, reader: reader, types: types)
+            if sources.contains(where: { $0.name == source.name }) {
+                throw ConfigError(line: line, key: "source.name", "'\(source.name)' is used by two sources")
             }
-            configuration.sources.append(parsed)
+            sources.append(source)
         }
-        return configuration
+        return Configuration(loader: settings, sources: sources)
+    }
+
+    /// One `[[source]]`: its name and type read here, the rest by the type.
+    private static func source(_ table: TOMLTable, line: Int, reader: ConfigReader,
+                               types: [any SourceType.Type]) throws(ConfigError) -> any SourceType {
+        guard let name = try reader.string(table, "name", in: "source"), !name.value.isEmpty else {
+            throw ConfigError(line: line, key: "source.name", "every [[source]] needs a name")
+        }
+        let names = types.map { $0.typeName }.joined(separator: ", ")
+        let section = ConfigSection(table: table, name: name.value, line: line, reader: reader)
+        guard let typeName = try reader.string(table, "type", in: "source") else {
+            throw section.error("type", "missing (\(names))")
+        }
+        guard let type = types.first(where: { $0.typeName == typeName.value }) else {
+            throw section.error("type", line: typeName.line, "'\(typeName.value)' is not a source type (\(names))")
+        }
+        return try type.configure(section)
     }
 }

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Base
+import Foundation
+import Model
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The HTTP client of one source: its TLS trust and timeouts, and redirects followed here, not by
+/// the client library, so that credentials go only to the origin they are for — a redirect to
+/// another host is followed without them.
+package final class HTTPTransport: Sendable {
+    /// The source's name, for errors.
+    package let name: String
+    private let client: HTTPClient
+    private let isOpen = Locked(true)
+    /// The headers that prove who we are to a URL; empty where they must not go.
+    private let credentials: @Sendable (URL) throws -> HTTPHeaders
+
+    /// `tlsCAFile`: certificates to trust (a self-signed server); `readTimeout`: seconds
+    /// without a byte (or without an answer to a connect) before a request fails.
+    package init(name: String, tlsCAFile: String? = nil, readTimeout: Double,
+                 credentials: @escaping @Sendable (URL) throws -> HTTPHeaders = { _ in [:] }) throws {
+        self.name = name
+        self.credentials = credentials
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let tlsCAFile {
+            guard FileManager.default.isReadableFile(atPath: tlsCAFile) else {
+                throw LoaderError.configuration("source '\(name)': cannot read tls_ca_file \(tlsCAFile)")
+            }
+            tls.trustRoots = .file(tlsCAFile)
+        }
+        let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                            configuration: HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                                    timeout: .init(connect: read, read: read)))
+    }
+
+    package func shutdown() async {
+        guard isOpen.withLock({ open in defer { open = false }; return open }) else { return }
+        try? await client.shutdown()
+    }
+
+    deinit {
+        // A transport dropped without `shutdown()` (a loader that was never shut down) still
+        // closes its connections; the callback keeps the client alive until they are closed.
+        guard isOpen.withLock({ $0 }) else { return }
+        let client = client
+        client.shutdown(queue: .global()) { _ in withExtendedLifetime(client) {} }
+    }
+
+    /// Sends a request with the credentials for its origin and follows up to five redirects.
+    package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:],
+                                              body: String? = nil) async throws -> HTTPClientResponse {
+        var target = url
+        for _ in 0..<6 {
+            var request = HTTPClientRequest(url: target.absoluteString)
+            request.method = method
+            request.headers = try credentials(target)
+            request.headers.add(contentsOf: extra)
+            request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
+            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: .seconds(3600))
+            } catch {
+                throw Self.loaderError(error)
+            }
+            guard [301, 302, 303, 307, 308].contains(response.status.code) else { return response }
+            guard let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: target)?.absoluteURL,
+                  ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
+                throw LoaderError.badResponse("a redirect without a usable Location")
+            }
+            target = next
+        }
+        throw LoaderError.badResponse("too many redirects")
+    }
+
+    /// The error for a status that is not an answer.
+    package func failure(_ status: HTTPResponseStatus) -> LoaderError {
+        LoaderError(status: status, source: name)
+    }
+
+    /// A transport error as a loader error: TLS failures are final (retrying cannot make a
+    /// certificate trusted), the rest is the network's bad moment.
+    package static func loaderError(_ error: any Error) -> LoaderError {
+        if let error = error as? LoaderError { return error }
+        let text = String(describing: error)
+        if error is NIOSSLError || error is BoringSSLError || text.contains("SSL") || text.contains("certificate") {
+            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate") {
+                return .tls("the server's certificate is not trusted (for a self-signed server, set tls_ca_file)")
+            }
+            return .tls("the secure connection failed")
+        }
+        return .network(describe(error))
+    }
+
+    /// A transport error in words, without URLs (they may carry tokens in their query).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .readTimeout: return "the server stopped sending"
+            case .connectTimeout: return "the server did not answer"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: break
+            }
+        }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return String(describing: error).split(separator: "(").first.map { String($0) } ?? "network error"
+    }
+}

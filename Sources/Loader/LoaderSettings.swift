@@ -1,0 +1,25 @@
+import Base
+import Foundation
+
+/// How the loader works: where the cache is and how large it may grow, how patient it is with
+/// the network (`[cache]` and `[network]` in the config file).
+package struct LoaderSettings: Sendable, Equatable {
+    package static let defaultCacheLimit: Int64 = 2 << 30
+
+    /// Where downloaded bytes are kept (`$XDG_CACHE_HOME/cloudplayerd` by default).
+    package var cacheDirectory: URL
+    /// The cache is trimmed, least recently used first, to stay under this.
+    package var cacheLimit: Int64
+    /// How long a download may receive nothing before it is dropped and resumed.
+    package var readTimeout: Double
+    /// How many times a failing download is tried again before playback gives up on the bytes.
+    package var retries: Int
+
+    package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
+                 readTimeout: Double = 15, retries: Int = 6) {
+        self.cacheDirectory = cacheDirectory
+        self.cacheLimit = cacheLimit
+        self.readTimeout = readTimeout
+        self.retries = retries
+    }
+}

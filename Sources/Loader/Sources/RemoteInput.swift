@@ -1,0 +1,24 @@
+import AsyncHTTPClient
+import Model
+import NIOHTTP1
+
+/// How a remote source's bytes are fetched: one HTTP request at a time, with its credentials.
+/// The loader does the rest — ranges, `If-Range`, retries, the cache — the same for every source.
+package protocol RemoteInput: Sendable {
+    /// The source's name, for errors and logs.
+    var name: String { get }
+
+    /// Length, version and type of a track, without reading it (HEAD, PROPFIND, a provider's
+    /// metadata call).
+    nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo
+
+    /// Sends GET for a track with these headers (Range, If-Range, If-None-Match) and returns the
+    /// answer, redirects followed — credentials only where they belong.
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse
+
+    /// The server a track is on: one that ignores `Range` is remembered by this.
+    func server(of location: TrackLocation) -> String
+
+    /// Closes its connections.
+    func shutdown() async
+}

@@ -1,0 +1,53 @@
+import Config
+import Foundation
+import Model
+
+/// A kind of source — what `type = "…"` names in the config file — and one source of that kind as
+/// the file describes it: a value, compared on reload. Like MPD's plugins, each kind is one folder
+/// (Sources/SourceTypes/KIND) and one line in `SourceTypes.all`; it reads its own keys, and opens
+/// as a `Source`: a storage that lists folders (if it can be scanned) and an input that reads bytes.
+package protocol SourceType: Sendable {
+    /// The `type` value in the config file.
+    static var typeName: String { get }
+
+    /// Reads a `[[source]]` table of this kind (its `name` and `type` are read already).
+    static func configure(_ section: ConfigSection) throws(ConfigError) -> Self
+
+    /// The name the user gave it; errors and the library name it.
+    var name: String { get }
+
+    /// For a source rooted at a URL (a folder, a server): its root. URLs below it are its
+    /// tracks, and only requests below it carry its credentials.
+    var root: URL? { get }
+
+    /// What `cloudplayerctl sources` shows of where it is (never with credentials).
+    var shownLocation: String { get }
+
+    /// Whether a scan of "all sources" walks it (a plain HTTP server cannot be listed).
+    var isScannable: Bool { get }
+
+    /// The source at work.
+    func open(_ environment: SourceEnvironment) throws -> Source
+
+    /// Whether `other` is the same source with the same settings.
+    func isEqual(to other: any SourceType) -> Bool
+}
+
+extension SourceType where Self: Equatable {
+    package func isEqual(to other: any SourceType) -> Bool {
+        (other as? Self) == self
+    }
+}
+
+/// What a source is opened with.
+package struct SourceEnvironment: Sendable {
+    /// Seconds without a byte before a request is dropped.
+    package var readTimeout: Double
+    /// Every configured source: a feed's episodes or a playlist's lines may be another's files.
+    package var sources: SourceSet
+
+    package init(readTimeout: Double, sources: SourceSet) {
+        self.readTimeout = readTimeout
+        self.sources = sources
+    }
+}

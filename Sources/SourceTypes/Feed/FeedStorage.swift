@@ -1,0 +1,49 @@
+import Foundation
+import Loader
+import Model
+import Parsers
+
+/// A podcast feed (RSS or Atom) as a storage of one folder: its episodes, newest first, with what
+/// the feed says of them — no ranged reads. An episode on another source's server stays that
+/// source's file. Unchanged on the server (304), the feed is not parsed again.
+struct FeedStorage: MediaStorage {
+    /// The largest feed read.
+    static let largestFeed = 16 << 20
+
+    let source: String
+    let url: URL
+    let input: HTTPInput
+    let sources: SourceSet
+
+    var rootFailure: String { "cannot read the feed" }
+
+    var root: StorageFolder {
+        StorageFolder(location: SourceSet.location(in: source, root: url, of: url), name: source)
+    }
+
+    nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
+        guard let document = try await input.document(folder.location, limit: Self.largestFeed, ifNoneMatch: version) else {
+            return nil
+        }
+        let feed = try FeedParser.parse(document.bytes, base: url)
+        var listing = StorageListing()
+        listing.version = document.validator
+        listing.feedTitle = feed.title
+        listing.files = feed.items.map { item in
+            let tags = TrackTags(title: item.title, artist: feed.author ?? feed.title, album: feed.title, genre: "Podcast")
+            return StorageFile(location: sources.location(of: item.url), name: item.title,
+                               info: item.length.map { ResourceInfo(length: $0, validator: nil) },
+                               listed: ListedTrack(metadata: TrackMetadata(tags: tags, duration: item.duration),
+                                                   codec: item.mimeType.flatMap(Self.codec(ofMimeType:)), published: item.published))
+        }
+        return listing
+    }
+
+    private static func codec(ofMimeType type: String) -> AudioCodec? {
+        switch type.lowercased() {
+        case "audio/mpeg", "audio/mp3": .mp3
+        case "audio/ogg", "audio/opus": .opus
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Base
+import Config
+import Foundation
+import Loader
+import Model
+import NIOHTTP1
+
+/// A server and how we prove who we are to it: the keys `http`, `webdav` and `feed` sources share
+/// (`url`, `username` + `password`, `token`, `headers`, `tls_ca_file`). Secrets from files and
+/// commands are read on first use, and go only to the server's own origin.
+package struct HTTPServer: Sendable, Equatable {
+    package static let keys: Set<String> = ["url", "username", "password", "password_file", "password_command",
+                                             "token", "token_file", "token_command", "headers", "tls_ca_file"]
+
+    /// The root: URLs below it are this source's.
+    package var url: URL
+    package var username: String?
+    package var password: Secret.Origin?
+    package var token: Secret.Origin?
+    /// Extra request headers (`Authorization = "Bearer …"` among them); values are secrets.
+    package var headers: [(name: String, value: Secret)]
+    /// A PEM file of certificates to trust for this server (a self-signed one, say).
+    package var tlsCAFile: String?
+
+    package init(url: URL, username: String? = nil, password: Secret.Origin? = nil, token: Secret.Origin? = nil,
+                 headers: [(name: String, value: Secret)] = [], tlsCAFile: String? = nil) {
+        self.url = url
+        self.username = username
+        self.password = password
+        self.token = token
+        self.headers = headers
+        self.tlsCAFile = tlsCAFile
+    }
+
+    /// Reads the shared keys of a source's table (`extra`: the keys of its own it also takes).
+    package static func configure(_ section: ConfigSection, extra: Set<String> = []) throws(ConfigError) -> HTTPServer {
+        if let stray = section.table["path"] {
+            throw section.error("path", line: stray.line, "only a local source has a path; this one has a url")
+        }
+        try section.allow(keys.union(extra))
+        guard let url = try section.httpURL("url") else { throw section.error("url", "missing") }
+        let password = try section.secret("password")
+        let username = try section.string("username")?.value
+        if password != nil && username == nil { throw section.error("username", "a password needs a username") }
+        return HTTPServer(url: url, username: username, password: password, token: try section.secret("token"),
+                          headers: try section.headers("headers"), tlsCAFile: try section.path("tls_ca_file")?.path)
+    }
+
+    /// Its HTTP client, for the source `name`.
+    package func transport(name: String, readTimeout: Double) throws -> HTTPTransport {
+        let credentials = Credentials(server: self)
+        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout) { try credentials.headers(for: $0) }
+    }
+
+    /// The root as it may be shown: without user, password or query.
+    package var shownURL: String {
+        TrackLocation(url: url).publicURI
+    }
+
+    package static func == (lhs: HTTPServer, rhs: HTTPServer) -> Bool {
+        lhs.url == rhs.url && lhs.username == rhs.username && lhs.password == rhs.password && lhs.token == rhs.token
+            && lhs.tlsCAFile == rhs.tlsCAFile && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+            && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+    }
+}
+
+/// The headers that prove who we are — only to the server's own origin — resolved once.
+private final class Credentials: Sendable {
+    private let server: HTTPServer
+    private let resolved = Locked<HTTPHeaders?>(nil)
+
+    init(server: HTTPServer) {
+        self.server = server
+    }
+
+    func headers(for url: URL) throws -> HTTPHeaders {
+        guard SourceSet.sameOrigin(url, server.url) else { return [:] }
+        if let known = resolved.withLock({ $0 }) { return known }
+        var headers = HTTPHeaders()
+        if let username = server.username {
+            let password = try server.password?.resolve().reveal() ?? ""
+            headers.add(name: "Authorization", value: "Basic \(Data("\(username):\(password)".utf8).base64EncodedString())")
+        }
+        if let token = try server.token?.resolve() {
+            headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token.reveal())")
+        }
+        for header in server.headers {
+            headers.replaceOrAdd(name: header.name, value: header.value.reveal())
+        }
+        resolved.withLock { $0 = headers }
+        return headers
+    }
+}

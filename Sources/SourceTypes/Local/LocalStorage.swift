@@ -1,0 +1,44 @@
+import Foundation
+import Loader
+import Model
+
+/// A folder on this machine, listed one level at a time as a server would list it, so one walk
+/// scans both. Symbolic links are followed only to files (a link to a folder could loop); hidden
+/// entries are left out.
+struct LocalStorage: MediaStorage {
+    let source: String
+    let folder: URL
+
+    var root: StorageFolder {
+        StorageFolder(location: SourceSet.location(in: source, root: folder, of: folder), name: source)
+    }
+
+    /// Blocks on the disk: it runs on the caller's executor, the library's own thread.
+    nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
+        guard let url = folder.location.url, url.isFileURL else { throw LoaderError.unsupportedScheme(TrackLocation.scheme) }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        } catch {
+            throw LoaderError.readFailed("cannot list the folder")
+        }
+        var listing = StorageListing()
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let entry = url.appendingPathComponent(name)
+            var link = stat()
+            var info = stat()
+            guard lstat(entry.path, &link) == 0, stat(entry.path, &info) == 0 else { continue }
+            let isLink = (link.st_mode & S_IFMT) == S_IFLNK
+            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            if isFolder && !isLink {
+                let child = url.appendingPathComponent(name, isDirectory: true)
+                listing.folders.append(StorageFolder(location: SourceSet.location(in: source, root: self.folder, of: child), name: name))
+            } else if (info.st_mode & S_IFMT) == S_IFREG {
+                let version = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+                listing.files.append(StorageFile(location: SourceSet.location(in: source, root: self.folder, of: entry), name: name,
+                                                 info: ResourceInfo(length: Int64(info.st_size), validator: version)))
+            }
+        }
+        return listing
+    }
+}

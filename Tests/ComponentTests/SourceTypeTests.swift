@@ -1,0 +1,97 @@
+import Config
+import Daemon
+import Foundation
+import Library
+import Loader
+import Model
+import SourceTypes
+import Testing
+import TestSupport
+
+/// The seam a source type plugs into: it reads its own keys of a `[[source]]` table, and opens as
+/// a storage the scanner walks like any other and an input the loader reads.
+@Suite struct SourceTypeTests {
+    private let directory = URL(fileURLWithPath: "/home/anna/.config/cloudplayerd")
+
+    @Test("every type reads its own keys and refuses others, naming the source and the line",
+          arguments: [
+            ("name = \"a\"\ntype = \"local\"\npath = \"~/Music\"\nurl = \"https://x/\"\n", 5, "source.url"),
+            ("name = \"a\"\ntype = \"webdav\"\nurl = \"https://x/\"\npath = \"~/Music\"\n", 5, "source 'a'.path"),
+            ("name = \"a\"\ntype = \"feed\"\n", 1, "source 'a'.url"),
+            ("name = \"a\"\ntype = \"local\"\n", 1, "source 'a'.path"),
+            ("name = \"a\"\ntype = \"http\"\nurl = \"https://x/\"\ntoken = \"t\"\ntoken_file = \"f\"\n", 6, "source 'a'.token"),
+            ("name = \"a\"\ntype = \"yandex-disk\"\n", 3, "source 'a'.type"),
+          ])
+    func ownKeys(_ table: String, line: Int, key: String) {
+        #expect {
+            try Configuration.parse("[[source]]\n" + table, relativeTo: directory)
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.line == line && error.key == key
+        }
+    }
+
+    @Test("a type from outside the four, added by one line, is configured from its own keys and scanned like any other")
+    func pluggedIn() async throws {
+        let text = """
+            [[source]]
+            name = "mem"
+            type = "memory"
+            tracks = 3
+            """
+        let configuration = try Configuration.parse(text, relativeTo: directory, types: SourceTypes.all + [MemorySource.self])
+        #expect((configuration.sources.source(named: "mem") as? MemorySource)?.tracks == 3)
+        #expect(throws: ConfigError.self) { try Configuration.parse(text, relativeTo: directory) }
+
+        let folder = try Fixtures.shared.scratchDirectory()
+        let loader = LoaderActor(settings: LoaderSettings(cacheDirectory: folder), sources: configuration.sources)
+        let library = LibraryActor()
+        try await library.openDatabase(at: folder.appendingPathComponent("library.sqlite"))
+        let report = try #require(await library.scan(["mem"], loader: loader).first)
+        #expect(!report.failed && report.tracks == 3 && report.tagsRead == 0, "\(report)")
+        let tricky = TrackLocation(source: "mem", key: "a/../2.mp3")
+        let track = try #require(try await library.track(at: tricky))
+        #expect(track.title == "Track 2" && track.source == "mem" && track.url == tricky.uri)
+        #expect(try await library.track(at: TrackLocation(source: "mem", key: "2.mp3")) == nil)
+        await loader.shutdown()
+    }
+}
+
+/// A source of made-up tracks, listed with their tags: what a provider with its own metadata
+/// (Subsonic, say) looks like to the scanner.
+private struct MemorySource: SourceType, Equatable {
+    static let typeName = "memory"
+    let name: String
+    let tracks: Int
+
+    static func configure(_ section: ConfigSection) throws(ConfigError) -> MemorySource {
+        try section.allow(["tracks"])
+        guard case .integer(let count, _)? = section.table["tracks"] else { throw section.error("tracks", "missing") }
+        return MemorySource(name: section.name, tracks: Int(count))
+    }
+
+    var root: URL? { nil }
+    var shownLocation: String { "memory" }
+    var isScannable: Bool { true }
+
+    func open(_ environment: SourceEnvironment) throws -> Source {
+        Source(name: name, storage: Storage(source: name, count: tracks), input: .disk)
+    }
+
+    struct Storage: MediaStorage {
+        let source: String
+        let count: Int
+
+        var root: StorageFolder { StorageFolder(location: TrackLocation(source: source, key: "/"), name: source) }
+
+        func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
+            var listing = StorageListing()
+            listing.feedTitle = "Memory"
+            listing.files = (1...count).map { number in
+                StorageFile(location: TrackLocation(source: source, key: "a/../\(number).mp3"), name: "\(number).mp3",
+                            listed: ListedTrack(metadata: TrackMetadata(tags: TrackTags(title: "Track \(number)"))))
+            }
+            return listing
+        }
+    }
+}
