@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Model
 
@@ -134,9 +135,8 @@ package final class SparseCacheEntry {
         pending = ByteRanges()
     }
 
-    /// Writes the record to a new file, syncs it, and renames it over the old one — unless the
-    /// data file was deleted or replaced meanwhile (evicted): a record must never vouch for
-    /// bytes in a file it does not describe.
+    /// Replaces the record (an `AtomicFile`) — unless the data file was deleted or replaced
+    /// meanwhile (evicted): a record must never vouch for bytes in a file it does not describe.
     private func saveRecord(_ ranges: ByteRanges) throws {
         var opened = stat()
         var named = stat()
@@ -147,17 +147,7 @@ package final class SparseCacheEntry {
         var text = "cloudplayerd-ranges 2\nlength \(length)\nvalidator \(Self.escape(validator))\ncheck \(Self.escape(check))\n"
         for range in ranges.ranges { text += "\(range.lowerBound) \(range.upperBound)\n" }
         text += "end\n"
-        let temporary = recordPath + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw LoaderError.fromErrno(errno) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, recordPath) == 0 else {
-            unlink(temporary)
-            throw LoaderError.readFailed("cache: cannot write its range record")
-        }
+        try AtomicFile.write(Array(text.utf8), to: URL(fileURLWithPath: recordPath))
     }
 
     /// A record's contents, or nil unless it is whole and well-formed.

@@ -1,9 +1,8 @@
 import Base
 import Foundation
-import Model
 
-/// The saved `PlaybackState`: JSON, written to a temporary file, synced and renamed over the old
-/// one, so a crash leaves the old state or the new one, never half of one. Owner-only (0600).
+/// The saved `PlaybackState`: JSON, written as an `AtomicFile`, so a crash leaves the old state or
+/// the new one, never half of one. Owner-only (0600).
 package struct StateFile {
     let url: URL
 
@@ -26,16 +25,6 @@ package struct StateFile {
     func save(_ state: PlaybackState) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = try JSONEncoder().encode(state)
-        let temporary = folder.appendingPathComponent(".state-\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw LoaderError.fromErrno(errno) }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary.path, url.path) == 0 else {
-            unlink(temporary.path)
-            throw LoaderError.readFailed("cannot save the playback state")
-        }
+        try AtomicFile.write(try JSONEncoder().encode(state), to: url)
     }
 }

@@ -4,6 +4,7 @@ import Model
 ///
 /// A decoder is used only on the `DecoderActor`'s thread: its reads may block on the `ByteSource`.
 package protocol AudioDecoder: AnyObject {
+    /// Codec, format and length. No tags: `DecoderActor` reads those as the library does.
     var info: TrackInfo { get }
 
     /// The frame the next `read` starts at.

@@ -1,5 +1,6 @@
 import Base
 import Model
+import Parsers
 
 /// Decodes tracks into the bounded PCM channel.
 ///
@@ -32,15 +33,17 @@ package actor DecoderActor {
     package func decode(_ entry: QueueEntry, from source: any ByteSource, startingAt start: Double,
                        into packets: BoundedQueue<PCMPacket>) async throws {
         let decoder = try Self.open(source)
-        let startFrame = decoder.info.frame(at: start)
-        if let total = decoder.info.totalFrames, startFrame >= total {
+        var info = decoder.info
+        info.tags = await tags(of: source)
+        let startFrame = info.frame(at: start)
+        if let total = info.totalFrames, startFrame >= total {
             // At or past the end: nothing to play (opusfile refuses to seek there at all).
-            await packets.send(.trackStart(entry, decoder.info, startFrame: total))
+            await packets.send(.trackStart(entry, info, startFrame: total))
             await packets.send(.trackEnd(entry))
             return
         }
         if startFrame > 0 { try decoder.seek(toFrame: startFrame) }
-        await packets.send(.trackStart(entry, decoder.info, startFrame: decoder.position))
+        await packets.send(.trackStart(entry, info, startFrame: decoder.position))
         do {
             var size = Self.firstPacketFrames
             while !Task.isCancelled {
@@ -54,6 +57,18 @@ package actor DecoderActor {
             throw error
         }
         await packets.send(.trackEnd(entry))
+    }
+
+    /// The track's tags, read by the library's `TagReader`, so a track shows the same tags playing
+    /// as listed. Its reads block on the source: fine on this actor's thread. Never an error: a
+    /// track whose tags cannot be read, or whose length is unknown (the reader needs the file's
+    /// end), plays without them.
+    private func tags(of source: any ByteSource) async -> TrackTags {
+        guard let length = source.length else { return TrackTags() }
+        let scanned = try? await TagReader.read(length: length) { range in
+            try source.readBytes(at: range.lowerBound, count: Int(range.count))
+        }
+        return scanned?.tags ?? TrackTags()
     }
 
     /// What codec the bytes are, without opening a decoder; throws what playing them would.

@@ -62,27 +62,12 @@ package enum FormatSniffer {
         return nil
     }
 
-    /// Looks for a run of consecutive MPEG frames; returns whether the first has a length header,
-    /// or nil if there is no such run.
+    /// Looks for a run of consecutive MPEG frames (a file too short for them counts if its frames
+    /// end exactly where it does); returns whether the first has a length header, or nil if there
+    /// is no such run.
     private static func mpegStream(in bytes: [UInt8], lengthFromHere: Int64?) -> Bool? {
-        var offset = 0
-        while offset + 4 <= bytes.count {
-            defer { offset += 1 }
-            guard bytes[offset] == 0xFF, let first = MPEGFrameHeader(bytes[offset...]) else { continue }
-            var frames = 1
-            var next = offset + first.length
-            while frames < framesToConfirm, let header = MPEGFrameHeader(bytes[min(next, bytes.count)...]),
-                  first.continues(with: header) {
-                frames += 1
-                next += header.length
-            }
-            // A file too short for three frames counts if its frames end exactly where it does.
-            let endsFile = lengthFromHere.map { Int64(next) == $0 } ?? false
-            if frames >= framesToConfirm || endsFile {
-                return hasLengthHeader(bytes, frameAt: offset, header: first)
-            }
-        }
-        return nil
+        MPEGFrameRun.first(in: bytes[...], frames: framesToConfirm, windowEnd: .countsIfFileEnds(fileLength: lengthFromHere))
+            .map { hasLengthHeader(bytes, frameAt: $0.offset, header: $0.header) }
     }
 
     private static func hasLengthHeader(_ bytes: [UInt8], frameAt offset: Int, header: MPEGFrameHeader) -> Bool {

@@ -45,7 +45,7 @@ package final class MP3Decoder: AudioDecoder {
         // Not MPG123_NO_FRANKENSTEIN: it ends decoding at the first damaged stretch that looks
         // like another kind of frame, where we want to play on past it. (The price: for such
         // junk, libmpg123 1.31's layer II code prints a line to stderr that QUIET cannot stop.)
-        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue
+        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0))
         // Skip damaged stretches however long, and play on after them (a damaged file then ends
         // with an error that says so, after everything playable was played).
@@ -73,7 +73,7 @@ package final class MP3Decoder: AudioDecoder {
         let length = Int64(mpg123_length(handle))
         let possible = length >= 0 && length <= (maxFrames(cursor) ?? length)
         return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
-                         totalFrames: possible ? length : nil, tags: tags(handle))
+                         totalFrames: possible ? length : nil, tags: TrackTags())
     }
 
     /// The most sample frames the stream can hold, when its size is known: a length beyond it
@@ -136,56 +136,6 @@ package final class MP3Decoder: AudioDecoder {
         if let readError = cursor.failure { return readError }
         let reason = String(cString: mpg123_strerror(handle))
         return opening ? DecoderError.invalidStream(.mp3, reason) : DecoderError.decodeFailed(.mp3, reason)
-    }
-
-    private static func tags(_ handle: OpaquePointer) -> TrackTags {
-        var tags = TrackTags()
-        guard mpg123_meta_check(handle) & MPG123_ID3 != 0 else { return tags }
-        var v1: UnsafeMutablePointer<mpg123_id3v1>?
-        var v2: UnsafeMutablePointer<mpg123_id3v2>?
-        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return tags }
-        if let v2 = v2?.pointee {
-            tags.title = string(v2.title)
-            tags.artist = string(v2.artist)
-            tags.album = string(v2.album)
-            tags.genre = string(v2.genre)
-            for index in 0..<v2.texts {
-                var field = v2.text[index]
-                let id = withUnsafeBytes(of: &field.id) { String(decoding: $0, as: UTF8.self) }
-                switch id {
-                case "TPE2": tags.albumArtist = string(&field.text)
-                case "TRCK": tags.trackNumber = string(&field.text).flatMap { Int($0.split(separator: "/").first ?? "") }
-                default: break
-                }
-            }
-            let pictures = (0..<v2.pictures).map { v2.picture[$0] }
-            if let picture = pictures.first(where: { $0.type == 3 }) ?? pictures.first, picture.size > 0,
-               let bytes = picture.data {
-                var mime = picture.mime_type
-                tags.artwork = Artwork(data: Array(UnsafeBufferPointer(start: bytes, count: picture.size)),
-                                       mimeType: string(&mime) ?? "image/jpeg")
-            }
-        }
-        if let v1 = v1?.pointee {
-            tags.title = tags.title ?? fixedString(v1.title)
-            tags.artist = tags.artist ?? fixedString(v1.artist)
-            tags.album = tags.album ?? fixedString(v1.album)
-        }
-        return tags
-    }
-
-    private static func string(_ value: UnsafeMutablePointer<mpg123_string>?) -> String? {
-        guard let value, let text = value.pointee.p, value.pointee.fill > 0 else { return nil }
-        let result = String(cString: text)
-        return result.isEmpty ? nil : result
-    }
-
-    /// An ID3v1 field: fixed width, NUL- or space-padded, Latin-1.
-    private static func fixedString<T>(_ field: T) -> String? {
-        var field = field
-        let bytes = withUnsafeBytes(of: &field) { Array($0.prefix { $0 != 0 }) }
-        let text = String(bytes.map { Character(Unicode.Scalar($0)) }).trimmingCharacters(in: .whitespaces)
-        return text.isEmpty ? nil : text
     }
 }
 

@@ -28,7 +28,7 @@ package final class OpusDecoder: AudioDecoder {
         mono = op_link_count(file) == 1 && op_channel_count(file, -1) == 1
         let total = op_pcm_total(file, -1)
         info = TrackInfo(codec: .opus, format: PCMFormat(sampleRate: 48000, channels: mono ? 1 : 2),
-                         totalFrames: total >= 0 ? Int64(total) : nil, tags: Self.tags(op_tags(file, -1)))
+                         totalFrames: total >= 0 ? Int64(total) : nil, tags: TrackTags())
     }
 
     deinit {
@@ -65,38 +65,6 @@ package final class OpusDecoder: AudioDecoder {
             throw DecoderError.truncated(playedSeconds: Double(position) / 48000, expectedSeconds: nil)
         }
         return samples
-    }
-
-    private static func tags(_ tags: UnsafePointer<OpusTags>?) -> TrackTags {
-        guard let tags else { return TrackTags() }
-        func value(_ name: String) -> String? {
-            guard let text = opus_tags_query(tags, name, 0) else { return nil }
-            let result = String(cString: text)
-            return result.isEmpty ? nil : result
-        }
-        return TrackTags(title: value("TITLE"), artist: value("ARTIST"), album: value("ALBUM"),
-                         albumArtist: value("ALBUMARTIST"),
-                         trackNumber: value("TRACKNUMBER").flatMap { Int($0.split(separator: "/").first ?? "") },
-                         genre: value("GENRE"), artwork: artwork(tags))
-    }
-
-    /// The front cover (picture type 3) if there is one, else the first embedded picture.
-    private static func artwork(_ tags: UnsafePointer<OpusTags>) -> Artwork? {
-        var found: Artwork?
-        var index: Int32 = 0
-        while let tag = opus_tags_query(tags, "METADATA_BLOCK_PICTURE", index) {
-            index += 1
-            var picture = OpusPictureTag()
-            opus_picture_tag_init(&picture)
-            defer { opus_picture_tag_clear(&picture) }
-            guard opus_picture_tag_parse(&picture, tag) == 0, picture.format != OP_PIC_FORMAT_URL,
-                  let data = picture.data, picture.data_length > 0 else { continue }
-            let art = Artwork(data: Array(UnsafeBufferPointer(start: data, count: Int(picture.data_length))),
-                              mimeType: picture.mime_type.map { String(cString: $0) } ?? "image/jpeg")
-            if picture.type == 3 { return art }
-            found = found ?? art
-        }
-        return found
     }
 
     private static func describe(_ code: Int32) -> String {

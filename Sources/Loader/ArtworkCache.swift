@@ -18,16 +18,7 @@ package struct ArtworkCache {
                                                 attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent("\(Self.name(of: artwork.data)).\(artwork.fileExtension)")
         if FileManager.default.fileExists(atPath: file.path) { return file }
-        let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(artwork.data),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw LoaderError.readFailed("cannot write cover art into \(directory.path)")
-        }
-        guard rename(temporary.path, file.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw LoaderError.readFailed("cannot write cover art: \(reason)")
-        }
+        try AtomicFile.write(artwork.data, to: file)
         return file
     }
 

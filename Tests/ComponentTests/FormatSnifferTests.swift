@@ -56,6 +56,9 @@ import TestSupport
         let frame = header + [UInt8](repeating: 0x55, count: 413)
         #expect(sniffError(frame + Fixtures.noise(count: 5000, seed: 3)) == .notAudio)
         #expect(try sniff(frame + frame + frame + Fixtures.noise(count: 100, seed: 3)) == .mp3(exactLength: false))
+        // A file too short for three frames is MPEG audio if its frames end exactly where it does.
+        #expect(try sniff(frame + frame) == .mp3(exactLength: false))
+        #expect(sniffError(frame + frame + Array(repeating: 0x20, count: 10)) == .notAudio)
         // A tag in front is skipped by its declared size.
         let tag: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 1, 0] + [UInt8](repeating: 0, count: 128)
         #expect(try sniff(tag + frame + frame + frame) == .mp3(exactLength: false))

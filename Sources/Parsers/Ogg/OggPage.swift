@@ -1,5 +1,6 @@
 /// One Ogg page, located in a buffer: the tag reader walks pages from the start to collect the
-/// Opus header packets and from the end to find the last granule position.
+/// Opus header packets and from the end to find the last granule position; the decoder looks at
+/// the last page to tell a whole stream from one cut short.
 package struct OggPage {
     static let headerSize = 27
     /// Header, 255 lacing values, 255 × 255 bytes of body.
@@ -15,6 +16,8 @@ package struct OggPage {
     var end: Int { body.upperBound }
 
     var continuesPacket: Bool { headerType & 0x01 != 0 }
+    /// The stream's last page: a file whose last page lacks it was cut short.
+    var endsStream: Bool { headerType & 0x04 != 0 }
 
     enum Outcome {
         case page(OggPage)
@@ -52,9 +55,14 @@ package struct OggPage {
 
     /// The granule position of the last complete, valid page of stream `serial` in `bytes` that
     /// has one (a page where no packet ends carries −1).
-    /// At most `maxCandidates` look-alike pages are checksummed, so a tail crafted full of
-    /// "OggS" cannot make the search quadratic.
-    static func lastGranule(in bytes: ArraySlice<UInt8>, serial: UInt32, maxCandidates: Int = 64) -> Int64? {
+    static func lastGranule(in bytes: ArraySlice<UInt8>, serial: UInt32) -> Int64? {
+        last(in: bytes) { $0.serial == serial && $0.granulePosition != -1 }?.granulePosition
+    }
+
+    /// The last complete page in `bytes` whose checksum holds and that `accept` takes, searching
+    /// back from the end. At most `maxCandidates` look-alike pages are checksummed, so a tail
+    /// crafted full of "OggS" cannot make the search quadratic.
+    static func last(in bytes: ArraySlice<UInt8>, maxCandidates: Int = 64, where accept: (OggPage) -> Bool) -> OggPage? {
         var position = bytes.endIndex - headerSize
         var candidates = 0
         while position >= bytes.startIndex, candidates < maxCandidates {
@@ -62,9 +70,8 @@ package struct OggPage {
             guard bytes[position] == 0x4F, bytes[position + 1] == 0x67, bytes[position + 2] == 0x67,
                   bytes[position + 3] == 0x53 else { continue }
             candidates += 1
-            guard case .page(let page) = read(bytes, at: position),
-                  page.serial == serial, page.granulePosition != -1 else { continue }
-            return page.granulePosition
+            guard case .page(let page) = read(bytes, at: position), accept(page) else { continue }
+            return page
         }
         return nil
     }

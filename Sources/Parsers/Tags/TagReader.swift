@@ -70,7 +70,8 @@ package enum TagReader {
                 window = try await checkedFetch(windowStart..<min(length, tagEnd + Int64(frameWindow)), fetch)[...]
             }
         }
-        let first = firstFrame(in: window)
+        // Two frames back to back, or one the window ends after: where the audio starts.
+        let first = MPEGFrameRun.first(in: window, frames: 2, windowEnd: .counts)
         // ID3v1 sits in the last 128 bytes, if they come after the first frame.
         var audioEnd = length
         let tailStart = length - Int64(ID3v1Parser.size)
@@ -91,22 +92,6 @@ package enum TagReader {
         let frame = window.dropFirst(first.offset)
         let duration = mp3Duration(frame: frame, header: first.header, audioBytes: audioEnd - audioStart)
         return ScannedTags(codec: .mp3, tags: tags, duration: duration)
-    }
-
-    /// The first frame header in `window` that a second valid header follows (when the window
-    /// reaches that far): a lone 0xFFE pattern inside junk is not a frame.
-    private static func firstFrame(in window: ArraySlice<UInt8>) -> (offset: Int, header: MPEGFrameHeader)? {
-        var index = window.startIndex
-        while index + 4 <= window.endIndex {
-            defer { index += 1 }
-            guard window[index] == 0xFF, let header = MPEGFrameHeader(window[index...]) else { continue }
-            let next = index + header.length
-            if next + 4 <= window.endIndex {
-                guard let following = MPEGFrameHeader(window[next...]), header.continues(with: following) else { continue }
-            }
-            return (index - window.startIndex, header)
-        }
-        return nil
     }
 
     private static func mp3Duration(frame: ArraySlice<UInt8>, header: MPEGFrameHeader, audioBytes: Int64) -> Double? {

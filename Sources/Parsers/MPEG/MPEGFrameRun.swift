@@ -1,0 +1,46 @@
+/// Where MPEG audio starts in bytes that may begin with junk: the first valid frame header that
+/// more valid headers of the same stream follow, back to back. A lone 0xFFE sync pattern in
+/// junk is not a frame; a run of them is. The format sniffer and the tag reader both look for it.
+package struct MPEGFrameRun: Equatable {
+    /// The run's first frame: its offset from the start of the bytes searched, and its header.
+    package let offset: Int
+    package let header: MPEGFrameHeader
+
+    /// What a run that the bytes end inside, before it has all its frames, counts as.
+    package enum WindowEnd: Equatable {
+        /// A run if the bytes end before its next header: they are a window into a longer file,
+        /// and what lies past it is unknown.
+        case counts
+        /// A run only if its frames end exactly `fileLength` bytes after the start of the bytes:
+        /// a whole file too short for the frames asked for. Nil: no file length known.
+        case countsIfFileEnds(fileLength: Int64?)
+    }
+
+    /// The first run of `frames` consecutive frames in `bytes`, or of fewer that `windowEnd` lets
+    /// count when `bytes` end inside them; nil if there is none.
+    package static func first(in bytes: ArraySlice<UInt8>, frames: Int, windowEnd: WindowEnd) -> MPEGFrameRun? {
+        var index = bytes.startIndex
+        while index + 4 <= bytes.endIndex {
+            defer { index += 1 }
+            guard bytes[index] == 0xFF, let first = MPEGFrameHeader(bytes[index...]) else { continue }
+            var found = 1
+            var next = index + first.length
+            while found < frames, next + 4 <= bytes.endIndex, let header = MPEGFrameHeader(bytes[next...]),
+                  first.continues(with: header) {
+                found += 1
+                next += header.length
+            }
+            let run = MPEGFrameRun(offset: index - bytes.startIndex, header: first)
+            if found >= frames { return run }
+            switch windowEnd {
+            case .counts where next + 4 > bytes.endIndex:
+                return run
+            case .countsIfFileEnds(let fileLength?) where Int64(next - bytes.startIndex) == fileLength:
+                return run
+            default:
+                continue  // a header that does not follow on, or a file that goes on
+            }
+        }
+        return nil
+    }
+}
