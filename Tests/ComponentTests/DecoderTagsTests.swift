@@ -16,7 +16,7 @@ import TestSupport
     static func start(_ source: any ByteSource) async throws -> (info: TrackInfo, samples: Int) {
         let packets = BoundedQueue<PCMPacket>(capacity: 2)
         let decoder = DecoderActor()
-        let entry = QueueEntry(id: 1, url: URL(fileURLWithPath: "/music/track"))
+        let entry = QueueEntry(id: 1, location: TrackLocation(url: URL(fileURLWithPath: "/music/track")))
         let decoding = Task {
             defer { packets.finish() }
             try await decoder.decode(entry, from: source, startingAt: 0, into: packets)
