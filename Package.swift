@@ -104,7 +104,7 @@ let package = Package(
 
         // The parsers that meet outside bytes as fuzz targets: bench/fuzz runs them under
         // libFuzzer, the tests replay their corpus.
-        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding", "Daemon"], path: "bench/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"], path: "bench/FuzzTargets"),
         .target(name: "CFuzzerDriver", path: "bench/CFuzzerDriver"),
         .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "bench/Fuzz"),
 

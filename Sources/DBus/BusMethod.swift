@@ -42,7 +42,7 @@ package struct BusMethod<each Argument: BusType, Answer: BusType>: Sendable {
 
     /// What it is in the introspection XML: name, signatures and argument names.
     package var introspection: BusMember {
-        BusMember(name: name, arguments: zip(argumentSignatures, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: "in") }
+        BusMember(.method, name: name, arguments: zip(argumentSignatures, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: "in") }
                     + (answerName.map { [BusMember.Argument(name: $0, type: answerSignature, direction: "out")] } ?? []))
     }
 
@@ -78,12 +78,16 @@ package struct BusSignalDescription<each Argument: BusType>: Sendable {
     package var introspection: BusMember {
         var types: [String] = []
         for type in repeat (each Argument).self { types.append(type.busSignature) }
-        return BusMember(name: name, arguments: zip(types, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: nil) })
+        return BusMember(.signal, name: name, arguments: zip(types, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: nil) })
     }
 }
 
 /// A method or signal as introspection XML lists it.
 package struct BusMember: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
+        case method, signal
+    }
+
     package struct Argument: Sendable, Hashable {
         package var name: String
         package var type: String
@@ -91,15 +95,17 @@ package struct BusMember: Sendable, Hashable, CustomStringConvertible {
         package var direction: String?
     }
 
+    package var kind: Kind
     package var name: String
     package var arguments: [Argument]
 
-    package init(name: String, arguments: [Argument]) {
+    package init(_ kind: Kind, name: String, arguments: [Argument]) {
+        self.kind = kind
         self.name = name
         self.arguments = arguments
     }
 
     package var description: String {
-        name + "(" + arguments.map { "\($0.direction.map { $0 + " " } ?? "")\($0.type) \($0.name)" }.joined(separator: ", ") + ")"
+        "\(kind) " + name + "(" + arguments.map { "\($0.direction.map { $0 + " " } ?? "")\($0.type) \($0.name)" }.joined(separator: ", ") + ")"
     }
 }

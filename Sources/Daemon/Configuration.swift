@@ -43,61 +43,24 @@ extension Configuration {
     }
 
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
-    /// `types`: the source types a `[[source]]` may name.
+    /// `types`: the source types a `[[source]]` may name; each reads its own keys.
     package static func parse(_ text: String, relativeTo directory: URL,
                               types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
-        let document = try TOMLParser.parse(text)
-        let reader = ConfigReader(directory: directory)
-        try reader.allow(document, keys: ["cache", "network", "source"], in: nil)
+        let file = try ConfigFile.parse(text, relativeTo: directory)
         var settings = LoaderSettings()
-        if let cache = try reader.table(document, "cache") {
-            try reader.allow(cache, keys: ["max_size", "dir"], in: "cache")
-            if let size = try reader.string(cache, "max_size", in: "cache") {
-                guard let bytes = ByteCount.parse(size.value) else {
-                    throw ConfigError(line: size.line, key: "cache.max_size", "expected a size such as \"2 GiB\", found \"\(size.value)\"")
-                }
-                settings.cacheLimit = bytes
-            }
-            if let dir = try reader.string(cache, "dir", in: "cache") {
-                settings.cacheDirectory = reader.path(dir.value)
-            }
-        }
-        if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ["read_timeout", "retries"], in: "network")
-            if let timeout = try reader.number(network, "read_timeout", in: "network") {
-                guard timeout.value > 0 else { throw ConfigError(line: timeout.line, key: "network.read_timeout", "must be more than 0 seconds") }
-                settings.readTimeout = timeout.value
-            }
-            if let retries = try reader.number(network, "retries", in: "network") {
-                guard retries.value >= 0, retries.value <= 100 else { throw ConfigError(line: retries.line, key: "network.retries", "must be between 0 and 100") }
-                settings.retries = Int(retries.value)
-            }
-        }
+        if let limit = file.cacheLimit { settings.cacheLimit = limit }
+        if let directory = file.cacheDirectory { settings.cacheDirectory = directory }
+        if let timeout = file.readTimeout { settings.readTimeout = timeout }
+        if let retries = file.retries { settings.retries = retries }
+        let names = types.map { $0.typeName }.joined(separator: ", ")
         var sources: [any SourceType] = []
-        for (table, line) in try reader.tables(document, "source") {
-            let source = try Self.source(table, line: line, reader: reader, types: types)
-            if sources.contains(where: { $0.name == source.name }) {
-                throw ConfigError(line: line, key: "source.name", "'\(source.name)' is used by two sources")
+        for (typeName, section) in file.sources {
+            guard let typeName else { throw section.error("type", "missing (\(names))") }
+            guard let type = types.first(where: { $0.typeName == typeName.value }) else {
+                throw section.error("type", line: typeName.line, "'\(typeName.value)' is not a source type (\(names))")
             }
-            sources.append(source)
+            sources.append(try type.configure(section))
         }
         return Configuration(loader: settings, sources: sources)
-    }
-
-    /// One `[[source]]`: its name and type read here, the rest by the type.
-    private static func source(_ table: TOMLTable, line: Int, reader: ConfigReader,
-                               types: [any SourceType.Type]) throws(ConfigError) -> any SourceType {
-        guard let name = try reader.string(table, "name", in: "source"), !name.value.isEmpty else {
-            throw ConfigError(line: line, key: "source.name", "every [[source]] needs a name")
-        }
-        let names = types.map { $0.typeName }.joined(separator: ", ")
-        let section = ConfigSection(table: table, name: name.value, line: line, reader: reader)
-        guard let typeName = try reader.string(table, "type", in: "source") else {
-            throw section.error("type", "missing (\(names))")
-        }
-        guard let type = types.first(where: { $0.typeName == typeName.value }) else {
-            throw section.error("type", line: typeName.line, "'\(typeName.value)' is not a source type (\(names))")
-        }
-        return try type.configure(section)
     }
 }

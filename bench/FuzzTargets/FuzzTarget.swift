@@ -1,6 +1,5 @@
 import Cache
 import Config
-import Daemon
 import Decoding
 import Foundation
 import Parsers
@@ -17,7 +16,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case contentRange = "content-range"
     /// WebDAV PROPFIND answers.
     case propfind
-    /// The config file (TOML and its checks).
+    /// The config file: TOML, the [cache] and [network] checks, and the values source types read.
     case config
     /// The library's tag reader (ID3v2, ID3v1, Xing/LAME, Ogg/Opus headers) over a whole file.
     case tags
@@ -75,7 +74,17 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .propfind:
             _ = try? PropfindParser.parse(Data(bytes))
         case .config:
-            _ = try? Configuration.parse(String(decoding: bytes, as: UTF8.self), relativeTo: URL(fileURLWithPath: "/nonexistent"))
+            // The file's shape, then every kind of value a source type reads from its table.
+            guard let file = try? ConfigFile.parse(String(decoding: bytes, as: UTF8.self), relativeTo: URL(fileURLWithPath: "/nonexistent"))
+            else { return }
+            for (_, section) in file.sources {
+                _ = try? section.httpURL("url")
+                _ = try? section.path("path")
+                _ = try? section.secret("password")
+                _ = try? section.headers("headers")
+                _ = try? section.required("username", "fuzzing")
+                _ = try? section.allow(["url", "path", "password", "headers", "username"])
+            }
         case .tags:
             break  // async: see run(_:) and runBlocking(_:)
         case .feed:

@@ -1,0 +1,56 @@
+import Foundation
+
+/// `config.toml` read as far as its shape goes: the `[cache]` and `[network]` values, checked,
+/// and each `[[source]]` with its name, handed on whole to the source type it names.
+package struct ConfigFile {
+    /// `[cache] max_size`: the cache is trimmed to stay under it.
+    package var cacheLimit: Int64?
+    /// `[cache] dir`.
+    package var cacheDirectory: URL?
+    /// `[network] read_timeout`: seconds without a byte before a download is dropped and resumed.
+    package var readTimeout: Double?
+    /// `[network] retries`: tries without progress before a track gives up.
+    package var retries: Int?
+    /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
+    package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
+
+    /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
+    package static func parse(_ text: String, relativeTo directory: URL) throws(ConfigError) -> ConfigFile {
+        let document = try TOMLParser.parse(text)
+        let reader = ConfigReader(directory: directory)
+        try reader.allow(document, keys: ["cache", "network", "source"], in: nil)
+        var file = ConfigFile()
+        if let cache = try reader.table(document, "cache") {
+            try reader.allow(cache, keys: ["max_size", "dir"], in: "cache")
+            if let size = try reader.string(cache, "max_size", in: "cache") {
+                guard let bytes = ByteCount.parse(size.value) else {
+                    throw ConfigError(line: size.line, key: "cache.max_size", "expected a size such as \"2 GiB\", found \"\(size.value)\"")
+                }
+                file.cacheLimit = bytes
+            }
+            file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
+        }
+        if let network = try reader.table(document, "network") {
+            try reader.allow(network, keys: ["read_timeout", "retries"], in: "network")
+            if let timeout = try reader.number(network, "read_timeout", in: "network") {
+                guard timeout.value > 0 else { throw ConfigError(line: timeout.line, key: "network.read_timeout", "must be more than 0 seconds") }
+                file.readTimeout = timeout.value
+            }
+            if let retries = try reader.number(network, "retries", in: "network") {
+                guard retries.value >= 0, retries.value <= 100 else { throw ConfigError(line: retries.line, key: "network.retries", "must be between 0 and 100") }
+                file.retries = Int(retries.value)
+            }
+        }
+        for (table, line) in try reader.tables(document, "source") {
+            guard let name = try reader.string(table, "name", in: "source"), !name.value.isEmpty else {
+                throw ConfigError(line: line, key: "source.name", "every [[source]] needs a name")
+            }
+            if file.sources.contains(where: { $0.section.name == name.value }) {
+                throw ConfigError(line: line, key: "source.name", "'\(name.value)' is used by two sources")
+            }
+            file.sources.append((try reader.string(table, "type", in: "source"),
+                                 ConfigSection(table: table, name: name.value, line: line, reader: reader)))
+        }
+        return file
+    }
+}
