@@ -3,7 +3,7 @@ import PackageDescription
 
 // The targets and the one direction their dependencies run (README, "How it is built"):
 //
-//   Base ← Model ← Config, Parsers, Cache ← Loader ← Sources ─┐
+//   Base ← Model ← Config, Parsers, Cache ← Loader ← SourceTypes┐
 //                  Parsers ← Decoding                         │
 //                  Model ← Output                             │
 //                  Loader ← Library                           │
@@ -44,7 +44,7 @@ let package = Package(
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["Base"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
-        .target(name: "Config", dependencies: ["Base", "Model"]),
+        .target(name: "Config"),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
         // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
         .target(name: "Parsers", dependencies: ["Base", "Model"]),
@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
         // The library database (SQLite through GRDB) and the scanner that fills it.
         .target(name: "Library", dependencies: [
-            "Base", "Model", "Config", "Parsers", "Cache", "Loader", logging, .product(name: "GRDB", package: "GRDB.swift"),
+            "Base", "Model", "Parsers", "Cache", "Loader", logging, .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The player: the play queue and the state machine over loader, decoder and output.
         .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", logging]),

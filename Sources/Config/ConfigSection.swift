@@ -1,7 +1,8 @@
 import Foundation
 
 /// One `[[source]]` table as its source type reads it: typed values with their lines, unknown keys
-/// refused, every error naming the source (`source 'dav'.url`) — never quoting a secret.
+/// refused (`source.KEY`), every other error naming the source (`source 'dav'.url`) — never
+/// quoting a secret.
 package struct ConfigSection {
     package let table: TOMLTable
     /// The source's name.

@@ -34,11 +34,21 @@ package final class Manager1Service: Sendable {
         self.reload = reload
         let events = player.subscribe()
         let latest = latest
-        follower = Task { for await event in events { latest.withLock { $0 = event.snapshot } } }
+        follower = Task { for await event in events { Self.remember(event.snapshot, in: latest) } }
     }
 
     deinit {
         follower.cancel()
+    }
+
+    /// Keeps the newer of two states: a command's own answer may come before the events that led to it.
+    private static func remember(_ snapshot: PlayerSnapshot, in latest: Locked<PlayerSnapshot>) {
+        latest.withLock { if snapshot.serial >= $0.serial { $0 = snapshot } }
+    }
+
+    /// Runs a player command; what it answers is the state the next call sees.
+    private func perform(_ command: PlayerCommand) async {
+        Self.remember(await player.perform(command), in: latest)
     }
 
     /// Publishes the interface on `connection`; `libraryChanged` hears when playlists change.
@@ -71,13 +81,13 @@ package final class Manager1Service: Sendable {
         interface.method(Manager1.queueAdd) { [self] references, play in
             later { [self] in
                 let items = try await items(references)
-                await player.perform(.add(items, at: .end, play: play))
+                await perform(.add(items, at: .end, play: play))
                 return UInt32(items.count)
             }
         }
         interface.method(Manager1.queueList) { [self] in later { [self] in queue() } }
         interface.method(Manager1.queueClear) { [self] in
-            later { [self] in await player.perform(.replaceQueue([], play: false)); return BusNothing() }
+            later { [self] in await perform(.replaceQueue([], play: false)); return BusNothing() }
         }
         interface.method(Manager1.queuePlay) { [self] index in
             later { [self] in
@@ -85,7 +95,7 @@ package final class Manager1Service: Sendable {
                 guard entries.indices.contains(Int(index)) else {
                     throw ManagerError.invalid("the queue has \(entries.count) entries; there is no entry \(Int(index) + 1)")
                 }
-                await player.perform(.playNow(entries[Int(index)].id))
+                await perform(.playNow(entries[Int(index)].id))
                 return BusNothing()
             }
         }
@@ -137,7 +147,7 @@ package final class Manager1Service: Sendable {
             later { [self] in
                 let stats = await loader.cacheStats()
                 return Manager1.CacheStats(entries: UInt32(clamping: stats.entries), bytes: stats.bytes, limit: stats.limit,
-                                           pinnedEntries: UInt32(clamping: stats.pinnedEntries), pinnedBytes: stats.pinnedBytes,
+                                           pinnedEntries: UInt32(clamping: stats.protectedEntries), pinnedBytes: stats.protectedBytes,
                                            directory: stats.directory)
             }
         }
@@ -220,7 +230,7 @@ package final class Manager1Service: Sendable {
             QueueItem(location: sources.location(of: entry.url), metadata: entry.track.map(Self.metadata) ?? TrackMetadata())
         }
         guard !items.isEmpty else { throw ManagerError.invalid("the playlist '\(playlist.name)' is empty") }
-        await player.perform(.replaceQueue(items, play: true))
+        await perform(.replaceQueue(items, play: true))
     }
 
     // MARK: Scans
@@ -341,6 +351,12 @@ package final class Manager1Service: Sendable {
         return items
     }
 
+    /// A location's text form (a saved queue's) as a queue item, placed among the sources, with
+    /// what the library knows of it.
+    package func item(forText text: String) async -> QueueItem {
+        await item(at: await loader.sources.location(of: text))
+    }
+
     /// A location as a queue item, with what the library knows of it.
     private func item(at location: TrackLocation) async -> QueueItem {
         let known = try? await library.track(at: location)
@@ -353,10 +369,7 @@ package final class Manager1Service: Sendable {
 
     /// What the queue and MPRIS show of a library track before it plays.
     static func metadata(_ track: LibraryTrack) -> TrackMetadata {
-        TrackMetadata(tags: TrackTags(title: track.title, artist: track.artist, album: track.album, albumArtist: track.albumArtist,
-                                      trackNumber: track.trackNumber, genre: track.genre, year: track.year,
-                                      discNumber: track.discNumber),
-                      duration: track.duration)
+        TrackMetadata(tags: track.tags, duration: track.duration)
     }
 
     static func record(_ track: LibraryTrack) -> Manager1.Track {
@@ -392,12 +405,7 @@ package final class Manager1Service: Sendable {
             if itemTitle, let title = entry.title { record.title = title }
             return record
         }
-        return Manager1.Track(url: entry.url, title: entry.title ?? Self.fileName(entry.url))
-    }
-
-    /// The file name of a stored location, for a playlist line that has no title.
-    private static func fileName(_ uri: String) -> String {
-        URL(string: uri).map { $0.lastPathComponent.isEmpty ? uri : $0.lastPathComponent } ?? uri
+        return Manager1.Track(url: entry.url, title: entry.title ?? TrackLocation(uri: entry.url).displayName)
     }
 
     static func record(_ report: ScanReport) -> Manager1.ScanReport {

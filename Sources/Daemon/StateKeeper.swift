@@ -1,6 +1,5 @@
 import Base
 import Foundation
-import Loader
 import Logging
 import Model
 import Playback
@@ -34,6 +33,8 @@ package actor StateKeeper {
     private var watcher: Task<Void, Never>?
     /// The save to come, if one is scheduled, and when it is due.
     private var nextSave: (task: Task<Void, Never>, due: ContinuousClock.Instant)?
+    /// Set by `stop()`: nothing more is scheduled.
+    private var stopped = false
 
     package init(player: Player, instance: String?) {
         self.player = player
@@ -44,11 +45,12 @@ package actor StateKeeper {
         executor.shutdown()
     }
 
-    /// Puts the saved queue back, and the current track paused at its saved place; `sources`
-    /// place the saved locations.
-    package func restore(locating sources: SourceSet) async {
+    /// Puts the saved queue back, and the current track paused at its saved place; `item` turns a
+    /// saved location into a queue item (placed among the sources, with what the library knows).
+    package func restore(_ item: @Sendable (String) async -> QueueItem) async {
         guard let saved = file.load() else { return }
-        let items = saved.queue.map { QueueItem(location: sources.location(of: $0)) }
+        var items: [QueueItem] = []
+        for location in saved.queue { items.append(await item(location)) }
         guard !items.isEmpty else { return }
         let added = await player.perform(.add(items, at: .end, play: false)).queue.entries
         if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
@@ -70,6 +72,7 @@ package actor StateKeeper {
 
     /// Stops following and saves once more (on SIGTERM).
     package func stop() async {
+        stopped = true
         watcher?.cancel()
         nextSave?.task.cancel()
         nextSave = nil
@@ -79,13 +82,16 @@ package actor StateKeeper {
     private func note(_ event: PlayerEvent) {
         latest = event.snapshot
         switch event.change {
-        case .buffering, .artworkReady, .trackEnded, .subscribed: return
+        case .buffering, .artworkReady, .trackEnded, .positionCorrected: return
+        // Already playing when it started watching: the position is saved from now on.
+        case .subscribed: if event.snapshot.status == .playing { schedule(after: Self.positionEvery) }
         default: schedule(after: Self.settleTime)
         }
     }
 
     /// Saves after `delay`, or sooner if a save is due sooner already.
     private func schedule(after delay: Duration) {
+        guard !stopped else { return }
         let due = ContinuousClock.now + delay
         if let nextSave {
             guard due < nextSave.due else { return }
@@ -101,6 +107,7 @@ package actor StateKeeper {
 
     private func saveScheduled() {
         nextSave = nil
+        guard !stopped else { return }
         save()
         if latest.status == .playing { schedule(after: Self.positionEvery) }
     }

@@ -27,12 +27,8 @@ package enum FormatSniffer {
         guard !head.isEmpty else { throw DecoderError.empty }
         if let container = containerFormat(head) { return try container() }
 
-        var start: Int64 = 0
-        if head.starts(with: Array("ID3".utf8)), head.count >= 10 {
-            let size = head[6...9].reduce(0) { ($0 << 7) | (Int64($1) & 0x7F) }
-            let footer: Int64 = head[5] & 0x10 != 0 ? 10 : 0
-            start = 10 + size + footer
-        }
+        // Audio starts after an ID3v2 tag, where the tag reader says it ends.
+        let start = Int64(ID3v2Parser.tagSize(head[...]) ?? 0)
         let window = start == 0 ? head : try source.readBytes(at: start, count: searchWindow)
         let fileLength = source.length.map { $0 - start }
         if let exact = mpegStream(in: window, lengthFromHere: fileLength) {
@@ -67,15 +63,6 @@ package enum FormatSniffer {
     /// is no such run.
     private static func mpegStream(in bytes: [UInt8], lengthFromHere: Int64?) -> Bool? {
         MPEGFrameRun.first(in: bytes[...], frames: framesToConfirm, windowEnd: .countsIfFileEnds(fileLength: lengthFromHere))
-            .map { hasLengthHeader(bytes, frameAt: $0.offset, header: $0.header) }
-    }
-
-    private static func hasLengthHeader(_ bytes: [UInt8], frameAt offset: Int, header: MPEGFrameHeader) -> Bool {
-        func tag(at position: Int) -> String? {
-            guard position + 4 <= bytes.count else { return nil }
-            return String(decoding: bytes[position..<position + 4], as: UTF8.self)
-        }
-        let xing = tag(at: offset + header.xingOffset)
-        return xing == "Xing" || xing == "Info" || tag(at: offset + 36) == "VBRI"
+            .map { MPEGLengthHeader(frame: bytes[$0.offset...], header: $0.header) != nil }
     }
 }

@@ -15,11 +15,11 @@ extension LibraryActor {
             do {
                 storage = try await loader.storage(of: name)
             } catch {
-                reports.append(ScanReport(source: name, failed: "\(name): \(error)"))
+                reports.append(recordFailure(of: name, "\(name): \(error)"))
                 continue
             }
             guard let storage else {
-                reports.append(ScanReport(source: name, failed: "\(name): this source cannot list its files; scan a webdav, local or feed source"))
+                reports.append(recordFailure(of: name, "\(name): this source cannot list its files; scan a webdav, local or feed source"))
                 continue
             }
             reports.append(await LibraryScanner(source: name, storage: storage, sources: sources, loader: loader).scan(into: self))
@@ -27,6 +27,15 @@ extension LibraryActor {
         scanProgress = nil
         lastScanReports = reports
         return reports
+    }
+
+    /// A scan that could not start, kept as the source's last scan (`cloudplayerctl sources`
+    /// shows its problem); nothing is marked gone.
+    private func recordFailure(of source: String, _ problem: String) -> ScanReport {
+        if let store = try? database, let mark = try? store.beginScan(of: source) {
+            _ = try? store.finishScan(of: source, mark: mark, folders: 0, complete: false, problems: [problem])
+        }
+        return ScanReport(source: source, failed: problem)
     }
 
     /// Marks a scan as under way before it starts, so a second request is refused at once.

@@ -4,8 +4,11 @@ import Model
 
 /// The library database: scanned tracks, playlists, search, and the scan under way.
 ///
-/// It runs on a thread of its own: SQLite calls block on the disk and must stay off the
-/// cooperative pool.
+/// It runs on a thread of its own: SQLite calls block on the disk, and so does listing a local
+/// folder, which the scanner (isolated to this actor) does between its database writes — one
+/// thread keeps both off the cooperative pool and lets the store stay synchronous, one
+/// transaction at a time. (GRDB's own async access would move the SQLite calls to its queue, but
+/// not the folder listings.)
 package actor LibraryActor {
     private let executor = ThreadExecutor(name: "library")
 

@@ -90,7 +90,7 @@ struct LibraryScanner {
             for child in listing.folders where seen.insert(Self.key(child.location)).inserted { folders.append(child) }
             let recorded: Bool
             if let title = listing.feedTitle {
-                recorded = recordFeed(listing, folder: folder, title: title, store: store, mark: mark, report: &report)
+                recorded = recordFeed(listing, folder: folder, title: title, into: library, store: store, mark: mark, report: &report)
             } else {
                 report.folders += 1
                 let tracks = listing.files.filter { Self.audioExtensions.contains(Self.fileExtension($0.name)) }
@@ -226,8 +226,8 @@ struct LibraryScanner {
 
     /// A feed's listing: its episodes become tracks (tags from the feed), the feed a playlist of
     /// them, newest first. An episode that is also a file of another source stays that source's.
-    private func recordFeed(_ listing: StorageListing, folder: StorageFolder, title: String, store: LibraryStore, mark: Int64,
-                            report: inout ScanReport) -> Bool {
+    private func recordFeed(_ listing: StorageListing, folder: StorageFolder, title: String, into library: isolated LibraryActor,
+                            store: LibraryStore, mark: Int64, report: inout ScanReport) -> Bool {
         let key = folder.location.uri
         do {
             var tracks: [LibraryTrack] = []
@@ -252,6 +252,7 @@ struct LibraryScanner {
             try store.savePlaylist(playlist, items: items, mark: mark)
             report.tracks += items.count
             report.playlists += 1
+            library.scanProgress?.tracks += items.count
             return true
         } catch {
             report.problems.append("\(source): \(error)")

@@ -1,5 +1,4 @@
 import Base
-import Config
 import Foundation
 import GRDB
 

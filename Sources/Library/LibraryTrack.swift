@@ -92,6 +92,6 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
     /// What to call it: its title, else its file name.
     package var displayTitle: String {
         if let title, !title.isEmpty { return title }
-        return URL(string: url)?.lastPathComponent.removingPercentEncoding ?? url
+        return TrackLocation(uri: url).displayName
     }
 }

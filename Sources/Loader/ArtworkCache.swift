@@ -9,9 +9,6 @@ import Model
 package struct ArtworkCache {
     let directory: URL
 
-    /// `$XDG_CACHE_HOME/cloudplayerd/art`, or `~/.cache/cloudplayerd/art`.
-    static var defaultDirectory: URL { XDGDirectories.cache.appendingPathComponent("art") }
-
     /// The file holding `artwork`, written (owner-only, atomically) if it is not there yet.
     func store(_ artwork: Artwork) throws -> URL {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,

@@ -5,7 +5,7 @@ package struct CacheStats: Sendable, Equatable {
     package var bytes: Int64
     package var limit: Int64
     /// Entries that are never evicted: in use, or in a pinned playlist.
-    package var pinnedEntries: Int
-    package var pinnedBytes: Int64
+    package var protectedEntries: Int
+    package var protectedBytes: Int64
     package var directory: String
 }

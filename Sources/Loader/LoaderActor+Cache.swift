@@ -10,7 +10,7 @@ extension LoaderActor {
         let protected = protectedNames
         let kept = entries.filter { protected.contains($0.name) }
         return CacheStats(entries: entries.count, bytes: entries.reduce(0) { $0 + $1.bytes }, limit: cache.limit,
-                          pinnedEntries: kept.count, pinnedBytes: kept.reduce(0) { $0 + $1.bytes },
+                          protectedEntries: kept.count, protectedBytes: kept.reduce(0) { $0 + $1.bytes },
                           directory: cache.directory.path)
     }
 

@@ -168,7 +168,13 @@ package actor LoaderActor {
     /// the open web for a URL of none.
     func input(for location: TrackLocation) throws -> TrackInput {
         guard !isShutDown else { throw LoaderError.cancelled }
-        if let name = location.source { return try source(named: name).input }
+        if let name = location.source {
+            // Queued before a reload that renamed or removed its source: placed again by its URL.
+            if sources.source(named: name) == nil, let url = location.url, sources.location(of: url).source != name {
+                return try input(for: sources.location(of: url))
+            }
+            return try source(named: name).input
+        }
         if location.isFile { return .disk }
         _ = try HTTPInput.url(of: location)
         if let web { return .remote(web) }

@@ -65,11 +65,13 @@ package final class MPRISService: Sendable {
             let before = state.withLock { $0 }
             var after = before
             after.player = event.snapshot
-            switch event.change {
-            case .queueChanged:
+            // Whatever changed the queue (an edit, a replaced queue): TrackRemoved and TrackAdded.
+            if before.player.queue.entries.map(\.id) != after.player.queue.entries.map(\.id) {
                 emitTrackListChanges(from: before, to: after, object)
+            }
+            switch event.change {
             case .trackStarted(let entry, _, _):
-                // What the track list said of it (the library's tags, or its file name) gives way to its own.
+                // What the track list said of it is filled in with what the track's own tags say.
                 if let started = after.player.queue.entry(id: entry.id) {
                     object.emit(MPRIS.trackMetadataChanged, of: MPRIS.trackList,
                                 BusObjectPath(MPRISState.trackID(started)), after.metadata(of: started))

@@ -28,6 +28,8 @@ package actor Player {
         case output(OutputEvent, generation: Int)
         case trackFailed(QueueEntry, any Error, generation: Int)
         case buffering(QueueEntry, Bool, generation: Int)
+        /// Time to compare the position clients interpolate with what the output has played.
+        case checkPosition
     }
 
     /// The listeners and the last state published, changed together so that a new listener's
@@ -55,6 +57,13 @@ package actor Player {
     private var pipeline: Pipeline?
     /// Bumped by every teardown, so events from an old pipeline are recognised and ignored.
     private var generation = 0
+    /// While playing: asks now and then for the position to be checked against the output.
+    private var positionClock: Task<Void, Never>?
+    /// How often, while playing, the position is checked against what the output has played
+    /// (a stream that starts late, a pause in the sound server, a clock that runs its own way).
+    private static let positionCheckEvery = Duration.seconds(2)
+    /// Closer than this, the interpolated position is left as it is.
+    private static let positionTolerance = 0.05
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor) {
         self.loader = loader
@@ -86,6 +95,7 @@ package actor Player {
     }
 
     private func publish(_ change: PlayerEvent.Change) {
+        state.serial += 1
         let event = PlayerEvent(change: change, snapshot: state)
         // Only this actor publishes, so events go out in order; a listener that subscribes
         // meanwhile starts from `last` and so misses nothing.
@@ -111,8 +121,6 @@ package actor Player {
         }
     }
 
-    /// The state as the last event published it.
-    package var snapshot: PlayerSnapshot { state }
     package var status: PlaybackStatus { state.status }
     /// The entry being heard (or about to be): what next, previous and seek act on.
     package var current: QueueEntry? { state.current }
@@ -161,12 +169,11 @@ package actor Player {
                 publish(.trackFailed(entry, error))
             case .buffering(let entry, let waiting, let generation):
                 guard generation == self.generation else { continue }
-                state.buffering = waiting
                 // Bytes again: the output may have run dry meanwhile, so take its word for where it is.
-                if !waiting, state.position.moving, let heard = await output.position() {
-                    state.position = PositionAnchor(seconds: heard.seconds, moving: true)
-                }
+                if !waiting { await checkPosition(announce: false) }
                 publish(.buffering(entry, waiting))
+            case .checkPosition:
+                await checkPosition(announce: true)
             }
         }
     }
@@ -312,7 +319,6 @@ package actor Player {
         // Where the new pipeline starts, until the output plays its first frame: a seek's
         // target is the position at once, not only once audio arrives.
         state.position = PositionAnchor(seconds: seconds)
-        state.buffering = false
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
         let producer = Task.detached { [self, loader, decoder, mailbox] in
@@ -369,8 +375,9 @@ package actor Player {
             var shown = info
             shown.tags.artwork = nil
             if entry.id != state.current?.id { state.artwork = nil }
-            state.queue.update(entry.id, metadata: TrackMetadata(tags: shown.tags, duration: info.duration))
+            let known = state.queue.entry(id: entry.id)?.metadata ?? entry.metadata
             state.queue.setCurrent(entry)
+            state.queue.update(entry.id, metadata: known.filled(from: TrackMetadata(tags: shown.tags, duration: info.duration)))
             state.currentInfo = shown
             let seconds = Double(startFrame) / Double(info.format.sampleRate)
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
@@ -412,6 +419,28 @@ package actor Player {
     private func set(_ newStatus: PlaybackStatus) {
         guard newStatus != state.status else { return }
         state.status = newStatus
+        if newStatus == .playing, positionClock == nil {
+            positionClock = Task { [mailbox] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.positionCheckEvery)
+                    mailbox.yield(.checkPosition)
+                }
+            }
+        } else if newStatus != .playing {
+            positionClock?.cancel()
+            positionClock = nil
+        }
         publish(.statusChanged(newStatus))
+    }
+
+    /// Takes the output's word for where playback is when the position clients interpolate has
+    /// drifted from it (a new stream that the sound server starts only once it has buffered, a
+    /// wait for bytes, a clock of its own); `announce`: publish the correction.
+    private func checkPosition(announce: Bool) async {
+        guard state.status == .playing, state.position.moving, let heard = await output.position(),
+              heard.entry.id == state.current?.id else { return }
+        guard abs(heard.seconds - state.position.seconds(at: .now)) > Self.positionTolerance else { return }
+        state.position = PositionAnchor(seconds: heard.seconds, moving: true)
+        if announce { publish(.positionCorrected(seconds: heard.seconds)) }
     }
 }

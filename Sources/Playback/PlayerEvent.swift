@@ -23,6 +23,8 @@ package struct PlayerEvent: Sendable {
         case trackFailed(QueueEntry, any Error)
         /// The position jumped (a seek, or a jump to another place).
         case seeked(seconds: Double)
+        /// The position clients interpolate had drifted from what is heard; it is this now.
+        case positionCorrected(seconds: Double)
         case volumeChanged(Double)
         /// Entries were added or removed.
         case queueChanged

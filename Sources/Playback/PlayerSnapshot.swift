@@ -14,9 +14,8 @@ package struct PlayerSnapshot: Sendable, Equatable {
     package var artwork: URL?
     package var volume = 1.0
     package var position = PositionAnchor()
-    /// The decoder of the current track waits for the network (the output may still be playing
-    /// what it has).
-    package var buffering = false
+    /// Bumped by every event: of two snapshots, the one with the higher serial is the newer.
+    package var serial: UInt64 = 0
 
     package init() {}
 

@@ -109,7 +109,8 @@ struct PlayCommand: AsyncParsableCommand {
                 await player.shutdown()
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
-            case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .volumeChanged, .loopChanged,
+            case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
+                 .volumeChanged, .loopChanged,
                  .shuffleChanged, .queueChanged:
                 break
             }

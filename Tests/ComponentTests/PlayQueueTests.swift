@@ -85,4 +85,17 @@ import Testing
         queue.loop = .playlist
         #expect(queue.hasNext)
     }
+
+    @Test("what a track's own tags say fills what the library or a feed did not know; what they knew stays; the decoder's length wins")
+    func heardFillsKnown() {
+        let feed = TrackMetadata(tags: TrackTags(title: "Episode 12: Rivers", artist: "The Show", album: "The Show", genre: "Podcast"),
+                                 duration: 1800)
+        let heard = TrackMetadata(tags: TrackTags(title: "ep12_final_v3", album: "Other", trackNumber: 12, year: 2024), duration: 1799.96)
+        let merged = feed.filled(from: heard)
+        #expect(merged.tags.title == "Episode 12: Rivers" && merged.tags.artist == "The Show" && merged.tags.album == "The Show")
+        #expect(merged.tags.trackNumber == 12 && merged.tags.year == 2024 && merged.tags.genre == "Podcast")
+        #expect(merged.duration == 1799.96)
+        #expect(TrackMetadata().filled(from: heard) == TrackMetadata(tags: heard.tags, duration: heard.duration))
+        #expect(feed.filled(from: TrackMetadata()).duration == 1800)
+    }
 }

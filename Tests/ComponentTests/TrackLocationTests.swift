@@ -60,6 +60,12 @@ import Testing
         let file = sources.location(of: "Artist/y.opus", relativeTo: URL(fileURLWithPath: "/home/anna/Music", isDirectory: true))
         #expect(file.source == "home" && file.key == "Artist/y.opus" && file.uri == "file:///home/anna/Music/Artist/y.opus")
         #expect(sources.location(of: "https://cloud.example.org/dav/Other/z.mp3").source == nil)
+        // Judged as fetched: a path that wanders but ends below the root is the same track, the
+        // same source (one location never has two answers).
+        let wandering = sources.location(of: "https://cloud.example.org/dav/Music/./Artist/../Artist/x%20(1).mp3")
+        #expect(wandering == track && wandering.source == "dav")
+        // A source rooted at a URL also takes its cloudplayer:// form, as the same location.
+        #expect(sources.location(of: "cloudplayer://dav/Artist/x%20%281%29.mp3") == track)
         #expect(sources.location(of: "https://cloud.example.org/dav/Music/%2e%2e/Other/z.mp3").source == nil)
     }
 }

@@ -14,7 +14,10 @@ package struct SourceSet: Sendable {
     }
 
     /// The location of `url`: in the source whose root is the longest prefix of it, else in none.
+    /// Judged as the URL will be fetched (dot segments resolved, `%2e%2e` too), so one location
+    /// never has two answers.
     package func location(of url: URL) -> TrackLocation {
+        let url = TrackLocation.canonical(url)
         let covering = all.compactMap { source -> (any SourceType, URL, Int)? in
             guard let root = source.root, let covered = Self.coverage(of: url, by: root) else { return nil }
             return (source, root, covered)
@@ -26,7 +29,11 @@ package struct SourceSet: Sendable {
     /// What a user names: `cloudplayer://SOURCE/KEY`, an http(s) or file URL, or else a path on
     /// this machine (relative to `directory`).
     package func location(of text: String, relativeTo directory: URL? = nil) -> TrackLocation {
-        if let (source, key) = TrackLocation.sourceAndKey(in: text) { return TrackLocation(source: source, key: key) }
+        if let (name, key) = TrackLocation.sourceAndKey(in: text) {
+            // A source rooted at a URL names its tracks by their URL: the key is a path below it.
+            if let root = source(named: name)?.root { return location(of: root.appendingPathComponent(key)) }
+            return TrackLocation(source: name, key: key)
+        }
         if let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
             return location(of: url)
         }

@@ -48,6 +48,24 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
         uri = "\(Self.scheme)://\(Self.encode(source))/\(key.split(separator: "/", omittingEmptySubsequences: false).map { Self.encode(String($0)) }.joined(separator: "/"))"
     }
 
+    /// A stored text form read back without the configured sources — to show, not to fetch (a
+    /// `SourceSet` places a text among the sources).
+    package init(uri text: String) {
+        if let (source, key) = Self.sourceAndKey(in: text) {
+            self.init(source: source, key: key)
+        } else if let url = URL(string: text) {
+            self.init(url: url)
+        } else {
+            self.init(source: nil, key: text, uri: text)
+        }
+    }
+
+    private init(source: String?, key: String, uri: String) {
+        self.source = source
+        self.key = key
+        self.uri = uri
+    }
+
     /// The source and key a `cloudplayer://SOURCE/KEY` text names, if it is one.
     package static func sourceAndKey(in text: String) -> (source: String, key: String)? {
         let prefix = scheme + "://"

@@ -4,7 +4,8 @@
 package struct QueueEntry: Sendable, Hashable, Identifiable {
     package let id: UInt64
     package let location: TrackLocation
-    /// What is known of it: the library's tags when it was queued, its own once it has played.
+    /// What is known of it: the library's (or a feed's) tags when it was queued, with the gaps
+    /// filled from its own once it has played.
     package var metadata: TrackMetadata
 
     package static func == (lhs: QueueEntry, rhs: QueueEntry) -> Bool {

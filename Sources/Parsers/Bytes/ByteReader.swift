@@ -9,7 +9,6 @@ package struct ByteReader {
     init(_ bytes: [UInt8]) { self.bytes = bytes[...] }
 
     var remaining: Int { bytes.count - offset }
-    var isAtEnd: Bool { remaining <= 0 }
 
     mutating func u8() -> UInt8? {
         guard remaining >= 1 else { return nil }
@@ -29,7 +28,6 @@ package struct ByteReader {
         return field.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    mutating func u16be() -> Int? { bigEndian(2).map { Int($0) } }
     mutating func u32be() -> Int? { bigEndian(4).map { Int($0) } }
     mutating func u32le() -> Int? { littleEndian(4).map { Int($0) } }
 

@@ -18,12 +18,6 @@ package enum TextDecoding {
         String(decoding: bytes.prefix(maxBytes), as: UTF8.self)
     }
 
-    /// UTF-8 if the bytes are valid UTF-8, else ISO-8859-1 (which any bytes are).
-    static func utf8OrLatin1(_ bytes: [UInt8]) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        return latin1(bytes)
-    }
-
     /// The whole input as text, UTF-8 if valid else ISO-8859-1, without the length cap (for
     /// documents, which their parsers bound by other means). A UTF-8 byte order mark is dropped.
     static func document(_ bytes: [UInt8]) -> String {

@@ -17,7 +17,9 @@ enum Propfind {
     static let largestAnswer = 32 << 20
 
     /// The entries PROPFIND gives for `url` at `depth` (0: itself; 1: and what it holds).
-    static func entries(of url: URL, depth: Int, through transport: HTTPTransport) async throws -> [DAVEntry] {
+    /// Runs on the caller's executor (the loader's or the library's thread): the credentials it
+    /// sends may be read from a file or a command on first use.
+    nonisolated(nonsending) static func entries(of url: URL, depth: Int, through transport: HTTPTransport) async throws -> [DAVEntry] {
         var headers = HTTPHeaders()
         headers.add(name: "Depth", value: String(depth))
         headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")

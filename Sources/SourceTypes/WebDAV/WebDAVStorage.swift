@@ -23,7 +23,7 @@ struct WebDAVStorage: MediaStorage {
         var listing = StorageListing()
         for entry in entries {
             guard let url = resolve(entry.href, in: folderURL) else {
-                listing.problems.append("ignored a link outside the source in \(folder.location.key.isEmpty ? "/" : folder.location.key)")
+                listing.problems.append("ignored a link outside the source in /\(folder.location.key)")
                 continue
             }
             let path = url.path.hasSuffix("/") ? url.path : url.path + "/"
