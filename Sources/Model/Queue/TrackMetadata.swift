@@ -16,16 +16,6 @@ package struct TrackMetadata: Sendable, Hashable {
     /// the library or a feed said stays (a feed's episode title beats a file's missing one), the
     /// decoder's length wins (it is exact).
     package func filled(from heard: TrackMetadata) -> TrackMetadata {
-        var tags = self.tags
-        let other = heard.tags
-        tags.title = tags.title ?? other.title
-        tags.artist = tags.artist ?? other.artist
-        tags.album = tags.album ?? other.album
-        tags.albumArtist = tags.albumArtist ?? other.albumArtist
-        tags.trackNumber = tags.trackNumber ?? other.trackNumber
-        tags.genre = tags.genre ?? other.genre
-        tags.year = tags.year ?? other.year
-        tags.discNumber = tags.discNumber ?? other.discNumber
-        return TrackMetadata(tags: tags, duration: heard.duration ?? duration)
+        TrackMetadata(tags: tags.filled(from: heard.tags), duration: heard.duration ?? duration)
     }
 }

@@ -23,4 +23,20 @@ package struct TrackTags: Sendable, Hashable {
         self.year = year
         self.discNumber = discNumber
     }
+
+    /// These tags, with the fields they leave empty taken from `other` (an ID3v1 tag behind an
+    /// ID3v2 one; a file's own tags behind what the library knew).
+    package func filled(from other: TrackTags) -> TrackTags {
+        var tags = self
+        tags.title = title ?? other.title
+        tags.artist = artist ?? other.artist
+        tags.album = album ?? other.album
+        tags.albumArtist = albumArtist ?? other.albumArtist
+        tags.trackNumber = trackNumber ?? other.trackNumber
+        tags.genre = genre ?? other.genre
+        tags.artwork = artwork ?? other.artwork
+        tags.year = year ?? other.year
+        tags.discNumber = discNumber ?? other.discNumber
+        return tags
+    }
 }

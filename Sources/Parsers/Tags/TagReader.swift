@@ -79,7 +79,7 @@ package enum TagReader {
         if tailStart >= audioStart + 4, let tail = try await tailFetch(tailStart..<length, fetch) {
             if let old = ID3v1Parser.parse(tail[...]) {
                 audioEnd = tailStart
-                fill(&tags, from: old)
+                tags = tags.filled(from: old)  // what ID3v2 left empty
             }
         }
         guard let first else {
@@ -101,16 +101,6 @@ package enum TagReader {
         }
         guard audioBytes > 0 else { return nil }
         return Double(audioBytes) * 8 / Double(header.bitrate)
-    }
-
-    /// Fills the fields ID3v2 left empty from an ID3v1 tag.
-    private static func fill(_ tags: inout TrackTags, from old: TrackTags) {
-        tags.title = tags.title ?? old.title
-        tags.artist = tags.artist ?? old.artist
-        tags.album = tags.album ?? old.album
-        tags.year = tags.year ?? old.year
-        tags.trackNumber = tags.trackNumber ?? old.trackNumber
-        tags.genre = tags.genre ?? old.genre
     }
 
     // MARK: Opus
