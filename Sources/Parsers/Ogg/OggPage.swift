@@ -54,9 +54,10 @@ package struct OggPage {
     }
 
     /// The granule position of the last complete, valid page of stream `serial` in `bytes` that
-    /// has one (a page where no packet ends carries −1).
+    /// has one (a page where no packet ends carries −1; any other negative value is forged, and
+    /// arithmetic on it could overflow).
     static func lastGranule(in bytes: ArraySlice<UInt8>, serial: UInt32) -> Int64? {
-        last(in: bytes) { $0.serial == serial && $0.granulePosition != -1 }?.granulePosition
+        last(in: bytes) { $0.serial == serial && $0.granulePosition >= 0 }?.granulePosition
     }
 
     /// The last complete page in `bytes` whose checksum holds and that `accept` takes, searching

@@ -14,6 +14,9 @@ package enum TagReader {
     package static let partialTag = 256 * 1024
     /// Opus header packets are followed up to this size (a 16 MiB picture in base64, and more).
     static let maxOpusHeaders = 24 * 1024 * 1024
+    /// The most 48 kHz samples one byte of an Ogg Opus file can stand for: a 120 ms packet (the
+    /// longest RFC 6716 allows) takes at least a byte.
+    static let maxOpusSamplesPerByte: Int64 = 5760
     /// The Opus tail windows searched for the last page.
     static let tailSizes = [8 * 1024, 64 * 1024]
 
@@ -147,7 +150,10 @@ package enum TagReader {
                 granule = OggPage.lastGranule(in: tail[...], serial: serial)
             }
         }
-        let duration = granule.map { Double(max(0, $0 - Int64(preSkip))) / 48000 }
+        // A granule no file of this length can reach is forged, and one not past the pre-skip
+        // (a header page's 0) says nothing: the duration is then unknown, not a year or 0 s long.
+        let plausible = granule.flatMap { $0 > Int64(preSkip) && $0 / maxOpusSamplesPerByte <= length ? $0 : nil }
+        let duration = plausible.map { Double($0 - Int64(preSkip)) / 48000 }
         return ScannedTags(codec: .opus, tags: tags, duration: duration)
     }
 

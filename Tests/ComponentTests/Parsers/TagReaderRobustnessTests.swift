@@ -65,6 +65,20 @@ struct TagReaderRobustnessTests {
         #expect(scanned.duration == 1)
     }
 
+    @Test("a forged last granule (negative, or more than the file's bytes can hold) leaves the duration unknown; found by review, crashed with an overflow")
+    func forgedOpusGranule() async throws {
+        let head = Array("OpusHead".utf8) + [1, 2, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
+        let tags = Array("OpusTags".utf8) + [0, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0] + Array("TITLE=Ok".utf8)
+        for granule in [Int64.min, -2, Int64.max, 1 << 40] {
+            let bytes = OggTestStream.pages([head, tags, [0xFC]], serial: 5, lastGranule: granule)
+            let scanned = try await VirtualFile(bytes).read()
+            #expect(scanned.tags.title == "Ok" && scanned.duration == nil, "granule \(granule)")
+        }
+        // The bound is not in the way of a real one: the same file, one second long.
+        let real = try await VirtualFile(OggTestStream.pages([head, tags, [0xFC]], serial: 5, lastGranule: 48000 + 312)).read()
+        #expect(real.duration == 1)
+    }
+
     @Test func callableFromAnActorWithAClosureOverItsState() async throws {
         let head = Array("OpusHead".utf8) + [1, 1, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
         let tags = Array("OpusTags".utf8) + [0, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0] + Array("ARTIST=Me".utf8)
