@@ -42,12 +42,12 @@ let package = Package(
         // What every module builds on: locks, threads of our own, the PCM queue, files.
         .target(name: "Base"),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
-        .target(name: "Model", dependencies: ["Base"]),
+        .target(name: "Model"),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config"),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
         // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
-        .target(name: "Parsers", dependencies: ["Base", "Model"]),
+        .target(name: "Parsers", dependencies: ["Model"]),
         // The sparse cache on disk: data files and their range records. No networking.
         .target(name: "Cache", dependencies: ["Base", "Model"]),
         // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.
@@ -83,14 +83,13 @@ let package = Package(
         .target(name: "Manager1", dependencies: ["DBus"]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "DBus", "MPRIS", "Manager1", "CSystemd", "CSDBusShim", logging,
+            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
         ]),
 
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Base", "Model", "Config", "Loader", "SourceTypes", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Model", "Config", "Loader", "SourceTypes", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
@@ -111,7 +110,7 @@ let package = Package(
         // bench/bus's client: times MPRIS calls; also the tests' misbehaving client.
         .executableTarget(
             name: "cloudplayerd-busbench",
-            dependencies: ["Base", "DBus", "CSystemd", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["DBus", "CSystemd", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "bench/BusBench"
         ),
         // bench/stream's byte counter: the tests' fault proxy as a program.
@@ -124,7 +123,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "DBus", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

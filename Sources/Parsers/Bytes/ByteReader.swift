@@ -48,9 +48,4 @@ package struct ByteReader {
     mutating func skip(_ count: Int) -> Bool {
         take(count) != nil
     }
-
-    /// Whether the next bytes are `prefix`, without reading them.
-    func starts(with prefix: [UInt8]) -> Bool {
-        remaining >= prefix.count && bytes[(bytes.startIndex + offset)...].starts(with: prefix)
-    }
 }
