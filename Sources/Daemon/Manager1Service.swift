@@ -230,7 +230,7 @@ package final class Manager1Service: Sendable {
             QueueItem(location: sources.location(of: entry.url), metadata: entry.track.map(Self.metadata) ?? TrackMetadata())
         }
         guard !items.isEmpty else { throw ManagerError.invalid("the playlist '\(playlist.name)' is empty") }
-        await perform(.replaceQueue(items, play: true))
+        await perform(.replaceQueue(items, playlist: playlist.id, play: true))
     }
 
     // MARK: Scans
@@ -346,21 +346,26 @@ package final class Manager1Service: Sendable {
             guard url.user == nil, url.password == nil else {
                 throw ManagerError.invalid("credentials in a URI are not accepted over D-Bus; name the server in the config file")
             }
-            items.append(await item(at: sources.location(of: reference)))
+            items.append(QueueItem(location: sources.location(of: reference)))
         }
-        return items
+        return await filled(items)
     }
 
-    /// A location's text form (a saved queue's) as a queue item, placed among the sources, with
-    /// what the library knows of it.
-    package func item(forText text: String) async -> QueueItem {
-        await item(at: await loader.sources.location(of: text))
+    /// Locations' text forms (a saved queue's) as queue items, placed among the sources, with what
+    /// the library knows of them.
+    package func items(forTexts texts: [String]) async -> [QueueItem] {
+        let sources = await loader.sources
+        return await filled(texts.map { QueueItem(location: sources.location(of: $0)) })
     }
 
-    /// A location as a queue item, with what the library knows of it.
-    private func item(at location: TrackLocation) async -> QueueItem {
-        let known = try? await library.track(at: location)
-        return QueueItem(location: location, metadata: known.map(Self.metadata) ?? TrackMetadata())
+    /// Items without metadata given what the library knows of their tracks, in one lookup.
+    private func filled(_ items: [QueueItem]) async -> [QueueItem] {
+        let unknown = items.filter { $0.metadata == TrackMetadata() }.map(\.location)
+        guard !unknown.isEmpty, let known = try? await library.tracks(at: unknown) else { return items }
+        return items.map { item in
+            guard item.metadata == TrackMetadata(), let track = known[item.location.uri] else { return item }
+            return QueueItem(location: item.location, metadata: Self.metadata(track))
+        }
     }
 
     private static func limit(_ asked: UInt32) -> Int {
@@ -428,7 +433,8 @@ extension Manager1Service: MPRISLibrary {
     }
 
     package func item(for url: URL) async -> QueueItem {
-        await item(at: await loader.sources.location(of: url))
+        let location = await loader.sources.location(of: url)
+        return await filled([QueueItem(location: location)])[0]
     }
 }
 

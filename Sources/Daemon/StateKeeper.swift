@@ -45,13 +45,11 @@ package actor StateKeeper {
         executor.shutdown()
     }
 
-    /// Puts the saved queue back, and the current track paused at its saved place; `item` turns a
-    /// saved location into a queue item (placed among the sources, with what the library knows).
-    package func restore(_ item: @Sendable (String) async -> QueueItem) async {
-        guard let saved = file.load() else { return }
-        var items: [QueueItem] = []
-        for location in saved.queue { items.append(await item(location)) }
-        guard !items.isEmpty else { return }
+    /// Puts the saved queue back, and the current track paused at its saved place; `items` turns
+    /// saved locations into queue items (placed among the sources, with what the library knows).
+    package func restore(_ items: @Sendable ([String]) async -> [QueueItem]) async {
+        guard let saved = file.load(), !saved.queue.isEmpty else { return }
+        let items = await items(saved.queue)
         let added = await player.perform(.add(items, at: .end, play: false)).queue.entries
         if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
         if let mode = LoopMode(rawValue: saved.loop) { await player.perform(.setLoop(mode)) }

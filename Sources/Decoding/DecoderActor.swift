@@ -29,12 +29,13 @@ package actor DecoderActor {
 
     /// Decodes `entry` from `start` seconds into `packets`, framed by `.trackStart` and `.trackEnd`,
     /// and returns at its end or when the task is cancelled. An error after the track started still
-    /// ends it in the channel, then propagates.
+    /// ends it in the channel, then propagates. `readingTags`: false when the track's tags are
+    /// known already (a seek in it), so its head and tail are not read again.
     package func decode(_ entry: QueueEntry, from source: any ByteSource, startingAt start: Double,
-                       into packets: BoundedQueue<PCMPacket>) async throws {
+                        readingTags: Bool = true, into packets: BoundedQueue<PCMPacket>) async throws {
         let decoder = try Self.open(source)
         var info = decoder.info
-        info.tags = await tags(of: source)
+        if readingTags { info.tags = await tags(of: source) }
         let startFrame = info.frame(at: start)
         if let total = info.totalFrames, startFrame >= total {
             // At or past the end: nothing to play (opusfile refuses to seek there at all).

@@ -73,7 +73,7 @@ package final class MP3Decoder: AudioDecoder {
         let length = Int64(mpg123_length(handle))
         let possible = length >= 0 && length <= (maxFrames(cursor) ?? length)
         return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
-                         totalFrames: possible ? length : nil, tags: TrackTags())
+                         totalFrames: possible ? length : nil)
     }
 
     /// The most sample frames the stream can hold, when its size is known: a length beyond it

@@ -28,7 +28,7 @@ package final class OpusDecoder: AudioDecoder {
         mono = op_link_count(file) == 1 && op_channel_count(file, -1) == 1
         let total = op_pcm_total(file, -1)
         info = TrackInfo(codec: .opus, format: PCMFormat(sampleRate: 48000, channels: mono ? 1 : 2),
-                         totalFrames: total >= 0 ? Int64(total) : nil, tags: TrackTags())
+                         totalFrames: total >= 0 ? Int64(total) : nil)
     }
 
     deinit {

@@ -60,6 +60,11 @@ extension LibraryActor {
         try database.track(url: location.uri)
     }
 
+    /// The tracks at these locations that the library knows, by their locations' text form.
+    package func tracks(at locations: [TrackLocation]) throws -> [String: LibraryTrack] {
+        try database.tracks(urls: locations.map(\.uri))
+    }
+
     /// A track by library id.
     package func track(id reference: String) throws -> LibraryTrack {
         guard let id = Int64(reference), let track = try database.track(id: id) else { throw LibraryError.noSuchTrack(reference) }

@@ -54,6 +54,18 @@ extension LibraryStore {
         try read { try LibraryTrack.filter(Column("url") == url).fetchOne($0) }
     }
 
+    /// The tracks with these urls, by url; asked for in batches SQLite's variable limit allows.
+    func tracks(urls: [String]) throws -> [String: LibraryTrack] {
+        try read { db in
+            var found: [String: LibraryTrack] = [:]
+            for start in stride(from: 0, to: urls.count, by: 500) {
+                let batch = urls[start..<min(start + 500, urls.count)]
+                for track in try LibraryTrack.filter(batch.contains(Column("url"))).fetchAll(db) { found[track.url] = track }
+            }
+            return found
+        }
+    }
+
     func track(id: Int64) throws -> LibraryTrack? {
         try read { try LibraryTrack.fetchOne($0, key: id) }
     }

@@ -65,14 +65,18 @@ package final class MPRISService: Sendable {
             let before = state.withLock { $0 }
             var after = before
             after.player = event.snapshot
-            // Whatever changed the queue (an edit, a replaced queue): TrackRemoved and TrackAdded.
-            if before.player.queue.entries.map(\.id) != after.player.queue.entries.map(\.id) {
-                emitTrackListChanges(from: before, to: after, object)
-            }
             switch event.change {
+            case .queueChanged:
+                emitTrackListChanges(from: before, to: after, object)
+            case .queueReplaced:
+                // One signal for the whole list, however long, instead of one per track.
+                object.emit(MPRIS.trackListReplaced, of: MPRIS.trackList,
+                            after.player.queue.entries.map { BusObjectPath(MPRISState.trackID($0)) },
+                            BusObjectPath(after.player.current.map(MPRISState.trackID) ?? MPRIS.noTrack))
             case .trackStarted(let entry, _, _):
                 // What the track list said of it is filled in with what the track's own tags say.
-                if let started = after.player.queue.entry(id: entry.id) {
+                if let started = after.player.queue.entry(id: entry.id),
+                   before.player.queue.entry(id: entry.id)?.metadata != started.metadata {
                     object.emit(MPRIS.trackMetadataChanged, of: MPRIS.trackList,
                                 BusObjectPath(MPRISState.trackID(started)), after.metadata(of: started))
                 }
@@ -186,7 +190,6 @@ package final class MPRISService: Sendable {
                 } catch {
                     return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "\(error)")
                 }
-                state.withLock { $0.activePlaylist = playlist }
                 return .done
             }
         }

@@ -10,7 +10,11 @@ package struct MPRISState: Sendable {
     package var player = PlayerSnapshot()
     /// The library's playlists, by name.
     package var playlists: [MPRISPlaylist] = []
-    package var activePlaylist: MPRISPlaylist?
+
+    /// The library playlist the queue was made from, while the queue is still that playlist's.
+    package var activePlaylist: MPRISPlaylist? {
+        player.queue.playlist.flatMap { id in playlists.first { $0.libraryID == id } }
+    }
 
     /// The object path MPRIS clients see for a queue entry (not under /org/mpris, as the spec asks).
     package static func trackID(_ entry: QueueEntry) -> String {

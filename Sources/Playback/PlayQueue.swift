@@ -7,7 +7,7 @@ import Model
 /// A value: the `Player` owns the one that plays and changes it only in its mailbox, and every
 /// event carries a copy, so whoever shows the queue (MPRIS's track list, `cloudplayerctl`, the
 /// state file) reads it from the event instead of asking.
-package struct PlayQueue: Sendable, Equatable {
+package struct PlayQueue: Sendable {
     /// Where new entries go.
     package enum Placement: Sendable, Equatable {
         case start
@@ -25,6 +25,9 @@ package struct PlayQueue: Sendable, Equatable {
     package private(set) var current: QueueEntry?
     package var loop: LoopMode = .none
     package private(set) var shuffle = false
+    /// The library playlist the queue was made from (MPRIS ActivePlaylist), by its id; nil for a
+    /// queue made by hand. Kept while tracks are added or removed, gone when the queue is replaced.
+    package private(set) var playlist: Int64?
     /// Ids are never reused, so an MPRIS track id always names one entry.
     private var nextID: UInt64 = 1
 
@@ -63,11 +66,14 @@ package struct PlayQueue: Sendable, Equatable {
         return true
     }
 
-    /// Empties the queue; nothing is current any more.
-    package mutating func removeAll() {
+    /// Replaces every entry with entries for `items` (made from `playlist`, if from one); nothing
+    /// is current any more.
+    package mutating func replace(with items: [QueueItem], playlist: Int64? = nil) {
         entries = []
         playOrder = []
         current = nil
+        self.playlist = playlist
+        add(items)
     }
 
     /// Makes `entry` current (nil: none).

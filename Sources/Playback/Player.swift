@@ -121,9 +121,11 @@ package actor Player {
         }
     }
 
-    package var status: PlaybackStatus { state.status }
-    /// The entry being heard (or about to be): what next, previous and seek act on.
-    package var current: QueueEntry? { state.current }
+    /// The state as the last event published it: what a listener that has just asked something
+    /// of the player, or does not follow its events, reads.
+    package nonisolated var latest: PlayerSnapshot {
+        listeners.withLock { $0.last }
+    }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
     package func probe(_ location: TrackLocation) async throws -> AudioCodec {
@@ -199,10 +201,7 @@ package actor Player {
         case .playPause:
             await execute(state.status == .playing ? .pause : .play)
         case .stop:
-            await teardown()
-            await output.setPaused(false)
-            state.position = PositionAnchor()
-            set(.stopped)
+            await stopPipeline()
         case .next:
             guard let current = state.current else { return }
             if let following = state.queue.entry(after: current.id) {
@@ -221,7 +220,6 @@ package actor Player {
                 return
             }
             await start(current, at: target)
-            publish(.seeked(seconds: target))
         case .skip(by: let offset):
             guard offset.isFinite, let now = await position() else { return }
             await execute(.seek(to: now.seconds + offset))
@@ -242,14 +240,12 @@ package actor Player {
             let added = state.queue.add(items, at: placement)
             publish(.queueChanged)
             if play, let first = added.first { await execute(.playNow(first.id)) }
-        case .replaceQueue(let items, let play):
-            await execute(.stop)
-            state.queue.removeAll()
+        case .replaceQueue(let items, let playlist, let play):
+            await stopPipeline()
+            state.queue.replace(with: items, playlist: playlist)
             state.currentInfo = nil
             state.artwork = nil
-            publish(.currentChanged(nil))
-            state.queue.add(items)
-            publish(.queueChanged)
+            publish(.queueReplaced)
             if play, let first = state.queue.first { await execute(.playNow(first.id)) }
         case .remove(let id):
             let following = state.queue.entry(after: id)
@@ -304,14 +300,17 @@ package actor Player {
         state.queue.entry(after: id, automatically: true)
     }
 
-    /// Builds a pipeline that plays from `entry` at `seconds` on through the queue.
+    /// Builds a pipeline that plays from `entry` at `seconds` on through the queue, and publishes
+    /// the jump: another current entry, or a seek within this one.
     /// A paused player stays paused (the output keeps its pause across streams); a stopped one
     /// starts paused when asked (`cue`).
     private func start(_ entry: QueueEntry, at seconds: Double, paused: Bool = false) async {
         await teardown()
         if state.status == .stopped { await output.setPaused(paused) }
         let generation = self.generation
-        if entry.id != state.current?.id {
+        // The same entry again (a seek) keeps what its decoder learnt, and its tags are not read again.
+        let sameEntry = entry.id == state.current?.id && state.currentInfo != nil
+        if !sameEntry {
             state.currentInfo = nil
             state.artwork = nil
         }
@@ -319,11 +318,13 @@ package actor Player {
         // Where the new pipeline starts, until the output plays its first frame: a seek's
         // target is the position at once, not only once audio arrives.
         state.position = PositionAnchor(seconds: seconds)
+        publish(sameEntry ? .seeked(seconds: seconds) : .currentChanged(state.current))
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
         let producer = Task.detached { [self, loader, decoder, mailbox] in
             var next: QueueEntry? = entry
             var start = seconds
+            var tagsKnown = sameEntry
             // A queue where every track fails (a server gone, with a loop on) stops after one
             // round instead of asking again forever.
             var failuresInARow = 0
@@ -332,7 +333,7 @@ package actor Player {
                     let source = try await loader.open(item.location) { mailbox.yield(.buffering(item, $0, generation: generation)) }
                     // A seek or skip must reach a decoder that waits for the network, on its thread.
                     try await withTaskCancellationHandler {
-                        try await decoder.decode(item, from: source, startingAt: start, into: packets)
+                        try await decoder.decode(item, from: source, startingAt: start, readingTags: !tagsKnown, into: packets)
                     } onCancel: {
                         source.cancel()
                     }
@@ -345,6 +346,7 @@ package actor Player {
                 }
                 start = 0
                 next = await self.entry(following: item.id)
+                tagsKnown = next?.id == item.id  // a track loop
             }
             packets.finish()
         }
@@ -356,6 +358,14 @@ package actor Player {
     }
 
     private var queueLength: Int { state.queue.entries.count }
+
+    /// Stops: no pipeline, no pause kept for the next stream, the position back at 0.
+    private func stopPipeline() async {
+        await teardown()
+        await output.setPaused(false)
+        state.position = PositionAnchor()
+        set(.stopped)
+    }
 
     private func teardown() async {
         generation += 1
@@ -372,18 +382,23 @@ package actor Player {
     private func handle(_ event: OutputEvent) async {
         switch event {
         case .trackStarted(let entry, let info, let startFrame):
-            var shown = info
-            shown.tags.artwork = nil
-            if entry.id != state.current?.id { state.artwork = nil }
-            let known = state.queue.entry(id: entry.id)?.metadata ?? entry.metadata
-            state.queue.setCurrent(entry)
-            state.queue.update(entry.id, metadata: known.filled(from: TrackMetadata(tags: shown.tags, duration: info.duration)))
-            state.currentInfo = shown
             let seconds = Double(startFrame) / Double(info.format.sampleRate)
+            // The track it was already (after a seek, or again in a track loop): only the position is new.
+            let again = entry.id == state.current?.id && state.currentInfo != nil
+            if !again {
+                let known = state.queue.entry(id: entry.id)?.metadata ?? entry.metadata
+                state.queue.setCurrent(entry)
+                state.queue.update(entry.id, metadata: known.filled(from: TrackMetadata(tags: info.tags, duration: info.duration)))
+                state.artwork = nil
+                var decoded = info
+                decoded.tags = TrackTags()
+                state.currentInfo = decoded
+                logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
+                                                       "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
+            }
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
-            logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
-                                                   "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
-            publish(.trackStarted(state.current ?? entry, shown, seconds: seconds))
+            publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
+            guard !again else { return }
             if let following = state.queue.entry(after: entry.id, automatically: true) {
                 Task { [loader] in await loader.prefetch(following.location) }
             }
@@ -402,16 +417,10 @@ package actor Player {
         case .trackRejected(let entry, let error):
             publish(.trackFailed(entry, error))
         case .finished:
-            await teardown()
-            await output.setPaused(false)
-            state.position = PositionAnchor()
-            set(.stopped)
+            await stopPipeline()
             publish(.queueFinished)
         case .failed(let error):
-            await teardown()  // also stops the decoder, which the output no longer drains
-            await output.setPaused(false)
-            state.position = PositionAnchor()
-            set(.stopped)
+            await stopPipeline()  // also stops the decoder, which the output no longer drains
             publish(.outputFailed(error))
         }
     }

@@ -20,8 +20,9 @@ package enum PlayerCommand: Sendable, Equatable {
     case cue(QueueEntry.ID, at: Double)
     /// Adds tracks to the queue; `play`: the first of them plays now.
     case add([QueueItem], at: PlayQueue.Placement, play: Bool)
-    /// Replaces the whole queue (a playlist activated); `play`: its first track in play order plays.
-    case replaceQueue([QueueItem], play: Bool)
+    /// Replaces the whole queue (with a library playlist's tracks, if `playlist` is its id; with
+    /// nothing, to clear it); `play`: its first track in play order plays.
+    case replaceQueue([QueueItem], playlist: Int64? = nil, play: Bool)
     /// Takes an entry out of the queue; if it is playing, the next one plays.
     case remove(QueueEntry.ID)
     case setVolume(Double)

@@ -14,8 +14,9 @@ package struct PlayerEvent: Sendable {
         /// The decoder of this track waits for the network (true), or has its bytes again (false).
         /// Playback goes on after a wait: a slow download never ends a track early.
         case buffering(QueueEntry, Bool)
-        /// The current track changed without playing (Next or Previous while stopped, or the
-        /// current track removed): nil when there is none.
+        /// Another track is current: one about to play (Next, GoTo — `.trackStarted` follows once
+        /// it is heard), or one that does not play (Next or Previous while stopped, the current
+        /// track removed); nil when there is none.
         case currentChanged(QueueEntry?)
         /// The track's embedded cover art is now a local file.
         case artworkReady(QueueEntry, URL)
@@ -28,6 +29,8 @@ package struct PlayerEvent: Sendable {
         case volumeChanged(Double)
         /// Entries were added or removed.
         case queueChanged
+        /// The whole queue was replaced (a playlist activated, the queue cleared); nothing is current.
+        case queueReplaced
         case loopChanged(LoopMode)
         case shuffleChanged(Bool)
         /// The queue was played to its end.

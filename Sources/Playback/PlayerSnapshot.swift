@@ -4,11 +4,11 @@ import Model
 /// Everything the player's listeners show, as it is after one event: status, the queue and where
 /// playback is in it, the current track as decoded, the position, the volume. Listeners keep the
 /// last one they were given and answer from it; none asks the player back.
-package struct PlayerSnapshot: Sendable, Equatable {
+package struct PlayerSnapshot: Sendable {
     package var status: PlaybackStatus = .stopped
     package var queue = PlayQueue()
-    /// What the decoder learnt of the current track — format, exact length, tags (no picture);
-    /// nil until it plays.
+    /// What the decoder learnt of the current track — format, exact length; nil until it plays.
+    /// (Its tags are merged into the current entry's metadata, and kept only there.)
     package var currentInfo: TrackInfo?
     /// The current track's cover art as a local file.
     package var artwork: URL?
@@ -45,8 +45,6 @@ package struct PositionAnchor: Sendable, Equatable {
     }
 
     package func seconds(at now: ContinuousClock.Instant) -> Double {
-        guard moving else { return seconds }
-        let elapsed = now - instant
-        return seconds + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        moving ? seconds + (now - instant) / .seconds(1) : seconds
     }
 }

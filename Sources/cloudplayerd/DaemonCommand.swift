@@ -62,7 +62,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         // After the bus is up, so MPRIS hears the restored queue and track like any change.
         let keeper = StateKeeper(player: player, instance: instance)
-        await keeper.restore { await manager.item(forText: $0) }
+        await keeper.restore { await manager.items(forTexts: $0) }
         await keeper.start()
         try? await manager.keepPinned()
         say("cloudplayerd: serving \(service.name)")

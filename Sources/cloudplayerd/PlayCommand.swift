@@ -96,7 +96,7 @@ struct PlayCommand: AsyncParsableCommand {
         for await event in events {
             switch event.change {
             case .trackStarted(let entry, let info, _):
-                if !quiet { say("Playing \(entry.displayName)\(Self.describe(info))") }
+                if !quiet { say("Playing \(entry.displayName)\(Self.describe(entry.metadata.tags, info))") }
             case .trackFailed(let entry, let error):
                 failures += 1
                 complain("\(entry.location.url?.path ?? entry.location.uri): \(error)")
@@ -110,8 +110,7 @@ struct PlayCommand: AsyncParsableCommand {
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
-                 .volumeChanged, .loopChanged,
-                 .shuffleChanged, .queueChanged:
+                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced:
                 break
             }
         }
@@ -142,9 +141,9 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
-    private static func describe(_ info: TrackInfo) -> String {
+    private static func describe(_ tags: TrackTags, _ info: TrackInfo) -> String {
         var parts: [String] = []
-        let names = [info.tags.artist, info.tags.title].compactMap { $0 }
+        let names = [tags.artist, tags.title].compactMap { $0 }
         if !names.isEmpty { parts.append(names.joined(separator: " – ")) }
         var technical = "\(info.codec.rawValue), \(info.format)"
         if let duration = info.duration {

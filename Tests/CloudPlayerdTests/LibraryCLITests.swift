@@ -145,6 +145,12 @@ struct LibraryCLITests {
             return playing.contains("A02%20B2%20T01")
         }, "the newest episode plays first: \(playing)")
         #expect(try await rig.rows("queue", "ls").count == 2)
+        func activePlaylist() async throws -> String {
+            try await rig.bus.run("busctl", ["--address=\(rig.bus.address)", "get-property", Self.name, "/org/mpris/MediaPlayer2",
+                                             "org.mpris.MediaPlayer2.Playlists", "ActivePlaylist"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try await activePlaylist() == "(b(oss)) true \"/org/cloudplayerd/playlist/\(feed["id"] as? Int ?? 0)\" \"Test Cast\" \"\"")
 
         // Your own playlist: create, add, remove, play.
         let ids = try await rig.rows("ls", "--artist", "Artist 03").compactMap { $0["id"] as? Int }
@@ -157,6 +163,9 @@ struct LibraryCLITests {
         #expect(try await rig.ctl("playlist", "play", "Favs").status == 0)
         #expect(try await eventually { try await rig.status()["status"] as? String == "Playing" })
         #expect(try await rig.rows("queue", "ls").count == 2)
+        // Played through Manager1 too, it is MPRIS's active playlist (once MPRIS has read the new one).
+        let favs = try #require(try await rig.rows("playlist", "ls").first { $0["name"] as? String == "Favs" }?["id"] as? Int)
+        #expect(try await eventually { try await activePlaylist() == "(b(oss)) true \"/org/cloudplayerd/playlist/\(favs)\" \"Favs\" \"\"" })
 
         // The queue.
         #expect(try await rig.json("queue", "add", String(ids[3]), String(ids[4])) as? Int == 2)
@@ -168,6 +177,7 @@ struct LibraryCLITests {
         #expect(try await rig.ctl("queue", "play", "9").stderr.contains("there is no entry 9"))
         #expect(try await rig.ctl("queue", "clear").status == 0)
         #expect(try await rig.status()["queue_length"] as? Int == 0)
+        #expect(try await eventually { try await activePlaylist() == "(b(oss)) false \"/\" \"\" \"\"" })
 
         // Sources and the cache.
         let sources = try await rig.rows("sources")

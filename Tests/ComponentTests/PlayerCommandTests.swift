@@ -27,7 +27,7 @@ struct PlayerCommandTests {
 
         await player.perform(.next)
         #expect(try await log.trackStarted() == (entries[1], 0))
-        #expect(await player.current == entries[1])
+        #expect(player.latest.current == entries[1])
 
         await player.perform(.seek(to: 2.0))
         _ = try await log.next("seeked") { if case .seeked(2.0) = $0.change { true } else { false } }
@@ -79,7 +79,7 @@ struct PlayerCommandTests {
         // From where the pause left it (however long the machine took to get there), 3 s on.
         let paused = try #require(await player.position()).seconds
         await player.perform(.skip(by: 3))
-        #expect(await player.status == .paused)
+        #expect(player.latest.status == .paused)
         let position = try #require(await player.position())
         #expect(position.entry == entries[0])
         #expect(abs(position.seconds - (paused + 3)) < 0.01)
@@ -93,8 +93,8 @@ struct PlayerCommandTests {
         #expect(try await log.trackStarted() == (entries[0], 0))
         await player.perform(.stop)
         await player.perform(.next)
-        #expect(await player.status == .stopped)
-        #expect(await player.current == entries[1])
+        #expect(player.latest.status == .stopped)
+        #expect(player.latest.current == entries[1])
         await player.perform(.play)
         #expect(try await log.trackStarted() == (entries[1], 0))
     }
@@ -115,7 +115,7 @@ struct PlayerCommandTests {
         await player.shutdown()
     }
 
-    @Test("next on the last track stops; the queue's end is reported once")
+    @Test("next on the last track stops (a stop, not the queue's end); played to its end, the end is reported once")
     func nextAtEndStops() async throws {
         let (player, entries, log) = try await makePlayer([.monoOpus])
         defer { Task { await player.shutdown() } }
@@ -123,7 +123,15 @@ struct PlayerCommandTests {
         #expect(try await log.trackStarted() == (entries[0], 0))
         await player.perform(.next)
         try await log.status(.stopped)
-        #expect(await player.status == .stopped)
+        #expect(player.latest.status == .stopped)
+
+        await player.perform(.playEntry(entries[0].id, at: 0))
+        _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
+        // Events come in order: once the volume change is seen, any second end would have been too.
+        await player.perform(.setVolume(0.5))
+        _ = try await log.next("the volume") { if case .volumeChanged = $0.change { true } else { false } }
+        #expect(log.seen.count { if case .queueFinished = $0.change { true } else { false } } == 1)
+        #expect(log.seen.contains { if case .statusChanged(.stopped) = $0.change { true } else { false } })
     }
 
     @Test("a bad track is reported and skipped; the queue plays on to its end")
@@ -136,7 +144,7 @@ struct PlayerCommandTests {
         #expect(failed == entries[0])
         #expect(try await log.trackStarted() == (entries[1], 0))
         _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
-        #expect(await player.status == .stopped)
+        #expect(player.latest.status == .stopped)
     }
 
     @Test("a looping queue whose every track fails stops after one round instead of retrying forever")
@@ -150,7 +158,7 @@ struct PlayerCommandTests {
         await player.perform(.setLoop(.playlist))
         await player.perform(.play)
         _ = try await log.next("queue finished") { if case .queueFinished = $0.change { true } else { false } }
-        #expect(await player.status == .stopped)
+        #expect(player.latest.status == .stopped)
         let failures = log.seen.filter { if case .trackFailed = $0.change { true } else { false } }.count
         #expect(failures == 2, "each track tried once")
     }

@@ -1,4 +1,5 @@
-/// What the decoder learnt when it opened a track.
+/// What the decoder learnt when it opened a track: the codec's format and length, and the tags
+/// the decoder actor read (none from the codec decoders themselves).
 package struct TrackInfo: Sendable, Equatable {
     package var codec: AudioCodec
     package var format: PCMFormat
@@ -6,7 +7,7 @@ package struct TrackInfo: Sendable, Equatable {
     package var totalFrames: Int64?
     package var tags: TrackTags
 
-    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags) {
+    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags = TrackTags()) {
         self.codec = codec
         self.format = format
         self.totalFrames = totalFrames
