@@ -33,5 +33,11 @@ done
 sudo=()
 [[ $(id -u) -eq 0 ]] || sudo=(sudo)
 echo "install-deps.sh: installing ${missing[*]}" >&2
+# An apt run killed half-way (a machine stopped mid-install) leaves dpkg "interrupted", and apt
+# then refuses everything until it is finished; finishing it is what dpkg itself asks for.
+if [[ -n $(dpkg --audit 2>/dev/null) ]]; then
+    echo "install-deps.sh: finishing an interrupted dpkg run first (dpkg --configure -a)" >&2
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" dpkg --configure -a >/dev/null
+fi
 "${sudo[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
