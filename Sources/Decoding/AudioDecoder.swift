@@ -15,5 +15,7 @@ package protocol AudioDecoder: AnyObject {
 
     /// Decodes up to `maxFrames` frames of interleaved samples; an empty array means the end.
     /// Throws `DecoderError.truncated` at an end that comes before the length the file declares.
+    /// An error met after some samples were decoded is thrown by the next call (`HeldFailure`),
+    /// so every sample decoded before it is played.
     func read(maxFrames: Int) throws -> [Int16]
 }

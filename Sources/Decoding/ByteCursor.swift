@@ -31,8 +31,7 @@ package final class ByteCursor {
                     position += Int64(n)
                     return n
                 }
-                block = try source.readBytes(at: position, count: Self.blockSize)
-                blockStart = position
+                try fillBlock()
                 if block.isEmpty { return 0 }
             } catch {
                 failure = failure ?? error
@@ -46,6 +45,27 @@ package final class ByteCursor {
         }
         position += Int64(count)
         return count
+    }
+
+    /// Reads the block at `position`. Bytes that arrived before an error are kept and served
+    /// first; the error is thrown only when nothing came, so the decoder gets every byte there was.
+    private func fillBlock() throws {
+        block = [UInt8](repeating: 0, count: Self.blockSize)
+        blockStart = position
+        var filled = 0
+        defer { block.removeSubrange(filled...) }
+        try block.withUnsafeMutableBytes { buffer in
+            while filled < buffer.count {
+                do {
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
+                                            at: position + Int64(filled))
+                    if n == 0 { break }
+                    filled += n
+                } catch where filled > 0 {
+                    break
+                }
+            }
+        }
     }
 
     /// Moves like lseek(2); returns the new position, or -1 for an impossible one.

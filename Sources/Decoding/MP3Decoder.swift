@@ -13,6 +13,7 @@ package final class MP3Decoder: AudioDecoder {
     private let exactLength: Bool
     package let info: TrackInfo
     package private(set) var position: Int64 = 0
+    private var held = HeldFailure()
 
     private static let libraryReady: Void = { _ = mpg123_init() }()
 
@@ -90,6 +91,7 @@ package final class MP3Decoder: AudioDecoder {
     }
 
     package func read(maxFrames: Int) throws -> [Int16] {
+        try held.rethrow()
         let channels = info.format.channels
         // Uninitialised: libmpg123 writes every sample we keep, so zeroing first is wasted work.
         let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
@@ -111,10 +113,12 @@ package final class MP3Decoder: AudioDecoder {
                     var encoding: Int32 = 0
                     mpg123_getformat(handle, &rate, &newChannels, &encoding)
                     if rate != info.format.sampleRate || Int(newChannels) != channels {
-                        throw DecoderError.formatChanged(.mp3)
+                        try held.hold(DecoderError.formatChanged(.mp3), after: filled)
+                        ended = true
                     }
                 default:
-                    throw Self.failure(handle, cursor, opening: false)
+                    try held.hold(Self.failure(handle, cursor, opening: false), after: filled)
+                    ended = true
                 }
             }
             kept = filled / info.format.bytesPerFrame * channels

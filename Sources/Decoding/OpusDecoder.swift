@@ -14,6 +14,7 @@ package final class OpusDecoder: AudioDecoder {
     private let mono: Bool
     package let info: TrackInfo
     package private(set) var position: Int64 = 0
+    private var held = HeldFailure()
 
     init(source: any ByteSource) throws {
         let cursor = ByteCursor(source: source)
@@ -42,6 +43,7 @@ package final class OpusDecoder: AudioDecoder {
     }
 
     package func read(maxFrames: Int) throws -> [Int16] {
+        try held.rethrow()
         let channels = info.format.channels
         // Uninitialised: opusfile writes every sample we keep, so zeroing first is wasted work.
         let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
@@ -55,7 +57,8 @@ package final class OpusDecoder: AudioDecoder {
                 } else if result == 0 {
                     break
                 } else if result != OP_HOLE {  // a hole (lost pages) skips samples; decoding goes on
-                    throw cursor.failure ?? DecoderError.decodeFailed(.opus, Self.describe(result))
+                    try held.hold(cursor.failure ?? DecoderError.decodeFailed(.opus, Self.describe(result)), after: frames)
+                    break
                 }
             }
             kept = frames * channels
