@@ -1,5 +1,6 @@
 import Base
 import Foundation
+import Model
 
 /// The folder of cached downloads: one `SparseCacheEntry` per resource, named by a hash of its
 /// address (never the address itself), trimmed least-recently-used first to stay under a limit.
@@ -11,6 +12,8 @@ package final class SparseCache: @unchecked Sendable {
     package let limit: Int64
     /// Bytes on disk, as of the last scan plus what was written since.
     private let usage = Locked<Int64?>(nil)
+    /// The folder was made (and made private) by this run.
+    private let prepared = Locked(false)
 
     package init(directory: URL, limit: Int64) {
         self.directory = directory
@@ -23,20 +26,28 @@ package final class SparseCache: @unchecked Sendable {
         (FNVHash.hex(FNVHash.hash(location.utf8)), FNVHash.hex(FNVHash.hash(location.utf8.reversed(), basis: FNVHash.alternateBasis)))
     }
 
-    /// Makes sure the folder exists and is private.
-    package func prepare() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        chmod(directory.path, 0o700)
-    }
-
-    package func stored(name: String) -> (length: Int64, validator: String, check: String, ranges: ByteRanges)? {
+    package func stored(name: String) -> SparseCacheEntry.Record? {
         SparseCacheEntry.stored(directory: directory, name: name)
     }
 
-    package func entry(name: String, check: String, length: Int64, validator: String) throws -> SparseCacheEntry {
-        try prepare()
-        return try SparseCacheEntry(directory: directory, name: name, check: check, length: length, validator: validator)
+    /// Opens the entry `name`; `stored`: its record as the caller read it (nil: none, or not to
+    /// be used). The folder is made private once a run, and made again if it vanished.
+    package func entry(name: String, check: String, length: Int64, validator: String,
+                       stored: SparseCacheEntry.Record?) throws -> SparseCacheEntry {
+        func open() throws -> SparseCacheEntry {
+            try SparseCacheEntry(directory: directory, name: name, check: check, length: length, validator: validator, stored: stored)
+        }
+        if !prepared.withLock({ $0 }) {
+            try SparseCacheEntry.makeFolder(directory)
+            prepared.withLock { $0 = true }
+            return try open()
+        }
+        do {
+            return try open()
+        } catch LoaderError.notFound {
+            try SparseCacheEntry.makeFolder(directory)  // removed while we ran (the user cleared ~/.cache)
+            return try open()
+        }
     }
 
     package func remove(name: String) {
@@ -69,9 +80,22 @@ package final class SparseCache: @unchecked Sendable {
         usage.withLock { $0 = total }
     }
 
-    /// Entries on disk: name, bytes really allocated (the data file is sparse), last use.
+    /// A record's temporary file untouched this long was left by a crash (a record is written in
+    /// milliseconds): the scan removes it.
+    package static let staleTemporaryAge: Double = 600
+
+    /// Entries on disk: name, bytes really allocated (the data file is sparse), last use. Sweeps
+    /// the temporary files of record writes a crash left behind (`staleTemporaryAge`).
     package func scan() -> [(name: String, bytes: Int64, used: Double)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        let now = Date().timeIntervalSince1970
+        for file in names where AtomicFile.isTemporary(file) {
+            var info = stat()
+            let path = directory.appendingPathComponent(file).path
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  now - Double(info.st_mtim.tv_sec) > Self.staleTemporaryAge else { continue }
+            unlink(path)
+        }
         return names.filter { $0.hasSuffix(".data") }.compactMap { file in
             var info = stat()
             guard lstat(directory.appendingPathComponent(file).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }

@@ -11,6 +11,15 @@ import Model
 /// claiming bytes the data file lacks. A record that does not parse, or that belongs to another
 /// version of the resource, is treated as empty. Not thread-safe: its owner locks around it.
 package final class SparseCacheEntry {
+    /// What a `.ranges` file says: the resource's length, version and check, and the bytes of it
+    /// the data file holds.
+    package struct Record: Sendable {
+        package var length: Int64
+        package var validator: String
+        package var check: String
+        package var ranges: ByteRanges
+    }
+
     package let length: Int64
     package let validator: String
     /// A second hash of the resource's address: a record whose name collides but whose check
@@ -24,12 +33,20 @@ package final class SparseCacheEntry {
     private let recordPath: String
     private let descriptor: Int32
 
-    /// Opens (or creates) the entry named `name` in `directory` for a resource of `length` bytes
-    /// whose version is `validator` (ETag or Last-Modified). Names must not reveal the resource:
-    /// callers pass a hash, and another hash as `check`.
-    package init(directory: URL, name: String, check: String = "-", length: Int64, validator: String) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+    /// Opens (or creates) the entry named `name` in `directory` — made if missing, the user's
+    /// alone — for a resource of `length` bytes whose version is `validator` (ETag or
+    /// Last-Modified), reading its record. Names must not reveal the resource: callers pass a
+    /// hash, and another hash as `check`.
+    package convenience init(directory: URL, name: String, check: String = "-", length: Int64, validator: String) throws {
+        try Self.makeFolder(directory)
+        try self.init(directory: directory, name: name, check: check, length: length, validator: validator,
+                      stored: Self.stored(directory: directory, name: name))
+    }
+
+    /// Opens (or creates) an entry in a folder that exists, given its record as the caller read it
+    /// (`stored`; nil when there is none or it is not wanted): a `SparseCache` has read it
+    /// already to decide whether the copy is current, and reads no file twice.
+    package init(directory: URL, name: String, check: String, length: Int64, validator: String, stored: Record?) throws {
         self.length = length
         self.validator = validator
         self.check = check
@@ -41,8 +58,7 @@ package final class SparseCacheEntry {
         futimens(fd, nil)  // the data file's time is the entry's last use, for LRU eviction
         var info = stat()
         let size = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
-        if let record = try? String(contentsOfFile: recordPath, encoding: .utf8),
-           let stored = Self.parse(record), stored.length == length, stored.validator == Self.escape(validator),
+        if let stored, stored.length == length, stored.validator == Self.escape(validator),
            stored.check == check, (stored.ranges.ranges.last?.upperBound ?? 0) <= size {
             // (A data file shorter than what the record vouches for was replaced or cut: not used.)
             present = stored.ranges
@@ -56,9 +72,15 @@ package final class SparseCacheEntry {
         close(descriptor)
     }
 
+    /// Makes `folder` if it is missing, and the user's alone (0700).
+    package static func makeFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(folder.path, 0o700)
+    }
+
     /// What the record in `directory` says of the entry `name`, without opening it: enough to
     /// serve a cached file with no network at all.
-    package static func stored(directory: URL, name: String) -> (length: Int64, validator: String, check: String, ranges: ByteRanges)? {
+    package static func stored(directory: URL, name: String) -> Record? {
         guard let text = try? String(contentsOfFile: directory.appendingPathComponent(name + ".ranges").path, encoding: .utf8),
               let record = parse(text) else { return nil }
         return record
@@ -147,11 +169,14 @@ package final class SparseCacheEntry {
         var text = "cloudplayerd-ranges 2\nlength \(length)\nvalidator \(Self.escape(validator))\ncheck \(Self.escape(check))\n"
         for range in ranges.ranges { text += "\(range.lowerBound) \(range.upperBound)\n" }
         text += "end\n"
-        try AtomicFile.write(Array(text.utf8), to: URL(fileURLWithPath: recordPath))
+        // Without the folder's sync: records are written every half megabyte, and one a crash
+        // takes back leaves the record before it, which vouches for no byte the data file lacks
+        // (bytes are only added; a file cut shorter than its record is not used).
+        try AtomicFile.write(Array(text.utf8), to: URL(fileURLWithPath: recordPath), syncingFolder: false)
     }
 
     /// A record's contents, or nil unless it is whole and well-formed.
-    package static func parse(_ text: String) -> (length: Int64, validator: String, check: String, ranges: ByteRanges)? {
+    package static func parse(_ text: String) -> Record? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 6, lines[0] == "cloudplayerd-ranges 2", lines[1].hasPrefix("length "),
               let length = Int64(lines[1].dropFirst(7)), length >= 0, lines[2].hasPrefix("validator "),
@@ -163,7 +188,7 @@ package final class SparseCacheEntry {
                   start >= 0, start < end, end <= length else { return nil }
             ranges.insert(start..<end)
         }
-        return (length, String(lines[2].dropFirst(10)), String(lines[3].dropFirst(6)), ranges)
+        return Record(length: length, validator: String(lines[2].dropFirst(10)), check: String(lines[3].dropFirst(6)), ranges: ranges)
     }
 
     /// Validators are server text: kept on one line.

@@ -95,7 +95,8 @@ struct LibraryScanner {
                 report.folders += 1
                 let tracks = listing.files.filter { Self.audioExtensions.contains(Self.fileExtension($0.name)) }
                 playlistFiles += listing.files.filter { Self.playlistExtensions.contains(Self.fileExtension($0.name)) }
-                recorded = await record(tracks, in: folder, into: library, store: store, mark: mark, report: &report)
+                let name = folder.location == root.location ? source : folder.name
+                recorded = await record(tracks, in: folder, named: name, into: library, store: store, mark: mark, report: &report)
             }
             if !recorded { complete = false }
             library.scanProgress?.foldersDone = listed
@@ -126,9 +127,9 @@ struct LibraryScanner {
         }
     }
 
-    /// Reads the tags of new and changed files (a few at a time) and records the folder;
-    /// false if it could not be recorded (then nothing may be marked gone).
-    private func record(_ files: [StorageFile], in folder: StorageFolder, into library: isolated LibraryActor,
+    /// Reads the tags of new and changed files (a few at a time) and records the folder, as the
+    /// playlist `name`; false if it could not be recorded (then nothing may be marked gone).
+    private func record(_ files: [StorageFile], in folder: StorageFolder, named name: String, into library: isolated LibraryActor,
                         store: LibraryStore, mark: Int64, report: inout ScanReport) async -> Bool {
         guard !files.isEmpty else { return true }
         let folderKey = folder.location.uri
@@ -145,12 +146,12 @@ struct LibraryScanner {
             }
         }
         let loader = loader
-        let name = source
+        let source = source
         await withTaskGroup(of: (StorageFile, LibraryTrack, Int64).self) { group in
             var pending = toRead[...]
             func startNext() {
                 guard let file = pending.popFirst() else { return }
-                group.addTask { await Self.readTrack(file, source: name, folder: folderKey, loader: loader) }
+                group.addTask { await Self.readTrack(file, source: source, folder: folderKey, loader: loader) }
             }
             for _ in 0..<Self.parallelReads { startNext() }
             for await (file, track, fetched) in group {
@@ -158,7 +159,7 @@ struct LibraryScanner {
                 report.tagsRead += 1
                 report.bytesFetched += fetched
                 if let problem = track.problem {
-                    report.problems.append("\(name): \(Self.display(file.location)): \(problem)")
+                    report.problems.append("\(source): \(Self.display(file.location)): \(problem)")
                 }
                 library.scanProgress?.tagsRead += 1
                 library.scanProgress?.bytesFetched += fetched
@@ -167,12 +168,11 @@ struct LibraryScanner {
         }
         do {
             try store.save(tracks, unchanged: unchanged, mark: mark)
-            let playlist = LibraryPlaylist(name: folder.location == storage.root.location ? source : folder.name, kind: .folder,
-                                           source: name, url: folderKey)
+            let playlist = LibraryPlaylist(name: name, kind: .folder, source: source, url: folderKey)
             try store.savePlaylist(playlist, items: nil, mark: mark)
             report.playlists += 1
         } catch {
-            report.problems.append("\(name): \(error)")
+            report.problems.append("\(source): \(error)")
             return false
         }
         report.tracks += tracks.count + unchanged.count
@@ -197,11 +197,14 @@ struct LibraryScanner {
         var asked = ByteRanges()
         do {
             let known = location.isFile ? nil : info
-            // The head first, in one request: the tags are in it, and a first play of the track
-            // has seconds of audio without waiting for the network.
-            let head = 0..<min(info.length, Self.headBytes)
-            _ = try await loader.bytes(in: head, of: location, known: known)
-            asked.insert(head)
+            if !location.isFile {
+                // The head first, in one request: the tags are in it, and a first play of the
+                // track has seconds of audio without waiting for the network. (A file on this
+                // machine has nothing to warm: the tag reader reads what it needs.)
+                let head = 0..<min(info.length, Self.headBytes)
+                _ = try await loader.bytes(in: head, of: location, known: known)
+                asked.insert(head)
+            }
             let scanned = try await TagReader.read(length: info.length) { range in
                 let bytes: [UInt8]
                 do {

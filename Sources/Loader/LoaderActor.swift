@@ -27,8 +27,6 @@ package actor LoaderActor {
     private var opened: [String: Source] = [:]
     /// The open web: URLs no source covers, fetched without credentials.
     private var web: HTTPInput?
-    /// Inputs of an earlier configuration: downloads may still use them; closed at shutdown.
-    private var retired: [any RemoteInput] = []
     private let wholeFileServers = WholeFileServers()
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
     private var resources: [String: RemoteResource] = [:]
@@ -58,21 +56,28 @@ package actor LoaderActor {
             resource.fail(.cancelled)
         }
         resources = [:]
-        for input in remoteInputs + retired { await input.shutdown() }
+        for input in remoteInputs { await input.shutdown() }
         opened = [:]
         web = nil
-        retired = []
     }
 
-    /// Takes new sources and network settings (SIGHUP): new requests use their credentials. The
-    /// cache folder and size stay as they were until a restart.
+    /// Takes new sources and network settings (SIGHUP). A source opened before whose settings are
+    /// unchanged stays open — its connections, and credentials read from a file or a command
+    /// once; the others are let go: new requests open them again with the new settings, and an
+    /// input let go closes its connections when the last download, reader or scan that holds it
+    /// ends (`RemoteInput`). The cache folder and size stay as they were until a restart.
     package func reload(settings new: LoaderSettings, sources: SourceSet) {
+        // Sources are opened with the read timeout and the set (a feed places its episodes among
+        // the sources): a change to either reopens them all.
+        let sameEnvironment = new.readTimeout == settings.readTimeout && sources.placesAlike(self.sources)
+        opened = opened.filter { name, _ in
+            guard sameEnvironment, let before = self.sources.source(named: name), let after = sources.source(named: name) else { return false }
+            return after.isEqual(to: before)
+        }
+        if new.readTimeout != settings.readTimeout { web = nil }  // the open web has no other setting
         settings.readTimeout = new.readTimeout
         settings.retries = new.retries
         self.sources = sources
-        retired += remoteInputs
-        opened = [:]
-        web = nil
     }
 
     private var remoteInputs: [any RemoteInput] {
@@ -170,8 +175,9 @@ package actor LoaderActor {
         guard !isShutDown else { throw LoaderError.cancelled }
         if let name = location.source {
             // Queued before a reload that renamed or removed its source: placed again by its URL.
-            if sources.source(named: name) == nil, let url = location.url, sources.location(of: url).source != name {
-                return try input(for: sources.location(of: url))
+            if sources.source(named: name) == nil, let url = location.url {
+                let placed = sources.location(of: url)
+                if placed.source != name { return try input(for: placed) }
             }
             return try source(named: name).input
         }
@@ -207,12 +213,15 @@ package actor LoaderActor {
     func resource(for location: TrackLocation, input: any RemoteInput, known: ResourceInfo? = nil) async throws -> RemoteResource {
         guard !isShutDown else { throw LoaderError.cancelled }
         let (name, _) = SparseCache.identity(of: location.uri)
-        dropUnused()
+        // Looked up first: an idle resource that is asked for again is used again (its record
+        // read and its copy revalidated already), not dropped and made anew. An outdated one
+        // serves only those who read it already.
+        let existing = resources[name].flatMap { $0.isStale ? nil : $0 }
+        dropUnused(keeping: existing)
         let resource: RemoteResource
-        if let known = resources[name] {
-            resource = known
+        if let existing {
+            resource = existing
         } else {
-            try cache.prepare()
             resource = RemoteResource(location: location, input: input, wholeFileServers: wholeFileServers, cache: cache,
                                       known: known) { [weak self] resource in
                 guard let self else { return }
@@ -230,10 +239,11 @@ package actor LoaderActor {
         return resource
     }
 
-    private func dropUnused() {
+    /// Forgets idle resources but `kept` (and the next track's).
+    private func dropUnused(keeping kept: RemoteResource?) {
         // A resource with downloads in flight stays: a second one on the same files would not
         // know what the first is fetching.
-        resources = resources.filter { !$0.value.isIdle || $0.value === prefetched }
+        resources = resources.filter { !$0.value.isIdle || $0.value === prefetched || $0.value === kept }
     }
 
     /// Starts the downloads the resource's plan asks for (even for a resource no longer listed:

@@ -89,4 +89,17 @@ import TestSupport
             }
         }
     }
+
+    @Test("without the folder's sync the file is still replaced whole, and its temporary files are recognised")
+    func withoutFolderSync() throws {
+        let folder = try Fixtures.shared.scratchDirectory()
+        let file = folder.appendingPathComponent("k.ranges")
+        try AtomicFile.write(Array("old".utf8), to: file, syncingFolder: false)
+        try AtomicFile.write(Array("new".utf8), to: file, syncingFolder: false)
+        #expect(contents(file) == Array("new".utf8))
+        #expect(try names(in: folder) == ["k.ranges"])
+        #expect(mode(file) == 0o600)
+        #expect(AtomicFile.isTemporary(".k.ranges.0123abcd.tmp"))
+        #expect(!AtomicFile.isTemporary("k.ranges") && !AtomicFile.isTemporary("k.tmp") && !AtomicFile.isTemporary(".k.data"))
+    }
 }

@@ -143,13 +143,20 @@ import Testing
         #expect(throws: ConfigError.self) { try Configuration.load(explicit: "/nonexistent/cloudplayerd.toml") }
     }
 
-    @Test("a path that climbs out of a source's root, even percent-encoded, is not covered by it (no credentials)")
+    @Test("a path that climbs out of a source's root, even percent-encoded, is not placed in it (no credentials)")
     func climbingPathIsNotCovered() throws {
-        let root = URL(string: "https://cloud.example.org/dav/music/")!
-        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/b.mp3")!, by: root) != nil)
-        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/%2e%2e/private/x.mp3")!, by: root) == nil)
-        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/a/%2E%2E/%2e%2e/x.mp3")!, by: root) == nil)
-        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/music/./x.mp3")!, by: root) == nil)
-        #expect(SourceSet.coverage(of: URL(string: "https://cloud.example.org/dav/musicx/y.mp3")!, by: root) == nil)
+        let table = "[[source]]\nname = \"dav\"\ntype = \"webdav\"\nurl = \"https://cloud.example.org/dav/music/\"\n"
+        let sources = try Configuration.parse(table, relativeTo: directory).sources
+        func source(of url: String) -> String? { sources.location(of: URL(string: url)!).source }
+        #expect(source(of: "https://cloud.example.org/dav/music/a/b.mp3") == "dav")
+        #expect(source(of: "https://cloud.example.org/dav/music/%2e%2e/private/x.mp3") == nil)
+        #expect(source(of: "https://cloud.example.org/dav/music/a/%2E%2E/%2e%2e/x.mp3") == nil)
+        #expect(source(of: "https://cloud.example.org/dav/music/a/../../private/x.mp3") == nil)
+        #expect(source(of: "https://cloud.example.org/dav/musicx/y.mp3") == nil)
+        #expect(source(of: "https://cloud.example.org/dav/music%2Fx/y.mp3") == nil)  // an escaped slash is no separator
+        // A dot segment that stays below the root is resolved as the server will: the same track.
+        let dotted = sources.location(of: URL(string: "https://cloud.example.org/dav/music/./x.mp3")!)
+        #expect(dotted.source == "dav" && dotted.key == "x.mp3")
+        #expect(dotted == sources.location(of: URL(string: "https://cloud.example.org/dav/music/x.mp3")!))
     }
 }

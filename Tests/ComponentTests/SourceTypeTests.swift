@@ -1,3 +1,4 @@
+import Base
 import Config
 import Daemon
 import Foundation
@@ -55,6 +56,70 @@ import TestSupport
         #expect(try await library.track(at: TrackLocation(source: "mem", key: "2.mp3")) == nil)
         await loader.shutdown()
     }
+
+    @Test("a reload keeps the sources that are equal open, and opens again those changed or in another environment")
+    func reloadKeepsEqualSources() async throws {
+        let opens = OpenCounter()
+        func counted(_ name: String, _ tracks: Int) -> CountedSource {
+            CountedSource(source: MemorySource(name: name, tracks: tracks), opens: opens)
+        }
+        let settings = LoaderSettings(cacheDirectory: try Fixtures.shared.scratchDirectory())
+        let loader = LoaderActor(settings: settings, sources: SourceSet([counted("a", 1), counted("b", 2)]))
+        _ = try await loader.storage(of: "a")
+        _ = try await loader.storage(of: "b")
+        _ = try await loader.storage(of: "a")
+        #expect(opens.names == ["a", "b"])
+
+        await loader.reload(settings: settings, sources: SourceSet([counted("a", 1), counted("b", 2)]))
+        _ = try await loader.storage(of: "a")
+        _ = try await loader.storage(of: "b")
+        #expect(opens.names == ["a", "b"], "equal sources stay open")
+
+        await loader.reload(settings: settings, sources: SourceSet([counted("a", 1), counted("b", 5)]))
+        _ = try await loader.storage(of: "a")
+        _ = try await loader.storage(of: "b")
+        #expect(opens.names == ["a", "b", "b"], "only the changed source opens again")
+
+        var slower = settings
+        slower.readTimeout += 5
+        await loader.reload(settings: slower, sources: SourceSet([counted("a", 1), counted("b", 5)]))
+        _ = try await loader.storage(of: "a")
+        #expect(opens.names == ["a", "b", "b", "a"], "a source opened with another read timeout opens again")
+
+        await loader.reload(settings: slower, sources: SourceSet([counted("b", 5)]))
+        await #expect(throws: LoaderError.self) { try await loader.storage(of: "a") }
+        await loader.shutdown()
+    }
+}
+
+/// Counts the opens of sources, by name.
+private final class OpenCounter: Sendable {
+    private let opened = Locked<[String]>([])
+    var names: [String] { opened.withLock { $0 } }
+    func record(_ name: String) { opened.withLock { $0.append(name) } }
+}
+
+/// A `MemorySource` that records each open; equal when its source is (the counter is no setting).
+private struct CountedSource: SourceType, Equatable {
+    static let typeName = "counted"
+    let source: MemorySource
+    let opens: OpenCounter
+
+    static func == (a: CountedSource, b: CountedSource) -> Bool { a.source == b.source }
+
+    static func configure(_ section: ConfigSection) throws(ConfigError) -> CountedSource {
+        throw section.error("type", "only made by tests")
+    }
+
+    var name: String { source.name }
+    var root: URL? { nil }
+    var shownLocation: String { "counted" }
+    var isScannable: Bool { true }
+
+    func open(_ environment: SourceEnvironment) throws -> Source {
+        opens.record(name)
+        return try source.open(environment)
+    }
 }
 
 /// A source of made-up tracks, listed with their tags: what a provider with its own metadata
@@ -75,7 +140,7 @@ private struct MemorySource: SourceType, Equatable {
     var isScannable: Bool { true }
 
     func open(_ environment: SourceEnvironment) throws -> Source {
-        Source(name: name, storage: Storage(source: name, count: tracks), input: .disk)
+        Source(storage: Storage(source: name, count: tracks), input: .disk)
     }
 
     struct Storage: MediaStorage {

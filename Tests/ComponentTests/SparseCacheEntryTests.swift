@@ -98,4 +98,41 @@ import TestSupport
         #expect(try mode(directory.appendingPathComponent("k.data")) == 0o600)
         #expect(try mode(directory.appendingPathComponent("k.ranges")) == 0o600)
     }
+
+    @Test("the cache scan sweeps record writes a crash left behind (stale *.tmp), never a fresh one or an entry")
+    func scanSweepsStaleTemporaryFiles() throws {
+        let directory = try Fixtures.shared.scratchDirectory().appendingPathComponent("data")
+        let cache = SparseCache(directory: directory, limit: 1 << 30)
+        let entry = try cache.entry(name: "k", check: "c", length: 1000, validator: "v", stored: nil)
+        try write(entry, 0..<10)
+        try entry.commit()
+        let stale = directory.appendingPathComponent(".k.ranges.1f2e3d.tmp")
+        let fresh = directory.appendingPathComponent(".k.ranges.4c5b6a.tmp")
+        for file in [stale, fresh] { #expect(FileManager.default.createFile(atPath: file.path, contents: Data("half".utf8))) }
+        let old = Date().timeIntervalSince1970 - SparseCache.staleTemporaryAge - 60
+        var times = [timespec(tv_sec: Int(old), tv_nsec: 0), timespec(tv_sec: Int(old), tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, stale.path, &times, 0) == 0)
+
+        let entries = cache.scan()
+        #expect(entries.map(\.name) == ["k"])
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path))  // may be a record being written now
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [".k.ranges.4c5b6a.tmp", "k.data", "k.ranges"])
+    }
+
+    @Test("the cache folder is made private once, and made again if it is removed while the cache runs")
+    func folderPreparedOnceAndRemade() throws {
+        let directory = try Fixtures.shared.scratchDirectory().appendingPathComponent("data")
+        let cache = SparseCache(directory: directory, limit: 1 << 30)
+        _ = try cache.entry(name: "a", check: "c", length: 10, validator: "v", stored: nil)
+        var info = stat()
+        #expect(stat(directory.path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        try FileManager.default.removeItem(at: directory)
+        let entry = try cache.entry(name: "b", check: "c", length: 10, validator: "v", stored: nil)
+        try write(entry, 0..<10)
+        try entry.commit()
+        #expect(stat(directory.path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        let record = try #require(cache.stored(name: "b"))
+        #expect(record.check == "c" && record.ranges.contains(0..<10))
+    }
 }

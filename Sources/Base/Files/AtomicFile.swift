@@ -5,9 +5,14 @@ import Foundation
 /// the new file is renamed over the old one; then the folder is synced, so the rename lasts too.
 package enum AtomicFile {
     /// Writes `bytes` as `file`, created with permissions `mode` (owner-only unless said; the
-    /// umask still applies). On failure the old file is as it was and no temporary file is left.
+    /// umask still applies). On failure the old file is as it was and no temporary file is left
+    /// (a crash may leave one: `.NAME.HEX.tmp`, see `isTemporary`).
+    ///
+    /// `syncingFolder: false` leaves out the folder's sync, which makes the rename last: a crash
+    /// may then bring back the old contents (never half of the new). For files written often that
+    /// can be rebuilt or whose older version is still true — a cache's range records.
     /// Blocks on the disk: call it off the cooperative pool.
-    package static func write(_ bytes: some ContiguousBytes, to file: URL, mode: mode_t = 0o600) throws {
+    package static func write(_ bytes: some ContiguousBytes, to file: URL, mode: mode_t = 0o600, syncingFolder: Bool = true) throws {
         let path = file.path
         let folder = file.deletingLastPathComponent().path
         let temporary = folder + "/." + file.lastPathComponent + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".tmp"
@@ -23,7 +28,12 @@ package enum AtomicFile {
         // A file system may report a failed write only at close (NFS does).
         guard close(descriptor) == 0 || errno == EINTR else { throw fail(.write, errno, closing: false) }
         guard rename(temporary, path) == 0 else { throw fail(.rename, errno, closing: false) }
-        try syncFolder(folder, of: path)
+        if syncingFolder { try syncFolder(folder, of: path) }
+    }
+
+    /// Whether a file name is one of `write`'s temporary files, which a crash may leave behind.
+    package static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp")
     }
 
     /// Writes every byte, through short writes and interruptions; the error number if it fails.

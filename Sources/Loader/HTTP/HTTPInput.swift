@@ -30,10 +30,9 @@ package struct HTTPInput: RemoteInput {
         try await transport.send(try Self.url(of: location), method: .GET, headers: headers)
     }
 
-    /// scheme://host:port of the track.
+    /// The origin of the track (scheme://host[:port]).
     package func server(of location: TrackLocation) -> String {
-        guard let url = location.url else { return name }
-        return "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? SourceSet.defaultPort(url))"
+        location.url.flatMap(URLOrigin.init)?.description ?? name
     }
 
     package func shutdown() async {

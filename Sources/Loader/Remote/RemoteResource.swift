@@ -74,17 +74,18 @@ package final class RemoteResource: @unchecked Sendable {
         self.cache = cache
         self.wake = wake
         (name, check) = SparseCache.identity(of: location.uri)
-        if let stored = cache.stored(name: name), stored.check == check,
+        let record = cache.stored(name: name)  // read once: the entry opens with it
+        if let stored = record, stored.check == check,
            known.map({ $0.length == stored.length && ($0.validator ?? "") == stored.validator }) ?? true,
-           let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator) {
+           let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator, stored: stored) {
             // Known from an earlier run: cached bytes are served at once, even offline.
             self.entry = entry
             info = ResourceInfo(length: stored.length, validator: stored.validator.isEmpty ? nil : stored.validator)
         } else if let known {
-            if cache.stored(name: name) != nil { cache.remove(name: name) }  // an older version
+            if record != nil { cache.remove(name: name) }  // an older version
             info = known
             provisional = true
-            entry = try? cache.entry(name: name, check: check, length: known.length, validator: known.validator ?? "")
+            entry = try? cache.entry(name: name, check: check, length: known.length, validator: known.validator ?? "", stored: nil)
         } else {
             firstRequestPending = true
         }
@@ -111,6 +112,9 @@ package final class RemoteResource: @unchecked Sendable {
     /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
     /// makes a new one from the cache record).
     var isIdle: Bool { locked { readers == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
+    /// The server has another version than the cached copy (`forgetCachedCopy`): whoever reads it
+    /// reads on, but a new reader needs a new resource.
+    var isStale: Bool { locked { stale } }
     /// Every byte is here, and the copy is not known to be outdated.
     var isComplete: Bool {
         locked { !stale && (info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false) }
@@ -220,8 +224,11 @@ package final class RemoteResource: @unchecked Sendable {
     }
 
     /// Marks waiters whose range is here (or whose file failed) as settled; true if any are.
+    /// With every waiter settled already (mostly none waits: a player reads, it does not wait
+    /// here), nothing is worked out: `store` calls this for every piece of a download.
     private func settleWaitersLocked() -> Bool {
-        waiters.settle(readable: readableLocked, failure: failure)
+        guard waiters.hasUnsettledRanges else { return false }
+        return waiters.settle(readable: readableLocked, failure: failure)
     }
 
     /// Resumes settled range waiters (outside the lock).
@@ -344,7 +351,7 @@ package final class RemoteResource: @unchecked Sendable {
                 // What a listing said, with another kind of validator than GET's (Last-Modified
                 // against an ETag, an unquoted etag): the same file — adopt GET's, nothing to drop.
                 self.info = newInfo
-                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "", stored: nil)
             } else {
                 changed = true
                 if info != nil {
@@ -362,7 +369,7 @@ package final class RemoteResource: @unchecked Sendable {
                 _ = waiters.settle(readable: ByteRanges(), failure: LoaderError.changedOnServer)
                 stale = false
                 entry = nil
-                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "")
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "", stored: nil)
             }
             condition.broadcast()
             return (waiters.takeInfoWaiters(), (generation, changed))
@@ -406,10 +413,10 @@ package final class RemoteResource: @unchecked Sendable {
 
     /// Keeps downloaded bytes at `offset`; false when they belong to an outdated version.
     func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64, version writer: Int) -> Bool {
-        let written: Int = locked {
-            guard writer == generation, let length = info?.length else { return -1 }
+        let (written, settled): (Int, Bool) = locked {
+            guard writer == generation, let length = info?.length else { return (-1, false) }
             let end = min(length, offset + Int64(bytes.count))
-            guard offset < end else { return 0 }
+            guard offset < end else { return (0, false) }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(end - offset)])
             if let entry, !spill.diskRefused, (try? entry.write(slice, at: offset)) != nil {
                 uncommitted += Int64(slice.count)
@@ -423,10 +430,10 @@ package final class RemoteResource: @unchecked Sendable {
                 spill.keep(Array(slice), at: offset, slowest: positions.values.min() ?? demands.values.min())
             }
             condition.broadcast()
-            return slice.count
+            return (slice.count, settleWaitersLocked())  // in the same critical section as the write
         }
         guard written >= 0 else { return false }
-        if written > 0, locked({ settleWaitersLocked() }) { resumeSettled() }
+        if settled { resumeSettled() }
         if dueForCommit { commit() }
         if written > 0 { cache.didWrite(written) }
         return true

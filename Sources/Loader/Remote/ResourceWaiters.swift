@@ -31,6 +31,9 @@ struct ResourceWaiters {
         ranges.append((range, continuation, settled))
     }
 
+    /// Whether a waiter for a range is not settled yet.
+    var hasUnsettledRanges: Bool { ranges.contains { $0.settled == nil } }
+
     /// Whether the waiter added last is settled (added with an outcome, or settled since).
     var lastIsSettled: Bool { ranges.last?.settled != nil }
 

@@ -4,6 +4,10 @@ import NIOHTTP1
 
 /// How a remote source's bytes are fetched: one HTTP request at a time, with its credentials.
 /// The loader does the rest — ranges, `If-Range`, retries, the cache — the same for every source.
+///
+/// An input a reload lets go is never shut down by the loader: downloads, readers and scans may
+/// still hold it. It must close its connections itself when the last of them lets go of it (an
+/// `HTTPTransport` does, when it is released).
 package protocol RemoteInput: Sendable {
     /// The source's name, for errors and logs.
     var name: String { get }

@@ -1,12 +1,10 @@
 /// A configured source at work: what lists its folders, if it can be scanned, and what reads
 /// its tracks.
 package struct Source: Sendable {
-    package let name: String
     package let storage: (any MediaStorage)?
     package let input: TrackInput
 
-    package init(name: String, storage: (any MediaStorage)?, input: TrackInput) {
-        self.name = name
+    package init(storage: (any MediaStorage)?, input: TrackInput) {
         self.storage = storage
         self.input = input
     }

@@ -17,8 +17,14 @@ package protocol SourceType: Sendable {
     var name: String { get }
 
     /// For a source rooted at a URL (a folder, a server): its root. URLs below it are its
-    /// tracks, and only requests below it carry its credentials.
+    /// tracks. Its credentials go with every request to the root's origin (scheme, host and
+    /// port), below the root or not: a redirect elsewhere on the same server keeps them.
     var root: URL? { get }
+
+    /// Whether the segments of its URLs' paths are file names its server decodes (a folder on
+    /// this machine, WebDAV), so `(` and `%28` name one track and its keys are decoded paths
+    /// (`SourceRoot`); false for a server whose paths may mean anything (HTTP, a feed).
+    var pathsAreNames: Bool { get }
 
     /// What `cloudplayerctl sources` shows of where it is (never with credentials).
     var shownLocation: String { get }
@@ -31,6 +37,10 @@ package protocol SourceType: Sendable {
 
     /// Whether `other` is the same source with the same settings.
     func isEqual(to other: any SourceType) -> Bool
+}
+
+extension SourceType {
+    package var pathsAreNames: Bool { false }
 }
 
 extension SourceType where Self: Equatable {

@@ -2,13 +2,12 @@ import Foundation
 
 /// Where a track is: the configured source that serves it and its key there, in one spelling.
 ///
-/// For a source rooted at a URL — a local folder, a WebDAV or HTTP server — the key is the path
-/// below the root, decoded and normalised, and the text form (`uri`) is the URL itself, so a track
-/// keeps the location it had in libraries, state files and caches made before. A source whose
-/// files have no URL (an S3 key, a provider's file id) names them `cloudplayer://SOURCE/KEY`, the
-/// key written as it is, only percent-encoded — never dot- or case-normalised: the S3 key
-/// `a/../b.mp3` is not `b.mp3`. A file or a URL that no source covers has no source; its key and
-/// its text form are its canonical URL.
+/// For a source rooted at a URL — a local folder, a WebDAV or HTTP server — the text form (`uri`)
+/// is the URL itself in its one spelling (`CanonicalURL`), so a track keeps the location it had
+/// in libraries, state files and caches made before. A source whose files have no URL (an S3 key,
+/// a provider's file id) names them `cloudplayer://SOURCE/KEY`, the key written as it is, only
+/// percent-encoded — never dot- or case-normalised: the S3 key `a/../b.mp3` is not `b.mp3`. A file
+/// or a URL that no source covers has no source; its key and its text form are its canonical URL.
 ///
 /// The library, the queue, the state file and the cache all key on `uri`. A download link, a
 /// signed URL or a credential never goes into it: a source turns a location into what it fetches.
@@ -26,19 +25,22 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// A file or a URL no source covers (`url` is made canonical).
     package init(url: URL) {
-        let canonical = Self.canonical(url).absoluteString
-        source = nil
-        key = canonical
-        uri = canonical
+        if let canonical = CanonicalURL(url) {
+            self.init(canonical)
+        } else {
+            self.init(source: nil, key: url.absoluteString, uri: url.absoluteString)
+        }
     }
 
-    /// A location in a source rooted at a URL: `url`, below the root; its key is the path below
-    /// `rootPath` (the root's path, decoded, ending in `/`).
-    package init(source: String, rootPath: String, url: URL) {
-        let canonical = Self.canonical(url)
-        self.source = source
-        key = canonical.path.hasPrefix(rootPath) ? String(canonical.path.dropFirst(rootPath.count)) : canonical.path
-        uri = canonical.absoluteString
+    /// A URL no source covers, spelled already.
+    package init(_ url: CanonicalURL) {
+        self.init(source: nil, key: url.description, uri: url.description)
+    }
+
+    /// A location in a source rooted at a URL: `url`, spelled already as that source spells it,
+    /// and `key`, the path below the root (see `keySegment(naming:)`). `SourceRoot` makes these.
+    package init(source: String, key: String, url: CanonicalURL) {
+        self.init(source: source, key: key, uri: url.description)
     }
 
     /// A location in a source whose files have no URL: `key` is the provider's, as it is.
@@ -118,19 +120,42 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: Spelling
 
-    /// One spelling per URL: servers percent-encode paths as they like (`(` or `%28`, `é` or
-    /// `%C3%A9`), so a URL is rebuilt from its decoded parts — the path decoded, its dot segments
-    /// resolved (also `%2e%2e`, which a plain URL keeps) and encoded again; scheme and host in
-    /// lower case; the query kept (a download link may need it); user, password and fragment gone.
-    package static func canonical(_ url: URL) -> URL {
-        var parts = URLComponents()
-        parts.scheme = url.scheme?.lowercased()
-        parts.host = url.isFileURL ? "" : url.host?.lowercased()  // file:///path, never file:/path
-        parts.port = url.port
-        parts.path = url.path.isEmpty ? "/" : url.path
-        if url.hasDirectoryPath, !parts.path.hasSuffix("/") { parts.path += "/" }
-        parts.percentEncodedQuery = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQuery
-        return (parts.url ?? url).standardized
+    /// A file name as a segment of a key below a URL root (WebDAV, a local folder), where a key is
+    /// the decoded path: the name as it is, but for `/` in a name (`AC%2FDC.mp3` on the server),
+    /// written `%2F`, and a `%` that would be read as the start of `%2F` or `%25`, written `%25`.
+    /// So every key maps to one URL and back (`name(ofKeySegment:)` undoes it), and a key is the
+    /// plain decoded path for every name without such a slash or percent — as keys always were.
+    package static func keySegment(naming name: String) -> String {
+        guard name.contains("/") || name.contains("%") else { return name }
+        var segment = ""
+        var rest = Substring(name)
+        while let first = rest.first {
+            rest = rest.dropFirst()
+            switch first {
+            case "/": segment += "%2F"
+            case "%" where ["2F", "25"].contains(rest.prefix(2).uppercased()): segment += "%25"
+            default: segment.append(first)
+            }
+        }
+        return segment
+    }
+
+    /// The file name a key segment stands for: `keySegment(naming:)` undone.
+    package static func name(ofKeySegment segment: Substring) -> String {
+        guard segment.contains("%") else { return String(segment) }
+        var name = ""
+        var rest = segment
+        while let first = rest.first {
+            let escape = first == "%" ? rest.prefix(3).uppercased() : ""
+            if escape == "%2F" || escape == "%25" {
+                name += escape == "%2F" ? "/" : "%"
+                rest = rest.dropFirst(3)
+            } else {
+                name.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return name
     }
 
     /// A source name or key segment in a `cloudplayer:` text: unreserved characters as they are,

@@ -18,7 +18,6 @@ package struct FeedSource: ServerSource {
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let input = HTTPInput(transport: try server.transport(name: name, readTimeout: environment.readTimeout))
-        return Source(name: name, storage: FeedStorage(source: name, url: server.url, input: input, sources: environment.sources),
-                      input: .remote(input))
+        return Source(storage: FeedStorage(root: try SourceRoot.of(self), input: input, sources: environment.sources), input: .remote(input))
     }
 }

@@ -10,16 +10,20 @@ struct FeedStorage: MediaStorage {
     /// The largest feed read.
     static let largestFeed = 16 << 20
 
-    let source: String
-    let url: URL
     let input: HTTPInput
     let sources: SourceSet
+    let root: StorageFolder
+    /// The feed's own URL: its links are relative to it.
+    let url: URL
+
+    init(root: SourceRoot, input: HTTPInput, sources: SourceSet) {
+        self.input = input
+        self.sources = sources
+        self.root = StorageFolder(location: root.location, name: root.source)
+        url = root.url.url
+    }
 
     var rootFailure: String { "cannot read the feed" }
-
-    var root: StorageFolder {
-        StorageFolder(location: SourceSet.location(in: source, root: url, of: url), name: source)
-    }
 
     nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
         guard let document = try await input.document(folder.location, limit: Self.largestFeed, ifNoneMatch: version) else {

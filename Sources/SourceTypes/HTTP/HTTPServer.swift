@@ -32,12 +32,12 @@ package struct HTTPServer: Sendable, Equatable {
         self.tlsCAFile = tlsCAFile
     }
 
-    /// Reads the shared keys of a source's table (`extra`: the keys of its own it also takes).
-    package static func configure(_ section: ConfigSection, extra: Set<String> = []) throws(ConfigError) -> HTTPServer {
+    /// Reads the shared keys of a source's table.
+    package static func configure(_ section: ConfigSection) throws(ConfigError) -> HTTPServer {
         if let stray = section.table["path"] {
             throw section.error("path", line: stray.line, "only a local source has a path; this one has a url")
         }
-        try section.allow(keys.union(extra))
+        try section.allow(keys)
         guard let url = try section.httpURL("url") else { throw section.error("url", "missing") }
         let password = try section.secret("password")
         let username = try section.string("username")?.value
@@ -64,17 +64,20 @@ package struct HTTPServer: Sendable, Equatable {
     }
 }
 
-/// The headers that prove who we are — only to the server's own origin — resolved once.
+/// The headers that prove who we are — to every URL of the server's origin (scheme, host, port),
+/// whether below the source's root or not, and to no other — resolved once.
 private final class Credentials: Sendable {
     private let server: HTTPServer
+    private let origin: URLOrigin?
     private let resolved = Locked<HTTPHeaders?>(nil)
 
     init(server: HTTPServer) {
         self.server = server
+        origin = URLOrigin(server.url)
     }
 
     func headers(for url: URL) throws -> HTTPHeaders {
-        guard SourceSet.sameOrigin(url, server.url) else { return [:] }
+        guard let origin, URLOrigin(url) == origin else { return [:] }
         if let known = resolved.withLock({ $0 }) { return known }
         var headers = HTTPHeaders()
         if let username = server.username {

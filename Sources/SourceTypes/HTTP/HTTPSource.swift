@@ -17,7 +17,7 @@ package struct HTTPSource: ServerSource {
     package var isScannable: Bool { false }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        Source(name: name, storage: nil,
+        Source(storage: nil,
                input: .remote(HTTPInput(transport: try server.transport(name: name, readTimeout: environment.readTimeout))))
     }
 }

@@ -24,8 +24,9 @@ package struct LocalSource: SourceType, Equatable {
     package var root: URL? { folder }
     package var shownLocation: String { folder.absoluteString }
     package var isScannable: Bool { true }
+    package var pathsAreNames: Bool { true }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        Source(name: name, storage: LocalStorage(source: name, folder: folder), input: .disk)
+        Source(storage: LocalStorage(root: try SourceRoot.of(self), folder: folder), input: .disk)
     }
 }

@@ -6,11 +6,14 @@ import Model
 /// scans both. Symbolic links are followed only to files (a link to a folder could loop); hidden
 /// entries are left out.
 struct LocalStorage: MediaStorage {
-    let source: String
+    let sourceRoot: SourceRoot
     let folder: URL
+    let root: StorageFolder
 
-    var root: StorageFolder {
-        StorageFolder(location: SourceSet.location(in: source, root: folder, of: folder), name: source)
+    init(root: SourceRoot, folder: URL) {
+        sourceRoot = root
+        self.folder = folder
+        self.root = StorageFolder(location: root.location, name: root.source)
     }
 
     /// Blocks on the disk: it runs on the caller's executor, the library's own thread.
@@ -32,13 +35,18 @@ struct LocalStorage: MediaStorage {
             let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
             if isFolder && !isLink {
                 let child = url.appendingPathComponent(name, isDirectory: true)
-                listing.folders.append(StorageFolder(location: SourceSet.location(in: source, root: self.folder, of: child), name: name))
+                listing.folders.append(StorageFolder(location: location(of: child), name: name))
             } else if (info.st_mode & S_IFMT) == S_IFREG {
                 let version = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-                listing.files.append(StorageFile(location: SourceSet.location(in: source, root: self.folder, of: entry), name: name,
+                listing.files.append(StorageFile(location: location(of: entry), name: name,
                                                  info: ResourceInfo(length: Int64(info.st_size), validator: version)))
             }
         }
         return listing
+    }
+
+    /// An entry of a listed folder: below the root, as the disk named it.
+    private func location(of entry: URL) -> TrackLocation {
+        CanonicalURL(entry).flatMap { sourceRoot.location(of: $0) } ?? TrackLocation(url: entry)
     }
 }

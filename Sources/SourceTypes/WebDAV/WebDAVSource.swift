@@ -14,10 +14,11 @@ package struct WebDAVSource: ServerSource {
     }
 
     package var isScannable: Bool { true }
+    package var pathsAreNames: Bool { true }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
+        let root = try SourceRoot.of(self)
         let transport = try server.transport(name: name, readTimeout: environment.readTimeout)
-        return Source(name: name, storage: WebDAVStorage(source: name, rootURL: server.url, transport: transport),
-                      input: .remote(WebDAVInput(http: HTTPInput(transport: transport))))
+        return Source(storage: WebDAVStorage(root: root, transport: transport), input: .remote(WebDAVInput(http: HTTPInput(transport: transport))))
     }
 }
