@@ -106,7 +106,7 @@ extension BusValue {
     }
 
     private static func readBasic(_ type: CChar, from message: OpaquePointer) -> BusValue? {
-        func number<T>(_ zero: T) -> T? {
+        func number<T: BitwiseCopyable>(_ zero: T) -> T? {
             var value = zero
             return sd_bus_message_read_basic(message, type, &value) > 0 ? value : nil
         }
