@@ -41,17 +41,17 @@ package final class BusClient: Sendable {
         return try outcome.get()
     }
 
-    /// Calls a described method and returns its answer, typed, and as it came (for `--json`).
+    /// Calls a described method and returns its answer, typed, and the reply's values as they
+    /// came (for `--json`).
     package func call<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>, _ arguments: repeat each Argument,
-                                             destination: String, path: String, interface: String) async throws -> (answer: Answer, raw: BusValue) {
+                                             destination: String, path: String, interface: String) async throws -> (answer: Answer, raw: [BusValue]) {
         let values = try await call(destination: destination, path: path, interface: interface, member: method.name,
                                     arguments: method.encode(repeat each arguments))
-        if Answer.self == BusNothing.self, let nothing = BusNothing() as? Answer { return (nothing, .structure([])) }
-        guard let raw = values.first, let answer = Answer(busValue: raw) else {
+        guard let answer = Answer(busValues: values) else {
             throw BusCallError(name: "org.freedesktop.DBus.Error.InvalidSignature",
-                               message: "\(method.name) answered something other than \(Answer.busSignature)")
+                               message: "\(method.name) answered something other than '\(Answer.busSignature)'")
         }
-        return (answer, raw)
+        return (answer, values)
     }
 
     package func close() async {

@@ -24,7 +24,7 @@ package final class BusInterface: @unchecked Sendable {
         package let signature: String
         package let announcement: Announcement
         let read: @Sendable () -> BusValue
-        let write: (@Sendable (BusValue) -> BusOutcome)?
+        let write: (@Sendable (BusValue) throws -> Void)?
     }
 
     private struct Method {
@@ -35,42 +35,80 @@ package final class BusInterface: @unchecked Sendable {
     }
 
     package let name: String
+    /// The D-Bus error for what a method or a property write threw.
+    private let refusal: @Sendable (any Error) -> BusCallError
     private var methods: [String: Method] = [:]
     private var methodOrder: [String] = []
     package private(set) var properties: [Property] = []
     private var signals: [BusMember] = []
-    private var signalSignatures: [String: String] = [:]
     /// Where replies go; set when registered.
     private var connection: BusConnection?
     /// The vtable and its strings, kept as long as the interface (sd-bus holds pointers into them).
     private let vtables = BusVTableBuilder()
 
-    package init(_ name: String) {
+    /// An interface named `name`; what its methods throw is answered as `refusal` names it.
+    package init(_ name: String, refusal: @escaping @Sendable (any Error) -> BusCallError = BusCallError.failed) {
         self.name = name
+        self.refusal = refusal
     }
 
-    /// Adds a method; `carryOut` gets its arguments, typed, on the bus thread (it must not wait:
-    /// work that waits goes in `BusOutcome.later`).
+    /// Adds a method carried out at once, on the bus thread: `carryOut` gets its arguments, typed,
+    /// and must not wait.
     package func method<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>,
-                                               _ carryOut: @escaping @Sendable (repeat each Argument) -> BusOutcome) {
-        methods[method.name] = Method(member: method.introspection, argumentSignature: method.argumentSignature,
-                                      answerSignature: method.answerSignature) { values in
-            // sd-bus checked the signature against the vtable, so this fails only on a bug.
-            guard let arguments = method.decode(values) else { return .invalidArguments("arguments that cannot be read") }
-            return carryOut(repeat each arguments)
+                                               _ carryOut: @escaping @Sendable (repeat each Argument) throws -> Answer) {
+        add(method) { [refusal] values in
+            guard let arguments = method.decode(values) else { return .failed(Self.unreadable) }
+            return Self.reply(Result { try carryOut(repeat each arguments) }, refusal)
         }
+    }
+
+    /// Adds a method whose work waits: it runs in a task, off the bus thread, and the reply goes
+    /// out when it is done.
+    package func method<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>,
+                                               _ carryOut: @escaping @Sendable (repeat each Argument) async throws -> Answer) {
+        add(method) { [refusal] values in
+            .later {
+                guard let arguments = method.decode(values) else { return .failed(Self.unreadable) }
+                return Self.reply(await Result { try await carryOut(repeat each arguments) }, refusal)
+            }
+        }
+    }
+
+    /// sd-bus checked the arguments' signature against the vtable, so this is only ever a bug.
+    private static let unreadable = BusCallError.invalidArguments("arguments that cannot be read")
+
+    private func add<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>,
+                                            _ carryOut: @escaping @Sendable ([BusValue]) -> BusOutcome) {
+        methods[method.name] = Method(member: method.introspection, argumentSignature: method.argumentSignature,
+                                      answerSignature: method.answerSignature, carryOut: carryOut)
         methodOrder.append(method.name)
     }
 
-    /// Adds a property read with `read` (on the bus thread, at once), writable if `write` is given.
-    package func property(_ name: String, _ signature: String, _ announcement: Announcement,
-                          read: @escaping @Sendable () -> BusValue, write: (@Sendable (BusValue) -> BusOutcome)? = nil) {
-        properties.append(Property(name: name, signature: signature, announcement: announcement, read: read, write: write))
+    /// A method's answer as its reply (its values: none for `BusNothing`), or what it threw as an error.
+    private static func reply<Answer: BusAnswer>(_ answer: Result<Answer, any Error>,
+                                                 _ refusal: (any Error) -> BusCallError) -> BusOutcome {
+        switch answer {
+        case .success(let answer): .reply(answer.busValues)
+        case .failure(let error): .failed(refusal(error))
+        }
+    }
+
+    /// Adds a property of type `T`, read with `read` (on the bus thread, at once), writable if
+    /// `write` is given (it throws to refuse a value).
+    package func property<T: BusType>(_ name: String, _ announcement: Announcement, read: @escaping @Sendable () -> T,
+                                      write: (@Sendable (T) throws -> Void)? = nil) {
+        let untypedWrite = write.map { write in
+            { @Sendable (value: BusValue) throws in
+                guard let typed = T(busValue: value) else { throw BusCallError.invalidArguments("\(name) is of type \(T.busSignature)") }
+                try write(typed)
+            }
+        }
+        properties.append(Property(name: name, signature: T.busSignature, announcement: announcement, read: { read().busValue },
+                                   write: untypedWrite))
     }
 
     package func signal<each Argument>(_ signal: BusSignalDescription<repeat each Argument>) {
         signals.append(signal.introspection)
-        signalSignatures[signal.name] = signal.signature
     }
 
     /// What introspection should show of it: methods and signals (properties: `properties`).
@@ -88,7 +126,7 @@ package final class BusInterface: @unchecked Sendable {
             }
         }
         for signal in signals {
-            entries.append(cp_vtable_signal(vtables.text(signal.name), vtables.text(signalSignatures[signal.name] ?? ""),
+            entries.append(cp_vtable_signal(vtables.text(signal.name), vtables.text(signal.arguments.map(\.type).joined()),
                                             vtables.argumentNames(signal.arguments.map(\.name)), 0))
         }
         for property in properties {
@@ -109,7 +147,7 @@ package final class BusInterface: @unchecked Sendable {
 
     fileprivate func call(_ member: String, _ arguments: [BusValue]) -> BusOutcome {
         guard let method = methods[member] else {
-            return .failed(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(member.prefix(80))")
+            return .failed(BusCallError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(member.prefix(80))"))
         }
         return method.carryOut(arguments)
     }
@@ -118,8 +156,17 @@ package final class BusInterface: @unchecked Sendable {
         properties.first { $0.name == property }?.read()
     }
 
-    fileprivate func write(_ property: String, _ value: BusValue) -> BusOutcome {
-        properties.first { $0.name == property }?.write?(value) ?? .invalidArguments("\(property) cannot be set")
+    /// Writes a property; nil if it was written, else the error.
+    fileprivate func write(_ property: String, _ value: BusValue) -> BusCallError? {
+        guard let write = properties.first(where: { $0.name == property })?.write else {
+            return .invalidArguments("\(property) cannot be set")
+        }
+        do {
+            try write(value)
+            return nil
+        } catch {
+            return refusal(error)
+        }
     }
 
     fileprivate func reply(to message: OpaquePointer, with outcome: BusOutcome) {
@@ -153,8 +200,17 @@ private func busInterfaceSet(_ bus: OpaquePointer?, _ path: UnsafePointer<CChar>
                              _ property: UnsafePointer<CChar>?, _ value: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
                              _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
     guard let value, let property, let newValue = BusValue.read(from: value) else { return -EINVAL }
-    switch busInterface(userdata).write(String(cString: property), newValue) {
-    case .failed(let name, let message): return sd_bus_error_set(error, name, message)
-    default: return 0
+    guard let refusal = busInterface(userdata).write(String(cString: property), newValue) else { return 0 }
+    return sd_bus_error_set(error, refusal.name, refusal.message)
+}
+
+extension Result where Failure == any Error {
+    /// What `body` returned, or what it threw: `init(catching:)` for work that waits.
+    fileprivate init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
     }
 }

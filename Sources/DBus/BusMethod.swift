@@ -2,7 +2,7 @@
 /// type and name of its answer. The same description registers the method on the daemon's object
 /// (`BusInterface`), makes a client's call (`BusClient.call`), and is checked against the
 /// introspection XML we ship — so the three can never drift apart.
-package struct BusMethod<each Argument: BusType, Answer: BusType>: Sendable {
+package struct BusMethod<each Argument: BusType, Answer: BusAnswer>: Sendable {
     package let name: String
     package let argumentNames: [String]
     /// The answer's name in the introspection XML; nil when it returns nothing.
@@ -14,44 +14,36 @@ package struct BusMethod<each Argument: BusType, Answer: BusType>: Sendable {
         self.answerName = answerName
     }
 
-    package var argumentSignature: String {
-        var signature = ""
-        for type in repeat (each Argument).self { signature += type.busSignature }
-        return signature
-    }
+    package var argumentSignature: String { BusArguments<repeat each Argument>.signature }
 
     package var answerSignature: String { Answer.busSignature }
 
     /// The arguments of a call, in order, as they travel.
     package func encode(_ arguments: repeat each Argument) -> [BusValue] {
-        var values: [BusValue] = []
-        for argument in repeat each arguments { values.append(argument.busValue) }
-        return values
+        BusArguments.encode(repeat each arguments)
     }
 
     /// A call's arguments, or nil if they are not of this method's types.
     package func decode(_ values: [BusValue]) -> (repeat each Argument)? {
         var remaining = values[...]
         func next<T: BusType>(_ type: T.Type) throws -> T {
-            guard let value = remaining.popFirst(), let typed = T(busValue: value) else { throw BusCallError.invalidArguments }
+            guard let value = remaining.popFirst(), let typed = T(busValue: value) else { throw ArgumentMismatch() }
             return typed
         }
+        // A throw is the one way out of the middle of a pack expansion.
         guard let arguments = try? (repeat next((each Argument).self)), remaining.isEmpty else { return nil }
         return arguments
     }
 
     /// What it is in the introspection XML: name, signatures and argument names.
     package var introspection: BusMember {
-        BusMember(.method, name: name, arguments: zip(argumentSignatures, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: "in") }
+        BusMember(.method, name: name, arguments: BusArguments<repeat each Argument>.introspection(argumentNames, direction: "in")
                     + (answerName.map { [BusMember.Argument(name: $0, type: answerSignature, direction: "out")] } ?? []))
     }
-
-    private var argumentSignatures: [String] {
-        var signatures: [String] = []
-        for type in repeat (each Argument).self { signatures.append(type.busSignature) }
-        return signatures
-    }
 }
+
+/// An argument not of the type a method takes.
+private struct ArgumentMismatch: Error {}
 
 /// One signal of a D-Bus interface, typed like a method.
 package struct BusSignalDescription<each Argument: BusType>: Sendable {
@@ -63,22 +55,35 @@ package struct BusSignalDescription<each Argument: BusType>: Sendable {
         self.argumentNames = argumentNames
     }
 
-    package var signature: String {
-        var signature = ""
-        for type in repeat (each Argument).self { signature += type.busSignature }
-        return signature
+    package func encode(_ arguments: repeat each Argument) -> [BusValue] {
+        BusArguments.encode(repeat each arguments)
     }
 
-    package func encode(_ arguments: repeat each Argument) -> [BusValue] {
+    package var introspection: BusMember {
+        BusMember(.signal, name: name, arguments: BusArguments<repeat each Argument>.introspection(argumentNames, direction: nil))
+    }
+}
+
+/// A list of argument types, as a method's arguments and a signal's both are: their signature,
+/// their values, their lines in the introspection XML.
+struct BusArguments<each Argument: BusType> {
+    /// Each argument's type signature, in order.
+    static var types: [String] {
+        var types: [String] = []
+        for type in repeat (each Argument).self { types.append(type.busSignature) }
+        return types
+    }
+
+    static var signature: String { types.joined() }
+
+    static func encode(_ arguments: repeat each Argument) -> [BusValue] {
         var values: [BusValue] = []
         for argument in repeat each arguments { values.append(argument.busValue) }
         return values
     }
 
-    package var introspection: BusMember {
-        var types: [String] = []
-        for type in repeat (each Argument).self { types.append(type.busSignature) }
-        return BusMember(.signal, name: name, arguments: zip(types, argumentNames).map { BusMember.Argument(name: $1, type: $0, direction: nil) })
+    static func introspection(_ names: [String], direction: String?) -> [BusMember.Argument] {
+        zip(types, names).map { BusMember.Argument(name: $1, type: $0, direction: direction) }
     }
 }
 

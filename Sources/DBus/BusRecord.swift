@@ -1,3 +1,5 @@
+import Base
+
 /// A struct that travels as `a{sv}`: each stored property an entry, named in snake_case
 /// (`queueLength` → `queue_length`), its D-Bus type that of the property (`Int64` → `x`,
 /// `[String]` → `as`, a nested record → `a{sv}`), a nil optional left out. Declared once, with
@@ -28,16 +30,25 @@ extension BusRecord {
 
 /// `camelCase` property names as the `snake_case` keys records use on the bus.
 enum BusRecordKey {
+    /// Each Swift name converted once: a listing encodes and decodes the same few keys for each of
+    /// up to 100 000 records.
+    private static let converted = Locked<[String: String]>([:])
+
     static func name(_ key: some CodingKey) -> String {
-        var name = ""
-        for character in key.stringValue {
-            if character.isUppercase {
-                name += "_" + character.lowercased()
-            } else {
-                name.append(character)
+        let swiftName = key.stringValue
+        return converted.withLock { converted in
+            if let name = converted[swiftName] { return name }
+            var name = ""
+            for character in swiftName {
+                if character.isUppercase {
+                    name += "_" + character.lowercased()
+                } else {
+                    name.append(character)
+                }
             }
+            converted[swiftName] = name
+            return name
         }
-        return name
     }
 }
 
@@ -76,18 +87,6 @@ struct BusRecordEncoder: Encoder {
         }
 
         mutating func encodeNil(forKey key: Key) throws {}
-        mutating func encode(_ value: Bool, forKey key: Key) throws { try encode(value as Bool?, key) }
-        mutating func encode(_ value: String, forKey key: Key) throws { try encode(value as String?, key) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { try encode(value as Double?, key) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(value as Int32?, key) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(value as UInt32?, key) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { try encode(value as Int64?, key) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { try encode(value as UInt64?, key) }
-
-        /// The one path every concrete overload takes.
-        private mutating func encode<T: Encodable>(_ value: T?, _ key: Key) throws {
-            if let value { try encode(value, forKey: key) }
-        }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                             forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -155,19 +154,6 @@ struct BusRecordDecoder: Decoder {
                 throw DecodingError.typeMismatch(T.self, .init(codingPath: [key], debugDescription: "\(value.signature) is not \(T.self)"))
             }
             return decoded
-        }
-
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type, key) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(type, key) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type, key) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decode(type, key) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(type, key) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(type, key) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(type, key) }
-
-        /// The one path every concrete overload takes.
-        private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-            try decode(type, forKey: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

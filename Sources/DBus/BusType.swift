@@ -1,18 +1,37 @@
 /// A Swift type that stands for a D-Bus type: method arguments, answers and signal arguments are
 /// described with these, so both ends of a call agree on its shape by construction.
-package protocol BusType: Sendable {
+package protocol BusType: BusAnswer {
     static var busSignature: String { get }
     /// The value, if `busValue` is of this type.
     init?(busValue: BusValue)
     var busValue: BusValue { get }
 }
 
-/// No value: the answer of a method that returns nothing.
-package struct BusNothing: BusType, Equatable {
+/// What a method answers: one value (any `BusType`) or none (`BusNothing`). A reply carries
+/// `busValues`, and a client reads the answer back from them, in this one way.
+package protocol BusAnswer: Sendable {
+    static var busSignature: String { get }
+    init?(busValues: [BusValue])
+    var busValues: [BusValue] { get }
+}
+
+extension BusType {
+    package init?(busValues: [BusValue]) {
+        guard busValues.count == 1, let value = Self(busValue: busValues[0]) else { return nil }
+        self = value
+    }
+
+    package var busValues: [BusValue] { [busValue] }
+}
+
+/// No value: the answer of a method that returns nothing, and so a reply with no body.
+package struct BusNothing: BusAnswer, Equatable {
     package static let busSignature = ""
     package init() {}
-    package init?(busValue: BusValue) { nil }
-    package var busValue: BusValue { .structure([]) }
+    package init?(busValues: [BusValue]) {
+        guard busValues.isEmpty else { return nil }
+    }
+    package var busValues: [BusValue] { [] }
 }
 
 /// An object path, which D-Bus tells apart from a string.
@@ -27,70 +46,29 @@ package struct BusObjectPath: BusType, Hashable {
     package var busValue: BusValue { .objectPath(path) }
 }
 
-extension Bool: BusType {
-    package static let busSignature = "b"
-    package init?(busValue: BusValue) {
-        guard case .bool(let value) = busValue else { return nil }
-        self = value
-    }
-    package var busValue: BusValue { .bool(self) }
+/// A Swift value that one case of `BusValue` holds as it is: the case is all it needs to say.
+package protocol BusBasicType: BusType {
+    static var busCase: @Sendable (Self) -> BusValue { get }
 }
 
-extension Int32: BusType {
-    package static let busSignature = "i"
+extension BusBasicType {
     package init?(busValue: BusValue) {
-        guard case .int32(let value) = busValue else { return nil }
+        guard let value = busValue.basic as? Self else { return nil }
         self = value
     }
-    package var busValue: BusValue { .int32(self) }
+
+    package var busValue: BusValue { Self.busCase(self) }
 }
 
-extension UInt32: BusType {
-    package static let busSignature = "u"
-    package init?(busValue: BusValue) {
-        guard case .uint32(let value) = busValue else { return nil }
-        self = value
-    }
-    package var busValue: BusValue { .uint32(self) }
-}
+extension Bool: BusBasicType { package static let busSignature = "b", busCase: @Sendable (Bool) -> BusValue = BusValue.bool }
+extension Int32: BusBasicType { package static let busSignature = "i", busCase: @Sendable (Int32) -> BusValue = BusValue.int32 }
+extension UInt32: BusBasicType { package static let busSignature = "u", busCase: @Sendable (UInt32) -> BusValue = BusValue.uint32 }
+extension Int64: BusBasicType { package static let busSignature = "x", busCase: @Sendable (Int64) -> BusValue = BusValue.int64 }
+extension UInt64: BusBasicType { package static let busSignature = "t", busCase: @Sendable (UInt64) -> BusValue = BusValue.uint64 }
+extension Double: BusBasicType { package static let busSignature = "d", busCase: @Sendable (Double) -> BusValue = BusValue.double }
+extension String: BusBasicType { package static let busSignature = "s", busCase: @Sendable (String) -> BusValue = BusValue.string }
 
-extension Int64: BusType {
-    package static let busSignature = "x"
-    package init?(busValue: BusValue) {
-        guard case .int64(let value) = busValue else { return nil }
-        self = value
-    }
-    package var busValue: BusValue { .int64(self) }
-}
-
-extension UInt64: BusType {
-    package static let busSignature = "t"
-    package init?(busValue: BusValue) {
-        guard case .uint64(let value) = busValue else { return nil }
-        self = value
-    }
-    package var busValue: BusValue { .uint64(self) }
-}
-
-extension Double: BusType {
-    package static let busSignature = "d"
-    package init?(busValue: BusValue) {
-        guard case .double(let value) = busValue else { return nil }
-        self = value
-    }
-    package var busValue: BusValue { .double(self) }
-}
-
-extension String: BusType {
-    package static let busSignature = "s"
-    package init?(busValue: BusValue) {
-        guard case .string(let value) = busValue else { return nil }
-        self = value
-    }
-    package var busValue: BusValue { .string(self) }
-}
-
-extension Array: BusType where Element: BusType {
+extension Array: BusType, BusAnswer where Element: BusType {
     package static var busSignature: String { "a" + Element.busSignature }
     package init?(busValue: BusValue) {
         guard case .array(Element.busSignature, let elements) = busValue else { return nil }

@@ -30,17 +30,6 @@ extension BusValue {
         }
     }
 
-    /// Any number.
-    package var number: Double? {
-        if case .double(let value) = self { return value }
-        return integer.map(Double.init)
-    }
-
-    package var flag: Bool? {
-        if case .bool(let flag) = self { return flag }
-        return nil
-    }
-
     /// An array's elements, or a structure's fields.
     package var elements: [BusValue] {
         switch self {

@@ -23,10 +23,23 @@ package indirect enum BusValue: Sendable, Equatable {
     /// `(…)`.
     case structure([BusValue])
 
-    package static func strings(_ texts: [String]) -> BusValue { .array(element: "s", texts.map(BusValue.string)) }
-    package static func objectPaths(_ paths: [String]) -> BusValue { .array(element: "o", paths.map(BusValue.objectPath)) }
-    package static func int64s(_ values: [Int64]) -> BusValue { .array(element: "x", values.map(BusValue.int64)) }
-    package static func records(_ records: [[(String, BusValue)]]) -> BusValue { .array(element: "a{sv}", records.map(BusValue.record)) }
+    /// What a basic value holds, for `BusBasicType` to take back; only a `.string` is a String
+    /// (an object path is a `BusObjectPath`), and containers hold no one value.
+    var basic: (any Sendable)? {
+        switch self {
+        case .bool(let value): value
+        case .byte(let value): value
+        case .int16(let value): value
+        case .uint16(let value): value
+        case .int32(let value): value
+        case .uint32(let value): value
+        case .int64(let value): value
+        case .uint64(let value): value
+        case .double(let value): value
+        case .string(let value): value
+        case .objectPath, .signature, .array, .record, .dictionary, .structure: nil
+        }
+    }
 
     /// The D-Bus type signature of the value.
     package var signature: String {

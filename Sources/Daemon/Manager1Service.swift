@@ -11,20 +11,18 @@ import Playback
 
 /// Carries out `org.cloudplayerd.Manager1` calls — library scans and queries, the queue,
 /// playlists, the cache — and gives MPRIS the library's playlists. What plays and the queue come
-/// from the last event of the player; queue changes are player commands. Everything that waits
-/// runs off the bus thread; every error is a D-Bus error with a one-line message and never a secret.
+/// from the player's last published state (`Player.latest`); queue changes are player commands.
+/// Everything that waits runs off the bus thread; every error is a D-Bus error with a one-line
+/// message and never a secret.
 package final class Manager1Service: Sendable {
     private let player: Player
     private let library: LibraryActor
     private let loader: LoaderActor
     /// Re-reads the config file (as SIGHUP does); returns the problem, or nil.
     private let reload: @Sendable () async -> String?
-    /// The player's state as its last event carried it.
-    private let latest = Locked(PlayerSnapshot())
     /// Who hears that the library's playlists changed (MPRIS's PlaylistCount), and the object
     /// that announces finished scans; set once published.
     private let listeners = Locked<(libraryChanged: (@Sendable () -> Void)?, object: BusObject?)>((nil, nil))
-    private let follower: Task<Void, Never>
     private let logger = Logger(label: "cloudplayerd.manager")
 
     package init(player: Player, library: LibraryActor, loader: LoaderActor, reload: @escaping @Sendable () async -> String?) {
@@ -32,23 +30,6 @@ package final class Manager1Service: Sendable {
         self.library = library
         self.loader = loader
         self.reload = reload
-        let events = player.subscribe()
-        let latest = latest
-        follower = Task { for await event in events { Self.remember(event.snapshot, in: latest) } }
-    }
-
-    deinit {
-        follower.cancel()
-    }
-
-    /// Keeps the newer of two states: a command's own answer may come before the events that led to it.
-    private static func remember(_ snapshot: PlayerSnapshot, in latest: Locked<PlayerSnapshot>) {
-        latest.withLock { if snapshot.serial >= $0.serial { $0 = snapshot } }
-    }
-
-    /// Runs a player command; what it answers is the state the next call sees.
-    private func perform(_ command: PlayerCommand) async {
-        Self.remember(await player.perform(command), in: latest)
     }
 
     /// Publishes the interface on `connection`; `libraryChanged` hears when playlists change.
@@ -64,129 +45,101 @@ package final class Manager1Service: Sendable {
 
     // MARK: The interface
 
-    private func interface() -> BusInterface {
-        let interface = BusInterface(Manager1.interface)
-        interface.method(Manager1.status) { [self] in later { [self] in try await status() } }
-        interface.method(Manager1.scan) { [self] names in later { [self] in try await startScan(names) } }
-        interface.method(Manager1.scanStatus) { [self] in later { [self] in await scanStatus() } }
+    /// What `publish` registers; each method's work waits, so each runs off the bus thread.
+    package func interface() -> BusInterface {
+        let interface = BusInterface(Manager1.interface, refusal: Self.refusal)
+        interface.method(Manager1.status) { [self] in try await status() }
+        interface.method(Manager1.scan) { [self] names in try await startScan(names) }
+        interface.method(Manager1.scanStatus) { [self] in await scanStatus() }
         interface.method(Manager1.listTracks) { [self] artist, album, title, source, offset, limit in
-            later { [self] in
-                let filter = TrackFilter(artist: artist.nonEmpty, album: album.nonEmpty, title: title.nonEmpty, source: source.nonEmpty)
-                return try await library.tracks(filter, limit: Self.limit(limit), offset: Int(offset)).map(Self.record)
-            }
+            let filter = TrackFilter(artist: artist.nonEmpty, album: album.nonEmpty, title: title.nonEmpty, source: source.nonEmpty)
+            return try await library.tracks(filter, limit: Self.limit(limit), offset: Int(offset)).map(Self.record)
         }
         interface.method(Manager1.search) { [self] text, limit in
-            later { [self] in try await library.search(text, limit: Self.limit(limit)).map(Self.record) }
+            try await library.search(text, limit: Self.limit(limit)).map(Self.record)
         }
         interface.method(Manager1.queueAdd) { [self] references, play in
-            later { [self] in
-                let items = try await items(references)
-                await perform(.add(items, at: .end, play: play))
-                return UInt32(items.count)
-            }
+            let items = try await items(references)
+            await player.perform(.add(items, at: .end, play: play))
+            return UInt32(items.count)
         }
-        interface.method(Manager1.queueList) { [self] in later { [self] in queue() } }
+        interface.method(Manager1.queueList) { [self] () async in queue() }
         interface.method(Manager1.queueClear) { [self] in
-            later { [self] in await perform(.replaceQueue([], play: false)); return BusNothing() }
+            await player.perform(.replaceQueue([], play: false))
+            return BusNothing()
         }
         interface.method(Manager1.queuePlay) { [self] index in
-            later { [self] in
-                let entries = latest.withLock { $0.queue.entries }
-                guard entries.indices.contains(Int(index)) else {
-                    throw ManagerError.invalid("the queue has \(entries.count) entries; there is no entry \(Int(index) + 1)")
-                }
-                await perform(.playNow(entries[Int(index)].id))
-                return BusNothing()
+            let entries = player.latest.queue.entries
+            guard entries.indices.contains(Int(index)) else {
+                throw ManagerError.invalid("the queue has \(entries.count) entries; there is no entry \(Int(index) + 1)")
             }
+            await player.perform(.playNow(entries[Int(index)].id))
+            return BusNothing()
         }
-        interface.method(Manager1.playlistList) { [self] in
-            later { [self] in try await library.playlists().map(Self.record) }
-        }
+        interface.method(Manager1.playlistList) { [self] in try await library.playlists().map(Self.record) }
         interface.method(Manager1.playlistShow) { [self] reference in
-            later { [self] in
-                let playlist = try await library.playlist(reference)
-                let itemTitles = playlist.kind == .feed  // an episode is called what its feed calls it
-                return try await library.entries(of: playlist).map { Self.record($0, itemTitle: itemTitles) }
-            }
+            let playlist = try await library.playlist(reference)
+            let itemTitles = playlist.kind == .feed  // an episode is called what its feed calls it
+            return try await library.entries(of: playlist).map { Self.record($0, itemTitle: itemTitles) }
         }
         interface.method(Manager1.playlistCreate) { [self] name in
-            later { [self] in
-                let id = try await library.createPlaylist(named: name).id ?? 0
-                libraryChanged()
-                return id
-            }
+            let id = try await library.createPlaylist(named: name).id ?? 0
+            libraryChanged()
+            return id
         }
         interface.method(Manager1.playlistDelete) { [self] reference in
-            later { [self] in
-                try await library.deletePlaylist(reference)
-                libraryChanged()
-                try await keepPinned()
-                return BusNothing()
-            }
+            try await library.deletePlaylist(reference)
+            libraryChanged()
+            try await keepPinned()
+            return BusNothing()
         }
         interface.method(Manager1.playlistAdd) { [self] reference, references in
-            later { [self] in
-                try await library.add(try await items(references).map(\.location), toPlaylist: reference)
-                let playlist = try await library.playlist(reference)
-                try await keepPinned(downloading: playlist.pinned ? playlist : nil)
-                return BusNothing()
-            }
+            try await library.add(try await items(references).map(\.location), toPlaylist: reference)
+            let playlist = try await library.playlist(reference)
+            try await keepPinned(downloading: playlist.pinned ? playlist : nil)
+            return BusNothing()
         }
         interface.method(Manager1.playlistRemove) { [self] reference, references in
-            later { [self] in
-                let removed = try await library.remove(try await items(references).map(\.location), fromPlaylist: reference)
-                try await keepPinned()
-                return UInt32(clamping: removed)
-            }
+            let removed = try await library.remove(try await items(references).map(\.location), fromPlaylist: reference)
+            try await keepPinned()
+            return UInt32(clamping: removed)
         }
         interface.method(Manager1.playlistPlay) { [self] reference in
-            later { [self] in try await activate(reference); return BusNothing() }
+            try await activate(reference)
+            return BusNothing()
         }
-        interface.method(Manager1.sources) { [self] in later { [self] in try await sources() } }
+        interface.method(Manager1.sources) { [self] in try await sources() }
         interface.method(Manager1.cacheStats) { [self] in
-            later { [self] in
-                let stats = await loader.cacheStats()
-                return Manager1.CacheStats(entries: UInt32(clamping: stats.entries), bytes: stats.bytes, limit: stats.limit,
-                                           pinnedEntries: UInt32(clamping: stats.protectedEntries), pinnedBytes: stats.protectedBytes,
-                                           directory: stats.directory)
-            }
+            let stats = await loader.cacheStats()
+            return Manager1.CacheStats(entries: UInt32(clamping: stats.entries), bytes: stats.bytes, limit: stats.limit,
+                                       pinnedEntries: UInt32(clamping: stats.protectedEntries), pinnedBytes: stats.protectedBytes,
+                                       directory: stats.directory)
         }
         interface.method(Manager1.cacheShow) { [self] reference in
-            later { [self] in
-                let location = try await items([reference])[0].location
-                let cached = await loader.cachedRanges(of: location)
-                let ranges = cached?.ranges ?? []
-                return Manager1.CachedRanges(url: location.uri, length: cached?.length ?? -1,
-                                             cached: ranges.reduce(0) { $0 + Int64($1.count) },
-                                             ranges: ranges.flatMap { [$0.lowerBound, $0.upperBound] })
-            }
+            let location = try await items([reference])[0].location
+            let cached = await loader.cachedRanges(of: location)
+            let ranges = cached?.ranges ?? []
+            return Manager1.CachedRanges(url: location.uri, length: cached?.length ?? -1,
+                                         cached: ranges.reduce(0) { $0 + Int64($1.count) },
+                                         ranges: ranges.flatMap { [$0.lowerBound, $0.upperBound] })
         }
-        interface.method(Manager1.cachePin) { [self] reference in later { [self] in try await pin(reference, true) } }
-        interface.method(Manager1.cacheUnpin) { [self] reference in later { [self] in try await pin(reference, false) } }
-        interface.method(Manager1.cacheClear) { [self] in later { [self] in await loader.clearCache() } }
+        interface.method(Manager1.cachePin) { [self] reference in try await pin(reference, true) }
+        interface.method(Manager1.cacheUnpin) { [self] reference in try await pin(reference, false) }
+        interface.method(Manager1.cacheClear) { [self] in await loader.clearCache() }
         interface.method(Manager1.reload) { [self] in
-            later { [self] in
-                if let problem = await reload() { throw ManagerError.invalid(problem) }
-                return BusNothing()
-            }
+            if let problem = await reload() { throw ManagerError.invalid(problem) }
+            return BusNothing()
         }
         interface.signal(Manager1.scanFinished)
         return interface
     }
 
-    /// Work that waits, off the bus thread; its answer, or its error as a D-Bus error.
-    private func later<Answer: BusType>(_ work: @escaping @Sendable () async throws -> Answer) -> BusOutcome {
-        .later {
-            do {
-                let answer = try await work()
-                return answer is BusNothing ? .done : .reply(answer.busValue)
-            } catch let error as LibraryError {
-                return .failed(name: Self.errorName(error), message: "\(error)")
-            } catch let error as ManagerError {
-                return .failed(name: Manager1.errorPrefix + error.name, message: error.message)
-            } catch {
-                return .failed(name: Manager1.errorPrefix + "Failed", message: "\(error)")
-            }
+    /// An error as the D-Bus error a caller sees: its name says what kind, its message why.
+    private static func refusal(_ error: any Error) -> BusCallError {
+        switch error {
+        case let error as LibraryError: BusCallError(name: errorName(error), message: "\(error)")
+        case let error as ManagerError: BusCallError(name: Manager1.errorPrefix + error.name, message: error.message)
+        default: BusCallError(name: Manager1.errorPrefix + "Failed", message: "\(error)")
         }
     }
 
@@ -230,7 +183,7 @@ package final class Manager1Service: Sendable {
             QueueItem(location: sources.location(of: entry.url), metadata: entry.track.map(Self.metadata) ?? TrackMetadata())
         }
         guard !items.isEmpty else { throw ManagerError.invalid("the playlist '\(playlist.name)' is empty") }
-        await perform(.replaceQueue(items, playlist: playlist.id, play: true))
+        await player.perform(.replaceQueue(items, playlist: playlist.id, play: true))
     }
 
     // MARK: Scans
@@ -284,7 +237,7 @@ package final class Manager1Service: Sendable {
     // MARK: Answers
 
     private func status() async throws -> Manager1.Status {
-        let snapshot = latest.withLock { $0 }
+        let snapshot = player.latest
         var status = Manager1.Status(status: snapshot.status.rawValue, volume: snapshot.volume, loop: snapshot.queue.loop.rawValue,
                                      shuffle: snapshot.queue.shuffle, queueLength: UInt32(clamping: snapshot.queue.entries.count),
                                      scanning: await library.currentScan != nil)
@@ -308,7 +261,7 @@ package final class Manager1Service: Sendable {
     }
 
     private func queue() -> [Manager1.QueuedTrack] {
-        let snapshot = latest.withLock { $0 }
+        let snapshot = player.latest
         return snapshot.queue.entries.enumerated().map { index, entry in
             Manager1.QueuedTrack(index: UInt32(index), url: entry.location.uri, title: entry.title,
                                  current: entry.id == snapshot.current?.id, artist: entry.metadata.tags.artist,
@@ -340,7 +293,7 @@ package final class Manager1Service: Sendable {
                 items.append(QueueItem(location: sources.location(of: track.url), metadata: Self.metadata(track)))
                 continue
             }
-            guard let url = URL(string: reference), ["http", "https", "file", TrackLocation.scheme].contains(url.scheme?.lowercased() ?? "") else {
+            guard let url = URL(string: reference), Manager1.trackSchemes.contains(url.scheme?.lowercased() ?? "") else {
                 throw ManagerError.invalid("'\(reference.prefix(80))' is neither a track id nor a location (an http(s), file or cloudplayer URI)")
             }
             guard url.user == nil, url.password == nil else {

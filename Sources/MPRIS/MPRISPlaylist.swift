@@ -33,8 +33,23 @@ package struct MPRISPlaylist: BusType, Equatable {
 
     package var busValue: BusValue { .structure([.objectPath(id), .string(name), .string(icon)]) }
 
-    /// `(b(oss))`: ActivePlaylist, "maybe a playlist".
-    static func maybe(_ playlist: MPRISPlaylist?) -> BusValue {
-        .structure([.bool(playlist != nil), (playlist ?? MPRISPlaylist(id: "/", name: "")).busValue])
+    /// `(b(oss))`: ActivePlaylist, "maybe a playlist" (a placeholder follows `false`).
+    struct Maybe: BusType, Equatable {
+        static let busSignature = "(b\(MPRISPlaylist.busSignature))"
+        let playlist: MPRISPlaylist?
+
+        init(_ playlist: MPRISPlaylist?) {
+            self.playlist = playlist
+        }
+
+        init?(busValue: BusValue) {
+            guard case .structure(let fields) = busValue, fields.count == 2, case .bool(let valid) = fields[0],
+                  let playlist = MPRISPlaylist(busValue: fields[1]) else { return nil }
+            self.playlist = valid ? playlist : nil
+        }
+
+        var busValue: BusValue {
+            .structure([.bool(playlist != nil), (playlist ?? MPRISPlaylist(id: "/", name: "")).busValue])
+        }
     }
 }

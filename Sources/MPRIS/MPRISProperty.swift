@@ -1,17 +1,20 @@
+import Base
 import DBus
 import Model
 import Playback
 
-/// One MPRIS property, described once: where it is, its type, how its changes are announced, how
-/// it is read from the state, and — for the writable ones — what a write asks of the player. The
-/// vtable, property reads and PropertiesChanged all come from this one list.
+/// One MPRIS property, described once: where it is, its type (that of what `read` returns), how
+/// its changes are announced, how it is read from the state, and — for the writable ones — what a
+/// write asks of the player. The vtable, property reads and PropertiesChanged all come from this
+/// one list.
 struct MPRISProperty: Sendable {
     let interface: String
     let name: String
-    let signature: String
     let announcement: BusInterface.Announcement
-    let read: @Sendable (MPRISState) -> BusValue
-    var write: (@Sendable (BusValue, Player) -> BusOutcome)?
+    /// Its value in a state, as it travels: what `changes` compares.
+    let value: @Sendable (MPRISState) -> BusValue
+    /// Adds it, typed, to its interface: read from the state, written with commands to the player.
+    private let publish: @Sendable (BusInterface, Locked<MPRISState>, Player) -> Void
 
     static let identity = "cloudplayerd"
     static let uriSchemes = ["file", "http", "https"]
@@ -19,90 +22,88 @@ struct MPRISProperty: Sendable {
 
     static let all: [MPRISProperty] = [
         // org.mpris.MediaPlayer2
-        MPRISProperty(interface: MPRIS.root, name: "CanQuit", signature: "b", announcement: .constant) { _ in .bool(true) },
-        MPRISProperty(interface: MPRIS.root, name: "CanRaise", signature: "b", announcement: .constant) { _ in .bool(false) },
-        MPRISProperty(interface: MPRIS.root, name: "HasTrackList", signature: "b", announcement: .constant) { _ in .bool(true) },
-        MPRISProperty(interface: MPRIS.root, name: "Identity", signature: "s", announcement: .constant) { _ in .string(identity) },
-        MPRISProperty(interface: MPRIS.root, name: "DesktopEntry", signature: "s", announcement: .constant) { _ in .string("cloudplayerd") },
-        MPRISProperty(interface: MPRIS.root, name: "SupportedUriSchemes", signature: "as", announcement: .constant) { _ in .strings(uriSchemes) },
-        MPRISProperty(interface: MPRIS.root, name: "SupportedMimeTypes", signature: "as", announcement: .constant) { _ in .strings(mimeTypes) },
+        MPRISProperty(interface: MPRIS.root, name: "CanQuit", announcement: .constant) { _ in true },
+        MPRISProperty(interface: MPRIS.root, name: "CanRaise", announcement: .constant) { _ in false },
+        MPRISProperty(interface: MPRIS.root, name: "HasTrackList", announcement: .constant) { _ in true },
+        MPRISProperty(interface: MPRIS.root, name: "Identity", announcement: .constant) { _ in identity },
+        MPRISProperty(interface: MPRIS.root, name: "DesktopEntry", announcement: .constant) { _ in "cloudplayerd" },
+        MPRISProperty(interface: MPRIS.root, name: "SupportedUriSchemes", announcement: .constant) { _ in uriSchemes },
+        MPRISProperty(interface: MPRIS.root, name: "SupportedMimeTypes", announcement: .constant) { _ in mimeTypes },
 
         // org.mpris.MediaPlayer2.Player
-        MPRISProperty(interface: MPRIS.player, name: "PlaybackStatus", signature: "s", announcement: .newValue) {
-            .string($0.player.status.rawValue)
-        },
-        MPRISProperty(interface: MPRIS.player, name: "LoopStatus", signature: "s", announcement: .newValue,
-                      read: { .string($0.player.queue.loop.rawValue) }) { value, player in
-            guard let text = value.text, let mode = LoopMode(rawValue: text) else {
-                return .invalidArguments("LoopStatus is None, Track or Playlist, not '\((value.text ?? value.signature).prefix(40))'")
+        MPRISProperty(interface: MPRIS.player, name: "PlaybackStatus", announcement: .newValue) { $0.player.status.rawValue },
+        MPRISProperty(interface: MPRIS.player, name: "LoopStatus", announcement: .newValue,
+                      read: { $0.player.queue.loop.rawValue }) { text, player in
+            guard let mode = LoopMode(rawValue: text) else {
+                throw BusCallError.invalidArguments("LoopStatus is None, Track or Playlist, not '\(text.prefix(40))'")
             }
             player.send(.setLoop(mode))
-            return .done
         },
-        MPRISProperty(interface: MPRIS.player, name: "Rate", signature: "d", announcement: .newValue, read: { _ in .double(1) }) { value, player in
-            if value.number == 0 { player.send(.pause) }  // the spec: a rate of 0 pauses; others are clamped to 1.0
-            return .done
+        MPRISProperty(interface: MPRIS.player, name: "Rate", announcement: .newValue, read: { _ in 1.0 }) { rate, player in
+            if rate == 0 { player.send(.pause) }  // the spec: a rate of 0 pauses; others are clamped to 1.0
         },
-        MPRISProperty(interface: MPRIS.player, name: "Shuffle", signature: "b", announcement: .newValue,
-                      read: { .bool($0.player.queue.shuffle) }) { value, player in
-            guard let on = value.flag else { return .invalidArguments("Shuffle is true or false") }
+        MPRISProperty(interface: MPRIS.player, name: "Shuffle", announcement: .newValue,
+                      read: { $0.player.queue.shuffle }) { on, player in
             player.send(.setShuffle(on))
-            return .done
         },
-        MPRISProperty(interface: MPRIS.player, name: "Metadata", signature: "a{sv}", announcement: .newValue) { $0.currentMetadata.busValue },
-        MPRISProperty(interface: MPRIS.player, name: "Volume", signature: "d", announcement: .newValue,
-                      read: { .double($0.player.volume) }) { value, player in
-            guard let volume = value.number, volume.isFinite else { return .invalidArguments("Volume must be a number") }
+        MPRISProperty(interface: MPRIS.player, name: "Metadata", announcement: .newValue) { $0.currentMetadata },
+        MPRISProperty(interface: MPRIS.player, name: "Volume", announcement: .newValue,
+                      read: { $0.player.volume }) { volume, player in
+            guard volume.isFinite else { throw BusCallError.invalidArguments("Volume must be a number") }
             player.send(.setVolume(max(0, volume)))
-            return .done
         },
         // Never announced, by the spec: clients interpolate, and hear Seeked after a jump.
-        MPRISProperty(interface: MPRIS.player, name: "Position", signature: "x", announcement: .none) {
-            .int64(MPRIS.microseconds($0.player.seconds()))
-        },
-        MPRISProperty(interface: MPRIS.player, name: "MinimumRate", signature: "d", announcement: .newValue) { _ in .double(1) },
-        MPRISProperty(interface: MPRIS.player, name: "MaximumRate", signature: "d", announcement: .newValue) { _ in .double(1) },
-        MPRISProperty(interface: MPRIS.player, name: "CanGoNext", signature: "b", announcement: .newValue) { .bool($0.player.queue.hasNext) },
-        MPRISProperty(interface: MPRIS.player, name: "CanGoPrevious", signature: "b", announcement: .newValue) { .bool($0.player.current != nil) },
+        MPRISProperty(interface: MPRIS.player, name: "Position", announcement: .none) { MPRIS.microseconds($0.player.seconds()) },
+        MPRISProperty(interface: MPRIS.player, name: "MinimumRate", announcement: .newValue) { _ in 1.0 },
+        MPRISProperty(interface: MPRIS.player, name: "MaximumRate", announcement: .newValue) { _ in 1.0 },
+        MPRISProperty(interface: MPRIS.player, name: "CanGoNext", announcement: .newValue) { $0.player.queue.hasNext },
+        MPRISProperty(interface: MPRIS.player, name: "CanGoPrevious", announcement: .newValue) { $0.player.current != nil },
         // With tracks queued and none current, Play starts the first: playing is possible.
-        MPRISProperty(interface: MPRIS.player, name: "CanPlay", signature: "b", announcement: .newValue) { .bool($0.canPlay) },
-        MPRISProperty(interface: MPRIS.player, name: "CanPause", signature: "b", announcement: .newValue) { .bool($0.canPlay) },
-        MPRISProperty(interface: MPRIS.player, name: "CanSeek", signature: "b", announcement: .newValue) {
-            .bool($0.player.current != nil && $0.player.currentInfo?.totalFrames != nil)
+        MPRISProperty(interface: MPRIS.player, name: "CanPlay", announcement: .newValue) { $0.canPlay },
+        MPRISProperty(interface: MPRIS.player, name: "CanPause", announcement: .newValue) { $0.canPlay },
+        MPRISProperty(interface: MPRIS.player, name: "CanSeek", announcement: .newValue) {
+            $0.player.current != nil && $0.player.currentInfo?.totalFrames != nil
         },
-        MPRISProperty(interface: MPRIS.player, name: "CanControl", signature: "b", announcement: .constant) { _ in .bool(true) },
+        MPRISProperty(interface: MPRIS.player, name: "CanControl", announcement: .constant) { _ in true },
 
         // org.mpris.MediaPlayer2.TrackList
-        MPRISProperty(interface: MPRIS.trackList, name: "Tracks", signature: "ao", announcement: .invalidation) {
-            .objectPaths($0.player.queue.entries.map(MPRISState.trackID))
+        MPRISProperty(interface: MPRIS.trackList, name: "Tracks", announcement: .invalidation) {
+            $0.player.queue.entries.map { BusObjectPath(MPRISState.trackID($0)) }
         },
-        MPRISProperty(interface: MPRIS.trackList, name: "CanEditTracks", signature: "b", announcement: .constant) { _ in .bool(true) },
+        MPRISProperty(interface: MPRIS.trackList, name: "CanEditTracks", announcement: .constant) { _ in true },
 
         // org.mpris.MediaPlayer2.Playlists
-        MPRISProperty(interface: MPRIS.playlists, name: "PlaylistCount", signature: "u", announcement: .newValue) {
-            .uint32(UInt32(clamping: $0.playlists.count))
+        MPRISProperty(interface: MPRIS.playlists, name: "PlaylistCount", announcement: .newValue) {
+            UInt32(clamping: $0.playlists.count)
         },
-        MPRISProperty(interface: MPRIS.playlists, name: "Orderings", signature: "as", announcement: .newValue) { _ in .strings(["Alphabetical"]) },
-        MPRISProperty(interface: MPRIS.playlists, name: "ActivePlaylist", signature: "(b(oss))", announcement: .newValue) {
-            MPRISPlaylist.maybe($0.activePlaylist)
+        MPRISProperty(interface: MPRIS.playlists, name: "Orderings", announcement: .newValue) { _ in ["Alphabetical"] },
+        MPRISProperty(interface: MPRIS.playlists, name: "ActivePlaylist", announcement: .newValue) {
+            MPRISPlaylist.Maybe($0.activePlaylist)
         },
     ]
 
-    init(interface: String, name: String, signature: String, announcement: BusInterface.Announcement,
-         read: @escaping @Sendable (MPRISState) -> BusValue, write: (@Sendable (BusValue, Player) -> BusOutcome)? = nil) {
+    init<T: BusType>(interface: String, name: String, announcement: BusInterface.Announcement,
+                     read: @escaping @Sendable (MPRISState) -> T, write: (@Sendable (T, Player) throws -> Void)? = nil) {
         self.interface = interface
         self.name = name
-        self.signature = signature
         self.announcement = announcement
-        self.read = read
-        self.write = write
+        value = { read($0).busValue }
+        publish = { busInterface, state, player in
+            busInterface.property(name, announcement, read: { read(state.withLock { $0 }) },
+                                  write: write.map { write in { try write($0, player) } })
+        }
+    }
+
+    /// Adds it to `interface` (its own), read from `state`, written with commands to `player`.
+    func add(to interface: BusInterface, state: Locked<MPRISState>, player: Player) {
+        publish(interface, state, player)
     }
 
     /// Per interface, the announced properties whose values differ between two states.
     static func changes(from before: MPRISState, to after: MPRISState) -> [String: [String]] {
         var changed: [String: [String]] = [:]
         for property in all where property.announcement == .newValue || property.announcement == .invalidation {
-            if property.read(before) != property.read(after) { changed[property.interface, default: []].append(property.name) }
+            if property.value(before) != property.value(after) { changed[property.interface, default: []].append(property.name) }
         }
         return changed
     }

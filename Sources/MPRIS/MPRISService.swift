@@ -112,10 +112,10 @@ package final class MPRISService: Sendable {
     private static func interfaces(player: Player, library: any MPRISLibrary, state: Locked<MPRISState>,
                                    quit: AsyncStream<Void>.Continuation) -> [BusInterface] {
         let root = BusInterface(MPRIS.root)
-        root.method(MPRIS.raise) { .done }
+        root.method(MPRIS.raise) { BusNothing() }
         root.method(MPRIS.quit) {
             quit.yield()
-            return .done
+            return BusNothing()
         }
 
         let controls = BusInterface(MPRIS.player)
@@ -123,30 +123,31 @@ package final class MPRISService: Sendable {
                                   (MPRIS.playPause, .playPause), (MPRIS.stop, .stop), (MPRIS.play, .play)] {
             controls.method(method) {
                 player.send(command)
-                return .done
+                return BusNothing()
             }
         }
         controls.method(MPRIS.seek) { offset in
             player.send(.skip(by: Double(offset) / 1e6))
-            return .done
+            return BusNothing()
         }
         controls.method(MPRIS.setPosition) { trackID, microseconds in
             // A stale track id or a position outside the track does nothing, by the spec.
             let snapshot = state.withLock { $0.player }
-            guard let entry = snapshot.current, trackID.path == MPRISState.trackID(entry), microseconds >= 0,
-                  microseconds <= MPRIS.microseconds(snapshot.currentInfo?.duration ?? 0) else { return .done }
-            player.send(.seek(to: Double(microseconds) / 1e6))
-            return .done
+            if let entry = snapshot.current, trackID.path == MPRISState.trackID(entry), microseconds >= 0,
+               microseconds <= MPRIS.microseconds(snapshot.currentInfo?.duration ?? 0) {
+                player.send(.seek(to: Double(microseconds) / 1e6))
+            }
+            return BusNothing()
         }
         controls.method(MPRIS.openURI) { text in
-            add(text, at: .end, play: true, player: player, library: library)
+            try await add(text, at: .end, play: true, player: player, library: library)
         }
         controls.signal(MPRIS.seeked)
 
         let trackList = BusInterface(MPRIS.trackList)
         trackList.method(MPRIS.getTracksMetadata) { ids in
             let current = state.withLock { $0 }
-            return .reply([BusFields](current.entries(trackIDs: ids.map(\.path)).map(current.metadata)).busValue)
+            return current.entries(trackIDs: ids.map(\.path)).map(current.metadata)
         }
         trackList.method(MPRIS.addTrack) { text, after, setAsCurrent in
             let placement: PlayQueue.Placement
@@ -155,23 +156,19 @@ package final class MPRISService: Sendable {
             } else if let entry = state.withLock({ $0.entry(trackID: after.path) }) {
                 placement = .after(entry.id)
             } else {
-                return .invalidArguments("AfterTrack \(after.path.prefix(80)) is not in the track list")
+                throw BusCallError.invalidArguments("AfterTrack \(after.path.prefix(80)) is not in the track list")
             }
-            return add(text, at: placement, play: setAsCurrent, player: player, library: library)
+            return try await add(text, at: placement, play: setAsCurrent, player: player, library: library)
         }
         trackList.method(MPRIS.removeTrack) { id in
-            guard let entry = state.withLock({ $0.entry(trackID: id.path) }) else {
-                return .invalidArguments("\(id.path.prefix(80)) is not in the track list")
-            }
-            player.send(.remove(entry.id))
-            return .done
+            let removed = try entry(id, in: state)
+            player.send(.remove(removed.id))
+            return BusNothing()
         }
         trackList.method(MPRIS.goTo) { id in
-            guard let entry = state.withLock({ $0.entry(trackID: id.path) }) else {
-                return .invalidArguments("\(id.path.prefix(80)) is not in the track list")
-            }
-            player.send(.playEntry(entry.id, at: 0))
-            return .done
+            let chosen = try entry(id, in: state)
+            player.send(.playEntry(chosen.id, at: 0))
+            return BusNothing()
         }
         trackList.signal(MPRIS.trackListReplaced)
         trackList.signal(MPRIS.trackAdded)
@@ -182,60 +179,61 @@ package final class MPRISService: Sendable {
         playlists.method(MPRIS.activatePlaylist) { id in
             guard let playlist = state.withLock({ $0.playlists.first { $0.id == id.path } }),
                   let number = playlist.libraryID else {
-                return .invalidArguments("there is no playlist \(id.path.prefix(80))")
+                throw BusCallError.invalidArguments("there is no playlist \(id.path.prefix(80))")
             }
-            return .later {
-                do {
-                    try await library.activate(libraryID: number)
-                } catch {
-                    return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "\(error)")
-                }
-                return .done
+            do {
+                try await library.activate(libraryID: number)
+            } catch {
+                throw BusCallError(name: "org.cloudplayerd.Error.CannotPlay", message: "\(error)")
             }
+            return BusNothing()
         }
         playlists.method(MPRIS.getPlaylists) { index, maxCount, _, reverse in
             // Alphabetical is the one ordering offered; the state keeps them in it.
             var listed = state.withLock { $0.playlists }
             if reverse { listed.reverse() }
             let start = min(Int(index), listed.count)
-            return .reply(Array(listed[start...].prefix(Int(maxCount))).busValue)
+            return Array(listed[start...].prefix(Int(maxCount)))
         }
         playlists.signal(MPRIS.playlistChanged)
 
         let interfaces = [root, controls, trackList, playlists]
         for property in MPRISProperty.all {
             guard let interface = interfaces.first(where: { $0.name == property.interface }) else { continue }
-            let write = property.write.map { write in { @Sendable (value: BusValue) in write(value, player) } }
-            interface.property(property.name, property.signature, property.announcement,
-                               read: { property.read(state.withLock { $0 }) }, write: write)
+            property.add(to: interface, state: state, player: player)
         }
         return interfaces
     }
 
+    /// The queue entry a track id names; an id not in the track list is refused.
+    private static func entry(_ id: BusObjectPath, in state: Locked<MPRISState>) throws -> QueueEntry {
+        guard let entry = state.withLock({ $0.entry(trackID: id.path) }) else {
+            throw BusCallError.invalidArguments("\(id.path.prefix(80)) is not in the track list")
+        }
+        return entry
+    }
+
     /// OpenUri and AddTrack: refuses a URI the loader cannot fetch at once; otherwise probes the
-    /// file off the bus thread, queues it and maybe plays it, and only then replies — so a
-    /// missing or non-audio file is an error for the caller, not a silent skip later.
+    /// file (the method runs off the bus thread), queues it and maybe plays it, and only then
+    /// replies — so a missing or non-audio file is an error for the caller, not a silent skip later.
     private static func add(_ text: String, at placement: PlayQueue.Placement, play: Bool, player: Player,
-                            library: any MPRISLibrary) -> BusOutcome {
+                            library: any MPRISLibrary) async throws -> BusNothing {
         let schemes = MPRISProperty.uriSchemes
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme) else {
-            return .failed(name: "org.freedesktop.DBus.Error.NotSupported",
-                           message: "cannot open this URI: cloudplayerd opens \(schemes.joined(separator: ", ")) URIs")
+            throw BusCallError(name: "org.freedesktop.DBus.Error.NotSupported",
+                               message: "cannot open this URI: cloudplayerd opens \(schemes.joined(separator: ", ")) URIs")
         }
         // A URI on the bus is seen by every client (the track list, Metadata): no secrets in it.
         guard url.user == nil && url.password == nil else {
-            return .failed(name: "org.freedesktop.DBus.Error.InvalidArgs",
-                           message: "credentials in a URI are not accepted over D-Bus; name the server in the config file")
+            throw BusCallError.invalidArguments("credentials in a URI are not accepted over D-Bus; name the server in the config file")
         }
-        return .later {
-            let item = await library.item(for: url)
-            do {
-                _ = try await player.probe(item.location)
-            } catch {
-                return .failed(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(item.location.displayName): \(error)")
-            }
-            await player.perform(.add([item], at: placement, play: play))
-            return .done
+        let item = await library.item(for: url)
+        do {
+            _ = try await player.probe(item.location)
+        } catch {
+            throw BusCallError(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(item.location.displayName): \(error)")
         }
+        await player.perform(.add([item], at: placement, play: play))
+        return BusNothing()
     }
 }

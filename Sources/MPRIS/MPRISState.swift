@@ -47,11 +47,11 @@ package struct MPRISState: Sendable {
         let tags = entry.metadata.tags
         var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))), ("xesam:title", .string(entry.title))]
         if let duration = entry.metadata.duration { fields.append(("mpris:length", .int64(MPRIS.microseconds(duration)))) }
-        if let artist = tags.artist { fields.append(("xesam:artist", .strings([artist]))) }
+        if let artist = tags.artist { fields.append(("xesam:artist", [artist].busValue)) }
         if let album = tags.album { fields.append(("xesam:album", .string(album))) }
-        if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", .strings([albumArtist]))) }
+        if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", [albumArtist].busValue)) }
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
-        if let genre = tags.genre { fields.append(("xesam:genre", .strings([genre]))) }
+        if let genre = tags.genre { fields.append(("xesam:genre", [genre].busValue)) }
         fields.append(("xesam:url", .string(entry.location.publicURI)))
         return BusFields(fields)
     }

@@ -22,6 +22,10 @@ package enum Manager1 {
             && instance.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
 
+    /// What a track reference may be besides a library id: a URL of one of these schemes (a
+    /// `cloudplayer://SOURCE/KEY` location's text form among them).
+    package static let trackSchemes = ["http", "https", "file", "cloudplayer"]
+
     package static let status = BusMethod<Status>("Status", answer: "Status")
     package static let scan = BusMethod<[String], BusNothing>("Scan", arguments: ["Sources"])
     package static let scanStatus = BusMethod<ScanStatus>("ScanStatus", answer: "Progress")
@@ -48,14 +52,4 @@ package enum Manager1 {
     package static let cacheClear = BusMethod<Int64>("CacheClear", answer: "Freed")
     package static let reload = BusMethod<BusNothing>("Reload")
     package static let scanFinished = BusSignalDescription<[ScanReport]>("ScanFinished", arguments: ["Reports"])
-
-    /// Every method and signal, in the order the introspection XML lists them.
-    package static var members: [BusMember] {
-        [status.introspection, scan.introspection, scanStatus.introspection, listTracks.introspection, search.introspection,
-         queueAdd.introspection, queueList.introspection, queueClear.introspection, queuePlay.introspection,
-         playlistList.introspection, playlistShow.introspection, playlistCreate.introspection, playlistDelete.introspection,
-         playlistAdd.introspection, playlistRemove.introspection, playlistPlay.introspection, sources.introspection,
-         cacheStats.introspection, cacheShow.introspection, cachePin.introspection, cacheUnpin.introspection,
-         cacheClear.introspection, reload.introspection, scanFinished.introspection]
-    }
 }

@@ -17,10 +17,10 @@ struct Daemon {
         }
     }
 
-    /// Calls a Manager1 method: its answer, typed, and as it came (for `--json`). A refusal is
+    /// Calls a Manager1 method: its answer, typed, and the reply as it came (for `--json`). A refusal is
     /// printed on one line, exit 1 (3: not running).
     func call<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>,
-                                     _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: BusValue) {
+                                     _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: [BusValue]) {
         do {
             return try await client.call(method, repeat each arguments, destination: destination, path: Manager1.path,
                                          interface: Manager1.interface)
@@ -41,7 +41,7 @@ struct Daemon {
 
     /// One call on a connection of its own: what most commands need.
     static func call<each Argument, Answer>(_ options: GlobalOptions, _ method: BusMethod<repeat each Argument, Answer>,
-                                            _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: BusValue) {
+                                            _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: [BusValue]) {
         let daemon = try connect(options)
         let answer = try await daemon.call(method, repeat each arguments)
         await daemon.close()
@@ -64,7 +64,7 @@ func say(_ line: String) {
 /// `cloudplayer://SOURCE/KEY`) as it is, a path as a file URL.
 func trackReference(_ argument: String) -> String {
     if Int64(argument) != nil { return argument }
-    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file", "cloudplayer"].contains(scheme) {
+    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), Manager1.trackSchemes.contains(scheme) {
         return argument
     }
     return URL(fileURLWithPath: argument).standardizedFileURL.absoluteString

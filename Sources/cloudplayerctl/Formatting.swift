@@ -27,7 +27,7 @@ enum Formatting {
     }
 
     /// Rows as they came (a JSON array), or a table of these columns.
-    static func print<Row>(_ rows: (answer: [Row], raw: BusValue), json: Bool, columns: [Column<Row>]) {
+    static func print<Row>(_ rows: (answer: [Row], raw: [BusValue]), json: Bool, columns: [Column<Row>]) {
         if json {
             say(rows.raw.json)
             return
@@ -47,4 +47,9 @@ enum Formatting {
         ("TIME", { duration($0.duration) }),
         ("SOURCE", { ($0.source ?? "") + ($0.gone == true ? " (gone)" : "") }),
     ]
+}
+
+extension [BusValue] {
+    /// A reply for `--json`: each of its values as JSON, one a line (Manager1 answers one value, or none).
+    var json: String { map(\.json).joined(separator: "\n") }
 }

@@ -22,7 +22,7 @@ struct ScanCommand: AsyncParsableCommand {
         var lastLine = ""
         var lastPrinted = ContinuousClock.now - .seconds(10)
         var status: Manager1.ScanStatus
-        var raw: BusValue
+        var raw: [BusValue]
         while true {
             (status, raw) = try await daemon.call(Manager1.scanStatus)
             guard status.running else { break }
@@ -38,7 +38,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         await daemon.close()
-        if options.json { return say((raw["reports"] ?? .records([])).json) }
+        if options.json { return say((raw.first?["reports"] ?? [Manager1.ScanReport]().busValue).json) }
         var failed = false
         for report in status.reports {
             if report.failed {

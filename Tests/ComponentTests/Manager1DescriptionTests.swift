@@ -1,19 +1,31 @@
+import Daemon
 import DBus
 import Foundation
+import Library
+import Loader
 import Manager1
+import Output
+import Playback
 import Testing
 import TestSupport
 
 /// The one description of each Manager1 call — what the daemon registers and `cloudplayerctl`
 /// calls — against the introspection XML we ship, and its records as they travel.
 @Suite struct Manager1DescriptionTests {
-    @Test("every method and signal described in Swift is what dbus/org.cloudplayerd.Manager1.xml documents, and nothing else")
-    func matchesDocument() throws {
+    @Test("every method and signal the daemon registers is what dbus/org.cloudplayerd.Manager1.xml documents, and nothing else")
+    func matchesDocument() async throws {
         let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("dbus/org.cloudplayerd.Manager1.xml")
         let documented = try IntrospectionSummary.lines(of: String(contentsOf: document, encoding: .utf8),
                                                         interfacesStartingWith: Manager1.interface)
-        let described = Manager1.members.map { member in
+        // The interface as Manager1Service builds it for the bus: a member described but never
+        // registered, or registered twice, shows here.
+        let player = Player(output: OutputActor(device: NullOutput()))
+        defer { Task { await player.shutdown() } }
+        let service = Manager1Service(player: player, library: LibraryActor(), loader: LoaderActor()) { nil }
+        let built = service.interface()
+        #expect(built.name == Manager1.interface)
+        let described = built.members.map { member in
             ([Manager1.interface, member.kind.rawValue, member.name]
                 + member.arguments.map { "\($0.direction ?? "out"):\($0.type):\($0.name)" }).joined(separator: " ")
         }.sorted()
@@ -48,8 +60,8 @@ import TestSupport
         let values = Manager1.listTracks.encode("A", "", "", "dav", 0, 200)
         #expect(values.map(\.signature).joined() == Manager1.listTracks.argumentSignature)
         #expect(Manager1.listTracks.argumentSignature == "ssssuu")
-        #expect(Manager1.queueAdd.decode([.strings(["1"]), .bool(true)]).map { $0.1 } == true)
-        #expect(Manager1.queueAdd.decode([.strings(["1"])]) == nil)
-        #expect(Manager1.queueAdd.decode([.strings(["1"]), .uint32(1)]) == nil)
+        #expect(Manager1.queueAdd.decode([["1"].busValue, .bool(true)]).map { $0.1 } == true)
+        #expect(Manager1.queueAdd.decode([["1"].busValue]) == nil)
+        #expect(Manager1.queueAdd.decode([["1"].busValue, .uint32(1)]) == nil)
     }
 }

@@ -52,11 +52,11 @@ struct BusFuzzer {
         case 4: return .bool(Bool.random(using: &generator))
         case 5: return .objectPath(pick(["/", "/org/cloudplayerd/track/1", "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/a/b/c"]))
         // Huge, but under the bus's message limit (a bus drops a client that goes over it).
-        case 6: return .strings((0..<pick([0, 1, 3, 50])).map { _ in text() })
-        case 7: return .int64s(Array(repeating: -1, count: pick([0, 1, 100_000, 500_000])))
-        case 8: return .objectPaths((0..<pick([0, 2, 10_000])).map { "/org/cloudplayerd/track/\($0)" })
+        case 6: return (0..<pick([0, 1, 3, 50])).map { _ in text() }.busValue
+        case 7: return Array(repeating: Int64(-1), count: pick([0, 1, 100_000, 500_000])).busValue
+        case 8: return (0..<pick([0, 2, 10_000])).map { BusObjectPath("/org/cloudplayerd/track/\($0)") }.busValue
         case 9: return .record((0..<pick([0, 1, 500])).map { ("k\($0)", .string(text())) })
-        case 10: return .strings(Array(repeating: "/nonexistent/\(pick(["a.mp3", "x"]))", count: pick([1000, 100_000])))
+        case 10: return Array(repeating: "/nonexistent/\(pick(["a.mp3", "x"]))", count: pick([1000, 100_000])).busValue
         default: return .int32(Int32.random(in: Int32.min...Int32.max, using: &generator))
         }
     }
