@@ -68,26 +68,16 @@ import Testing
         return try await decode(prefix)
     }
 
-    @Test("MP3 read error mid-file: every frame decoded before it comes out, equal to mpg123 -w of the bytes before the break",
-          arguments: [0.3, 0.5, 0.7])
-    func mp3(_ fraction: Double) async throws {
-        let bytes = [UInt8](try Data(contentsOf: try await Fixtures.shared.url(.longMP3)))
+    @Test("A read error mid-file: every sample decoded before it comes out, equal to the reference decoder's output for the bytes before the break (mpg123 -w, opusdec)",
+          arguments: [Fixtures.File.longMP3, .longOpus], [0.3, 0.5, 0.7])
+    func tailBeforeError(_ file: Fixtures.File, _ fraction: Double) async throws {
+        let bytes = [UInt8](try Data(contentsOf: try await Fixtures.shared.url(file)))
         let failAt = Int(Double(bytes.count) * fraction)
         let (samples, error) = try decodeUntilError(BreakingSource(bytes, failAt: failAt))
         #expect("\(try #require(error))".contains("connection lost"))
-        let reference = try await referenceOfPrefix(bytes, failAt, name: "prefix.mp3", decode: ReferenceDecoder.mpg123)
-        #expect(samples.count / 2 == reference.frameCount)
-        #expect(firstDifference(samples, reference.samples) == nil)
-    }
-
-    @Test("Opus read error mid-file: every sample decoded before it comes out, equal to opusdec of the bytes before the break",
-          arguments: [0.3, 0.5, 0.7])
-    func opus(_ fraction: Double) async throws {
-        let bytes = [UInt8](try Data(contentsOf: try await Fixtures.shared.url(.longOpus)))
-        let failAt = Int(Double(bytes.count) * fraction)
-        let (samples, error) = try decodeUntilError(BreakingSource(bytes, failAt: failAt))
-        #expect("\(try #require(error))".contains("connection lost"))
-        let reference = try await referenceOfPrefix(bytes, failAt, name: "prefix.opus") { try await ReferenceDecoder.opusdec($0) }
+        let reference = try await referenceOfPrefix(bytes, failAt, name: "prefix-\(file.rawValue)") { prefix in
+            file == .longOpus ? try await ReferenceDecoder.opusdec(prefix) : try await ReferenceDecoder.mpg123(prefix)
+        }
         #expect(samples.count / 2 == reference.frameCount)
         #expect(firstDifference(samples, reference.samples) == nil)
     }
