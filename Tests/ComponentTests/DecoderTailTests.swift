@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    /// The first sample where the two differ (a message of two numbers, not of two million).
+    /// The first sample where the two differ, for the message (not two million numbers).
     private func firstDifference(_ a: [Int16], _ b: [Int16]) -> Int? {
         zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     }
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test("A read error mid-file: every sample decoded before it comes out, equal to the reference decoder's output for the bytes before the break (mpg123 -w, opusdec)",
-          arguments: [Fixtures.File.longMP3, .longOpus], [0.3, 0.5, 0.7])
+          arguments: [Fixtures.File.longMP3, .longOpus], [0.3, 0.7])
     func tailBeforeError(_ file: Fixtures.File, _ fraction: Double) async throws {
         let bytes = [UInt8](try Data(contentsOf: try await Fixtures.shared.url(file)))
         let failAt = Int(Double(bytes.count) * fraction)
@@ -79,6 +79,6 @@ import Testing
             file == .longOpus ? try await ReferenceDecoder.opusdec(prefix) : try await ReferenceDecoder.mpg123(prefix)
         }
         #expect(samples.count / 2 == reference.frameCount)
-        #expect(firstDifference(samples, reference.samples) == nil)
+        #expect(samples == reference.samples, "first difference at sample \(firstDifference(samples, reference.samples) ?? -1)")
     }
 }

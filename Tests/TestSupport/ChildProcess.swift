@@ -27,9 +27,8 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 input: Input = .null) throws {
-        let directory = FileManager.default.temporaryDirectory
-        outputURL = directory.appendingPathComponent("child-\(UUID().uuidString).out")
-        errorURL = directory.appendingPathComponent("child-\(UUID().uuidString).err")
+        outputURL = ScratchSpace.file(".out")
+        errorURL = ScratchSpace.file(".err")
         let path = try Self.resolve(executable)
 
         var actions = posix_spawn_file_actions_t()

@@ -42,9 +42,7 @@ public actor Fixtures {
 
     /// A fresh empty folder for one test's output files.
     public nonisolated func scratchDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudplayerd-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchSpace.directory()
     }
 
     private func prepared() async throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Makes audio fixtures with the real tools (sox, lame, opusenc, eyeD3, id3v2) in a temporary
 /// folder at test time, and measures reference decodes (mpg123, opusdec), so no binary is
@@ -7,8 +8,7 @@ final class ParserFixtures {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parsers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try ScratchSpace.directory()
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
