@@ -66,16 +66,21 @@ struct MPRISTests {
         return last
     }
 
+    /// On repeat, so a 6 s track cannot end before a pause that follows its start on a busy
+    /// machine (a cold CI run, or a full run beside heavy suites, once took longer than that for
+    /// the playerctl calls in between).
+    private func loopTrack(_ bus: DBusTestBus) async throws {
+        _ = try await playerctl(bus, "loop", "Track")
+        #expect(try await eventually("Track") { try await playerctl(bus, "loop") } == "Track")
+    }
+
     @Test("playerctl: open, status, metadata, pause, position, volume, play-pause, stop")
     func playerctlSession() async throws {
         let (bus, daemon) = try await startDaemon()
         let file = try await Fixtures.shared.url(.vbrMP3)
         #expect(try await playerctl(bus, "status") == "Stopped")
-        // On repeat, so the 6 s track cannot end before the pause below on a busy machine (CI
-        // once took longer than that for the four playerctl calls in between); "loop Playlist"
-        // further down is then still a change.
-        _ = try await playerctl(bus, "loop", "Track")
-        #expect(try await eventually("Track") { try await playerctl(bus, "loop") } == "Track")
+        // "loop Playlist" further down is then still a change.
+        try await loopTrack(bus)
 
         _ = try await playerctl(bus, "open", file.absoluteString)
         #expect(try await eventually("Playing") { try await playerctl(bus, "status") } == "Playing")
@@ -123,6 +128,7 @@ struct MPRISTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         let file = try await Fixtures.shared.url(.vbrMP3)
+        try await loopTrack(bus)
         _ = try await playerctl(bus, "open", file.absoluteString)
         _ = try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") }
         _ = try await playerctl(bus, "pause")
@@ -313,7 +319,7 @@ struct MPRISTests {
         #expect(try await eventually("0.000000") { try await playerctl(bus, "position") } == "0.000000")
         #expect(try await call(Self.player, "Seek", "x", "600000000").status == 0)
         #expect(try await eventually("Opus Title") { try await playerctl(bus, "metadata", "title") } == "Opus Title")
-        #expect(try await playerctl(bus, "status") == "Paused")  // Next while paused stays paused
+        #expect(try await playerctl(bus, "status") == "Paused", "daemon log: \(daemon.errorSoFar())")  // Next while paused stays paused
         _ = try await playerctl(bus, "previous")
         #expect(try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") } == "Vbr Title")
         _ = try await playerctl(bus, "next")
@@ -351,6 +357,7 @@ struct MPRISTests {
         let monitor = try ChildProcess("gdbus", ["monitor", "--address", bus.address, "--dest", Self.name,
                                                  "--object-path", Self.path], environment: bus.environment)
         try await Task.sleep(for: .milliseconds(300))  // both subscribed before anything changes
+        try await loopTrack(bus)
         _ = try await playerctl(bus, "open", try await Fixtures.shared.url(.vbrMP3).absoluteString)
         _ = try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") }
         _ = try await playerctl(bus, "pause")
