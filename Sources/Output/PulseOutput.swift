@@ -16,6 +16,8 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// is starved of CPU for a while. Its length costs no responsiveness: pause is a cork, volume
     /// acts on the sink input, and a seek drops the stream.
     private static let bufferSeconds = 2.0
+    /// How many server requests fill the buffer once (`minreq` = its quarter).
+    private static let requestsPerBuffer: UInt32 = 4
 
     private let mainloop: OpaquePointer
     private let context: OpaquePointer
@@ -92,8 +94,12 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_stream_set_state_callback(created, pulseStreamChanged, me)
             pa_stream_set_write_callback(created, pulseStreamWritable, me)
             let bufferBytes = UInt32(Self.bufferSeconds * Double(newFormat.sampleRate)) * UInt32(newFormat.bytesPerFrame)
+            // The server asks for more when a quarter of the buffer is free: writes of 0.5 s, two a
+            // second. Left to the server (-1), minreq came out far smaller, and every request wakes
+            // the mainloop thread and a writer.
+            let requestBytes = bufferBytes / Self.requestsPerBuffer / UInt32(newFormat.bytesPerFrame) * UInt32(newFormat.bytesPerFrame)
             var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: bufferBytes, prebuf: UInt32.max,
-                                            minreq: UInt32.max, fragsize: UInt32.max)
+                                            minreq: requestBytes, fragsize: UInt32.max)
             var flags = PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
             if paused { flags |= PA_STREAM_START_CORKED.rawValue }
             var initialVolume = channelVolume(channels: newFormat.channels)
