@@ -27,4 +27,13 @@ package protocol AudioOutput: AnyObject, Sendable {
 
     /// Releases the device; a file output finishes its file.
     func close() async throws
+
+    /// After `OutputError.serverLost`: connects again, and returns once the server answers and has
+    /// a sink to play on; throws if it does not (yet). Pause and volume carry over.
+    func reconnect() async throws
+}
+
+extension AudioOutput {
+    /// An output without a server never loses one.
+    package func reconnect() async throws {}
 }

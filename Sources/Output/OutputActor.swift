@@ -111,6 +111,11 @@ package actor OutputActor {
         await device.setVolume(volume)
     }
 
+    /// One attempt to get the device's sound server back (`AudioOutput.reconnect`).
+    package func reconnect() async throws {
+        try await device.reconnect()
+    }
+
     private func open(_ newFormat: PCMFormat) async throws {
         guard newFormat != format else { return }
         if format != nil {

@@ -20,7 +20,10 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     private static let requestsPerBuffer: UInt32 = 4
 
     private let mainloop: OpaquePointer
-    private let context: OpaquePointer
+    /// Replaced by `reconnect` after the server went away.
+    private var context: OpaquePointer
+    private let server: String?
+    private let applicationName: String
     private let sink: String?
     private var stream: OpaquePointer?
     private var format: PCMFormat?
@@ -29,14 +32,16 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     private var released = false
     /// The one task waiting for the server (a writer, a drain or a connect).
     private var waiter: CheckedContinuation<Bool, any Error>?
+    /// The answer to `reconnect`'s question "is there a sink to play on?", once it came.
+    fileprivate var sinkThere: Bool?
 
     /// Connects to the server (`server` nil: the default, from `PULSE_SERVER` or the user's
     /// runtime directory). Never spawns a server.
     package static func connect(server: String? = nil, sink: String? = nil,
                                applicationName: String = "cloudplayerd") async throws -> PulseOutput {
-        let output = try PulseOutput(sink: sink, applicationName: applicationName)
+        let output = try PulseOutput(server: server, sink: sink, applicationName: applicationName)
         do {
-            try output.beginConnecting(to: server)
+            try output.beginConnecting()
             try await output.waitForServer { try output.contextIsReady() }
         } catch {
             output.release()
@@ -45,32 +50,42 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         return output
     }
 
-    private init(sink: String?, applicationName: String) throws {
+    private init(server: String?, sink: String?, applicationName: String) throws {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw OutputError.serverUnreachable("cannot create a PulseAudio main loop")
         }
-        let properties = pa_proplist_new()
-        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "music")
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
-        defer { pa_proplist_free(properties) }
-        guard let context = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), applicationName,
-                                                         properties) else {
+        guard let context = Self.makeContext(on: mainloop, applicationName: applicationName) else {
             pa_threaded_mainloop_free(mainloop)
             throw OutputError.serverUnreachable("cannot create a PulseAudio context")
         }
         self.mainloop = mainloop
         self.context = context
+        self.server = server
+        self.applicationName = applicationName
         self.sink = sink
     }
 
+    private static func makeContext(on mainloop: OpaquePointer, applicationName: String) -> OpaquePointer? {
+        let properties = pa_proplist_new()
+        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "music")
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
+        defer { pa_proplist_free(properties) }
+        return pa_context_new_with_proplist(pa_threaded_mainloop_get_api(mainloop), applicationName, properties)
+    }
+
     /// Starts the connection and the mainloop thread; `connect` waits for the outcome.
-    private func beginConnecting(to server: String?) throws {
+    private func beginConnecting() throws {
+        try connectContext()
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
+            throw OutputError.serverUnreachable("cannot start the PulseAudio main loop")
+        }
+    }
+
+    /// Asks the context to connect; with the lock held once the mainloop runs.
+    private func connectContext() throws {
         pa_context_set_state_callback(context, pulseContextChanged, Unmanaged.passUnretained(self).toOpaque())
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             throw OutputError.serverUnreachable(serverReason())
-        }
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
-            throw OutputError.serverUnreachable("cannot start the PulseAudio main loop")
         }
     }
 
@@ -136,7 +151,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
                 let status = samples.withUnsafeBytes { bytes in
                     pa_stream_write(stream, bytes.baseAddress! + offset, count, nil, 0, PA_SEEK_RELATIVE)
                 }
-                guard status >= 0 else { throw OutputError.deviceFailed(serverReason()) }
+                guard status >= 0 else { throw serverError() }
                 offset += count
             }
         }
@@ -192,6 +207,40 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     package func close() {
         release()
+    }
+
+    /// A new context in place of the failed one, on the same mainloop; back once the server
+    /// answers and has the sink (the named one, or a default: a restarted server may have none
+    /// yet). One attempt: the player decides when to try again.
+    package func reconnect() async throws {
+        try locked {
+            guard !released else { throw closedError() }
+            dropStream()
+            pa_context_set_state_callback(context, nil, nil)
+            pa_context_disconnect(context)
+            guard let fresh = Self.makeContext(on: mainloop, applicationName: applicationName) else {
+                throw OutputError.serverLost("cannot create a PulseAudio context")
+            }
+            pa_context_unref(context)
+            context = fresh
+            sinkThere = nil
+            try connectContext()
+        }
+        try await waitForServer { try contextIsReady() }
+        let asked: OpaquePointer? = locked {
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            if let sink { return pa_context_get_sink_info_by_name(context, sink, pulseSinkFound, me) }
+            return pa_context_get_server_info(context, pulseServerInfo, me)
+        }
+        guard let asked else { throw OutputError.serverLost(locked { serverReason() }) }
+        defer { locked { pa_operation_unref(asked) } }
+        try await waitForServer {
+            try checkHealthy()
+            return sinkThere != nil
+        }
+        guard locked({ sinkThere }) == true else {
+            throw OutputError.serverLost(sink.map { "the server has no sink \($0)" } ?? "the server has no sink yet")
+        }
     }
 
     // MARK: Called by the mainloop's callbacks, with the lock held
@@ -284,15 +333,17 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         try checkHealthy()
         guard pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
         let size = pa_stream_writable_size(stream)
-        guard size != Int.max, size != -1 else { throw OutputError.deviceFailed(serverReason()) }
+        guard size != Int.max, size != -1 else { throw serverError() }
         return size / format.bytesPerFrame * format.bytesPerFrame
     }
 
+    private var contextFailed: Bool {
+        let state = pa_context_get_state(context)
+        return state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED
+    }
+
     private func checkHealthy() throws {
-        let contextState = pa_context_get_state(context)
-        if contextState == PA_CONTEXT_FAILED || contextState == PA_CONTEXT_TERMINATED {
-            throw OutputError.deviceFailed("lost the PulseAudio server: \(serverReason())")
-        }
+        if contextFailed { throw OutputError.serverLost(serverReason()) }
         if let stream {
             let state = pa_stream_get_state(stream)
             if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
@@ -322,7 +373,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     private func serverError() -> OutputError {
-        .deviceFailed(serverReason())
+        contextFailed ? .serverLost(serverReason()) : .deviceFailed(serverReason())
     }
 
     /// Disconnects and stops the mainloop thread; safe to call twice. The C objects themselves
@@ -355,6 +406,24 @@ private func pulseStreamChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMuta
 
 private func pulseStreamWritable(_ stream: OpaquePointer?, _ bytes: Int, _ userdata: UnsafeMutableRawPointer?) {
     Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().wake()
+}
+
+private func pulseServerInfo(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?) {
+    let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
+    output.sinkThere = info?.pointee.default_sink_name.map { $0.pointee != 0 } ?? false
+    output.wake()
+}
+
+/// Called once per sink found, then once more at the end of the list (`eol` 1, or -1 for none).
+private func pulseSinkFound(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32,
+                            _ userdata: UnsafeMutableRawPointer?) {
+    let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
+    if info != nil {
+        output.sinkThere = true
+    } else if output.sinkThere == nil {
+        output.sinkThere = false
+    }
+    output.wake()
 }
 
 private func pulseOperationDone(_ stream: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {

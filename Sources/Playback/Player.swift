@@ -30,6 +30,8 @@ package actor Player {
         case buffering(QueueEntry, Bool, generation: Int)
         /// Time to compare the position clients interpolate with what the output has played.
         case checkPosition
+        /// The sound server answers again and has a sink (`OutputActor.reconnect`).
+        case soundServerBack
     }
 
     /// The listeners and the last state published, changed together so that a new listener's
@@ -64,6 +66,14 @@ package actor Player {
     private static let positionCheckEvery = Duration.seconds(2)
     /// Closer than this, the interpolated position is left as it is.
     private static let positionTolerance = 0.05
+    /// While the sound server is away: the task that tries to reach it again. Commands still work
+    /// (status Paused, the place kept); only no pipeline is built until it is back.
+    private var soundServerWait: Task<Void, Never>?
+    /// Whether playing goes on by itself when the sound server is back: it was playing when the
+    /// server went away, or Play was pressed since.
+    private var resumeWhenBack = false
+    /// Tries to reach a lost sound server at most this often (at first every second).
+    private static let soundServerRetryAtMost = Duration.seconds(2)
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor) {
         self.loader = loader
@@ -143,6 +153,7 @@ package actor Player {
     /// Stops playback, ends the event streams and refuses further commands.
     package func shutdown() async {
         await perform(.stop)
+        await stopWaitingForSoundServer()
         await loader.shutdown()
         mailbox.finish()
         let sinks = listeners.withLock { listeners in
@@ -176,6 +187,8 @@ package actor Player {
                 publish(.buffering(entry, waiting))
             case .checkPosition:
                 await checkPosition(announce: true)
+            case .soundServerBack:
+                await soundServerReturned()
             }
         }
     }
@@ -186,14 +199,26 @@ package actor Player {
             switch state.status {
             case .playing: break
             case .paused:
+                guard soundServerWait == nil else {
+                    resumeWhenBack = true  // plays as soon as the server is back
+                    return
+                }
                 await output.setPaused(false)
-                state.position = PositionAnchor(seconds: state.position.seconds, moving: state.currentInfo != nil)
+                if pipeline == nil, let current = state.current {
+                    // Held since the sound server went away: the pipeline starts again where it was.
+                    await start(current, at: state.position.seconds)
+                } else {
+                    state.position = PositionAnchor(seconds: state.position.seconds, moving: state.currentInfo != nil)
+                }
                 set(.playing)
             case .stopped:
                 if let entry = startingEntry() { await start(entry, at: 0) }
             }
         case .pause:
-            guard state.status == .playing else { return }
+            guard state.status == .playing else {
+                resumeWhenBack = false
+                return
+            }
             await output.setPaused(true)
             let heard = await output.position()
             state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
@@ -319,6 +344,14 @@ package actor Player {
         // target is the position at once, not only once audio arrives.
         state.position = PositionAnchor(seconds: seconds)
         publish(sameEntry ? .seeked(seconds: seconds) : .currentChanged(state.current))
+        if soundServerWait != nil {
+            // No sound server: only the place moves; the pipeline is built once it is back.
+            if state.status == .stopped {
+                resumeWhenBack = !paused
+                set(.paused)
+            }
+            return
+        }
         logger.debug("pipeline starts", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "seconds": "\(seconds)"])
         let packets = BoundedQueue<PCMPacket>(capacity: Self.queuedPackets)
         let producer = Task.detached { [self, loader, decoder, mailbox] in
@@ -362,6 +395,7 @@ package actor Player {
     /// Stops: no pipeline, no pause kept for the next stream, the position back at 0.
     private func stopPipeline() async {
         await teardown()
+        resumeWhenBack = false
         await output.setPaused(false)
         state.position = PositionAnchor()
         set(.stopped)
@@ -419,10 +453,57 @@ package actor Player {
         case .finished:
             await stopPipeline()
             publish(.queueFinished)
+        case .failed(OutputError.serverLost(let reason)):
+            await holdForSoundServer(OutputError.serverLost(reason))
         case .failed(let error):
             await stopPipeline()  // also stops the decoder, which the output no longer drains
             publish(.outputFailed(error))
         }
+    }
+
+    /// The sound server went away (restarted, crashed): keep the entry and the position, show
+    /// Paused, and try to reach it again — once a second at first, then every 2 s; playing goes
+    /// on from here by itself when it is back if it was playing. What the server had buffered
+    /// (up to `PulseOutput.bufferSeconds`) was lost with it and is played again.
+    private func holdForSoundServer(_ error: OutputError) async {
+        resumeWhenBack = resumeWhenBack || state.status == .playing
+        let seconds = state.position.seconds(at: .now)
+        await teardown()
+        await output.setPaused(true)
+        state.position = PositionAnchor(seconds: seconds)
+        set(.paused)
+        guard soundServerWait == nil else { return }
+        logger.warning("sound server lost; playback is held until it is back", metadata: ["reason": "\(error)"])
+        publish(.outputLost(error))
+        soundServerWait = Task { [output, mailbox] in
+            var delay = Duration.seconds(1)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: delay)
+                if Task.isCancelled { return }
+                do {
+                    try await output.reconnect()
+                    mailbox.yield(.soundServerBack)
+                    return
+                } catch {
+                    delay = min(delay * 2, Self.soundServerRetryAtMost)
+                }
+            }
+        }
+    }
+
+    private func soundServerReturned() async {
+        guard soundServerWait != nil else { return }
+        soundServerWait = nil
+        logger.notice("sound server is back")
+        publish(.outputReturned)
+        guard resumeWhenBack, state.status == .paused, state.current != nil else { return }
+        resumeWhenBack = false
+        await execute(.play)
+    }
+
+    private func stopWaitingForSoundServer() async {
+        soundServerWait?.cancel()
+        soundServerWait = nil
     }
 
     private func set(_ newStatus: PlaybackStatus) {

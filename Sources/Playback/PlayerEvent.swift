@@ -37,6 +37,10 @@ package struct PlayerEvent: Sendable {
         case queueFinished
         /// The audio output failed; playback stopped.
         case outputFailed(any Error)
+        /// The sound server went away: playback is held (Paused, the place kept) until it is back.
+        case outputLost(any Error)
+        /// The sound server is back; playing goes on if it was playing.
+        case outputReturned
     }
 
     package let change: Change

@@ -104,6 +104,10 @@ struct PlayCommand: AsyncParsableCommand {
                 failures += 1
                 complain("\(error)")
                 await player.shutdown()
+            case .outputLost(let error):
+                complain("\(error); waiting for it to come back")
+            case .outputReturned:
+                if !quiet { say("The sound server is back") }
             case .queueFinished, .statusChanged(.stopped):
                 // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
                 await player.shutdown()

@@ -1,23 +1,38 @@
 import Foundation
 
-/// A private, headless PulseAudio server for the whole test run, on a unix socket in a
-/// temporary folder, stopped when the test process ends (a `ServerProcess`). Each test takes its
-/// own null sink, so tests running side by side never hear each other.
+/// A private, headless PulseAudio server on a unix socket in a temporary folder, stopped when
+/// the test process ends (a `ServerProcess`). `shared` serves the whole test run, and each test
+/// takes its own null sink, so tests running side by side never hear each other; a test that
+/// stops and starts a server (a sound server restarting under a player) makes its own.
 public actor PulseTestServer {
     public static let shared = PulseTestServer()
 
-    /// One server for the whole run, however many tests ask at once.
+    /// One start for everyone who asks at once; nil while stopped.
     private var startup: Task<String, any Error>?
+    private var process: ServerProcess?
+    /// The folder of the socket and the log: the same across restarts, so the address is too.
+    private var directory: URL?
     private var sinkCount = 0
 
-    /// The server address for libpulse (`unix:/…/native`), starting the server on first use.
+    public init() {}
+
+    /// The server address for libpulse (`unix:/…/native`), starting the server if it is not running.
     public func serverAddress() async throws -> String {
-        if startup == nil { startup = Task { try await Self.start() } }
+        if startup == nil { startup = Task { try await start() } }
         return try await startup!.value
     }
 
-    private static func start() async throws -> String {
-        let directory = try Fixtures.shared.scratchDirectory()
+    /// Stops the server, as a package upgrade or `systemctl --user restart` does (TERM), and
+    /// waits until it is gone; its sinks and streams go with it. `serverAddress()` starts it again.
+    public func stop() async {
+        startup = nil
+        await process?.stop()
+        process = nil
+    }
+
+    private func start() async throws -> String {
+        let directory = try self.directory ?? Fixtures.shared.scratchDirectory()
+        self.directory = directory
         chmod(directory.path, 0o700)
         let socket = directory.appendingPathComponent("native").path
         let server = try ServerProcess("pulse-server", command: #"pulseaudio "$@""#,
@@ -25,6 +40,7 @@ public actor PulseTestServer {
                                                    "--log-target=file:\(directory.path)/server.log",
                                                    "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket)"],
                                        environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])
+        process = server
         let candidate = "unix:\(socket)"
         for _ in 0..<200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
