@@ -2,8 +2,9 @@
 # Installs what cloudplayerd needs from Debian 12's packages.
 #   packaging/install-deps.sh           build and run (the C libraries)
 #   packaging/install-deps.sh --test    also what the test suite runs: reference decoders, encoders
-#                                       for fixtures, a PulseAudio server and its tools, a WebDAV
-#                                       server (rclone)
+#                                       for fixtures, a PulseAudio server and its tools, WebDAV
+#                                       servers (rclone, nginx with dav-ext, and WsgiDAV — not packaged
+#                                       for Debian 12, so from PyPI with pip)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -13,9 +14,12 @@
 set -euo pipefail
 
 packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libsystemd-dev)
+python_modules=()
 for option in "$@"; do
     case "$option" in
-        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2) ;;
+        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
+                      nginx libnginx-mod-http-dav-ext python3 python3-pip)
+                python_modules+=(wsgidav cheroot) ;;
         --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
         --mpd) packages+=(mpd mpc) ;;
         --sample) packages+=(lame sox) ;;
@@ -28,10 +32,22 @@ missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
-
 sudo=()
 [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+install_python_modules() {
+    local absent=()
+    for module in "${python_modules[@]}"; do
+        python3 -c "import $module" 2>/dev/null || absent+=("$module")
+    done
+    [[ ${#absent[@]} -eq 0 ]] && return 0
+    echo "install-deps.sh: installing ${absent[*]} with pip" >&2
+    "${sudo[@]}" python3 -m pip install -q --break-system-packages "${absent[@]}"
+}
+if [[ ${#missing[@]} -eq 0 ]]; then
+    install_python_modules
+    exit 0
+fi
+
 echo "install-deps.sh: installing ${missing[*]}" >&2
 # An apt run killed half-way (a machine stopped mid-install) leaves dpkg "interrupted", and apt
 # then refuses everything until it is finished; finishing it is what dpkg itself asks for.
@@ -41,3 +57,4 @@ if [[ -n $(dpkg --audit 2>/dev/null) ]]; then
 fi
 "${sudo[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_python_modules

@@ -21,7 +21,10 @@ package final class SparseCacheEntry {
     }
 
     package let length: Int64
-    package let validator: String
+    /// The version's text; `adopt` restates it (the same version, more of what the server says).
+    package private(set) var validator: String
+    /// The record must be written again though no bytes were added (`adopt`).
+    private var recordChanged = false
     /// A second hash of the resource's address: a record whose name collides but whose check
     /// differs belongs to another resource and is not used.
     package let check: String
@@ -137,13 +140,21 @@ package final class SparseCacheEntry {
 
     /// Makes pending bytes durable, then records them.
     package func commit() throws {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || recordChanged else { return }
         guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
         var next = present
         for range in pending.ranges { next.insert(range) }
         try saveRecord(next)
         present = next
         pending = ByteRanges()
+        recordChanged = false
+    }
+
+    /// Records the same version under a fuller statement of it (a GET's tag next to a listing's
+    /// date), from the next commit on; the bytes stay.
+    package func adopt(validator text: String) {
+        validator = text
+        recordChanged = true
     }
 
     /// Whether every byte of the resource is recorded.

@@ -139,7 +139,8 @@ struct LibraryScanner {
         var toRead: [StorageFile] = []
         for file in files {
             if let old = known[file.location.uri], let id = old.id, old.size == file.info?.length,
-               old.validator == file.info?.validator, old.problem == nil {
+               Validator.sameVersion(old.validator, file.info?.validator) ?? (old.validator == file.info?.validator),
+               old.problem == nil {
                 unchanged.append(id)
             } else {
                 toRead.append(file)

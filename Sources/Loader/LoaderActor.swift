@@ -264,7 +264,7 @@ package actor LoaderActor {
         guard let known = resource.currentInfo else { return }
         do {
             let fresh = try await resource.input.describe(resource.location)
-            guard fresh.length != known.length || (fresh.validator != nil && known.validator != nil && fresh.validator != known.validator) else { return }
+            guard fresh.length != known.length || Validator.sameVersion(fresh.validator, known.validator) == false else { return }
             logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
             resource.forgetCachedCopy()
             if resources[resource.name] === resource && !resource.isInUse { resources[resource.name] = nil }

@@ -8,8 +8,8 @@ public struct StreamingRig: Sendable {
     public let directory: URL
 
     /// Starts the server and the proxy, serving `files` under their fixture names.
-    public init(_ files: [Fixtures.File]) async throws {
-        server = try await WebDAVTestServer()
+    public init(_ files: [Fixtures.File], server kind: WebDAVTestServer.Kind = .rclone) async throws {
+        server = try await WebDAVTestServer(kind)
         proxy = try FaultProxy(originPort: server.port)
         directory = try Fixtures.shared.scratchDirectory()
         for file in files { try server.publish(try await Fixtures.shared.url(file), as: file.rawValue) }

@@ -1,8 +1,23 @@
 import Foundation
 
-/// A real WebDAV server (`rclone serve webdav`) on 127.0.0.1 with Basic auth, serving a fresh
-/// folder, stopped when the test process ends (a `ServerProcess`).
+/// A real WebDAV server on 127.0.0.1 with Basic auth, serving a fresh folder, stopped when the
+/// test process ends (a `ServerProcess`): rclone by default, or another `Kind` — servers state a
+/// file's version each their own way.
 public final class WebDAVTestServer: Sendable {
+    /// Which server.
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// `rclone serve webdav`: strong ETags in PROPFIND and GET alike.
+        case rclone
+        /// nginx with its dav module and dav-ext for PROPFIND: no `getetag` in a listing, only
+        /// `getlastmodified`; GET gives an ETag and Last-Modified.
+        case nginx
+        /// WsgiDAV (on cheroot): `getetag` unquoted in a listing, quoted in GET's `ETag`.
+        case wsgidav
+
+        public var description: String { rawValue }
+    }
+
+    public let kind: Kind
     public let root: URL
     public let port: Int
     public let username = "anna"
@@ -13,11 +28,23 @@ public final class WebDAVTestServer: Sendable {
 
     /// Starts a server over a new empty folder; put files in `root`. With `tls`, it serves
     /// HTTPS with a fresh self-signed certificate.
-    public init(tls: Bool = false) async throws {
+    public init(_ kind: Kind = .rclone, tls: Bool = false) async throws {
+        self.kind = kind
         root = try Fixtures.shared.scratchDirectory().appendingPathComponent("dav")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         password = "pw-\(UUID().uuidString.prefix(12))"
         let folder = root.deletingLastPathComponent()
+        switch kind {
+        case .rclone: break
+        case .nginx:
+            certificate = nil
+            port = try await Self.startNginx(root: root, folder: folder, username: username, password: password)
+            return
+        case .wsgidav:
+            certificate = nil
+            port = try await Self.startWsgiDAV(root: root, folder: folder, username: username, password: password)
+            return
+        }
         let log = folder.appendingPathComponent("rclone.log")
         var tlsArguments: [String] = []
         if tls {
@@ -45,6 +72,98 @@ public final class WebDAVTestServer: Sendable {
         }
         let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         throw TestSupportError("rclone serve webdav did not come up: \(server.errorSoFar())\(logged)")
+    }
+
+    /// nginx in the foreground, one process (no workers to switch user), its config, logs and
+    /// temporary files in `folder`.
+    private static func startNginx(root: URL, folder: URL, username: String, password: String) async throws -> Int {
+        let users = folder.appendingPathComponent("htpasswd")
+        try "\(username):{PLAIN}\(password)\n".write(to: users, atomically: true, encoding: .utf8)
+        let port = try freePort()
+        let config = folder.appendingPathComponent("nginx.conf")
+        try """
+            daemon off;
+            master_process off;
+            pid \(folder.path)/nginx.pid;
+            error_log \(folder.path)/nginx-error.log;
+            load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(folder.path)/nginx-body;
+                default_type application/octet-stream;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                    location / {
+                        auth_basic "dav";
+                        auth_basic_user_file \(users.path);
+                        dav_methods PUT DELETE MKCOL COPY MOVE;
+                        dav_ext_methods PROPFIND OPTIONS;
+                    }
+                }
+            }
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let server = try ServerProcess("nginx", command: #"nginx "$@""#,
+                                       arguments: ["-e", folder.appendingPathComponent("nginx-error.log").path, "-p", folder.path,
+                                                   "-c", config.path])
+        try await waitForListener(port: port) { "nginx did not come up: \(server.errorSoFar())" }
+        return port
+    }
+
+    /// WsgiDAV on cheroot, with a config file in `folder`.
+    private static func startWsgiDAV(root: URL, folder: URL, username: String, password: String) async throws -> Int {
+        let port = try freePort()
+        let config = folder.appendingPathComponent("wsgidav.json")
+        let settings: [String: Any] = [
+            "host": "127.0.0.1", "port": port, "server": "cheroot", "verbose": 1,
+            "provider_mapping": ["/": root.path],
+            "http_authenticator": ["domain_controller": NSNull(), "accept_basic": true, "accept_digest": false,
+                                   "default_to_digest": false],
+            "simple_dc": ["user_mapping": ["*": [username: ["password": password]]]],
+            "dir_browser": ["enable": false],
+        ]
+        try JSONSerialization.data(withJSONObject: settings).write(to: config)
+        let server = try ServerProcess("wsgidav", command: #"python3 -m wsgidav.server.server_cli "$@""#,
+                                       arguments: ["--config", config.path])
+        try await waitForListener(port: port) { "WsgiDAV did not come up: \(server.errorSoFar())" }
+        return port
+    }
+
+    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSupportError("socket failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw TestSupportError("cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits until something accepts connections on 127.0.0.1:`port`.
+    private static func waitForListener(port: Int, failure: () -> String) async throws {
+        for _ in 0..<300 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError(failure())
     }
 
     public var baseURL: URL { URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)/")! }

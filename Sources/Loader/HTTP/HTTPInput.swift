@@ -21,7 +21,8 @@ package struct HTTPInput: RemoteInput {
         guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
             throw LoaderError.badResponse("the server did not say how long the file is")
         }
-        return ResourceInfo(length: length, validator: ResourceInfo.validator(in: response.headers),
+        let version = ResourceInfo.version(in: response.headers)
+        return ResourceInfo(length: length, validator: version?.text, ifRange: version?.ifRange,
                             contentType: response.headers.first(name: "Content-Type"),
                             acceptsRanges: response.headers.first(name: "Accept-Ranges") == "bytes")
     }

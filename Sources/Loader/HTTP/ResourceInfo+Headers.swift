@@ -2,12 +2,10 @@ import Model
 import NIOHTTP1
 
 extension ResourceInfo {
-    /// The validator in a response: a strong ETag (weak ones may not be used in `If-Range`), else
-    /// Last-Modified.
-    package static func validator(in headers: HTTPHeaders) -> String? {
-        if let etag = headers.first(name: "ETag")?.trimmingCharacters(in: .whitespaces), etag.hasPrefix("\"") {
-            return etag
-        }
-        return headers.first(name: "Last-Modified")
+    /// The version a response states: its `ETag` (weak or strong) and `Last-Modified`, and what
+    /// `If-Range` may carry for it (the `Date` header decides whether the date may).
+    package static func version(in headers: HTTPHeaders) -> Validator? {
+        Validator(etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
+                  date: headers.first(name: "Date"))
     }
 }

@@ -11,9 +11,13 @@ import Parsers
 /// answers are retried with backoff (a bounded number of times without progress), 401/403/404 end
 /// it at once with an error that names the source.
 ///
-/// Every ranged request carries `If-Range`; a 200 to it means the file changed, and the new
-/// version replaces the old one whole. A server that ignores `Range` gets its whole-file answer
-/// used from the start. Bytes are written only inside what `Content-Range` says they are.
+/// A ranged request carries `If-Range` when the version has a strong tag (or a strong date and no
+/// tag, `Validator.ifRange`); otherwise it is a bare `Range`, and the 206 is checked — its start,
+/// the file's length and its validators — before a byte of it is written. A 200 to a conditional
+/// request is asked again once without the condition; a 200 of another version means the file
+/// changed, and the new version replaces the old one whole. A server that ignores `Range` gets its
+/// whole-file answer used (and cached) from the start. Bytes are written only inside what
+/// `Content-Range` says they are.
 package struct RangeDownload {
     let resource: RemoteResource
     let retries: Int
@@ -77,16 +81,24 @@ package struct RangeDownload {
 
     /// One request for `cursor..<end`, its body written as it comes; `cursor` follows the bytes
     /// written even when the body breaks off. `version`: what the request's If-Range stands for.
-    /// `learning`: a request that (re)learns length and version, without If-Range.
-    private nonisolated(nonsending) func fetch(from cursor: inout Int64, to end: Int64, version: Int, learning first: Bool) async throws {
+    /// `learning`: a request that (re)learns length and version, without If-Range. `conditional`:
+    /// If-Range may be sent (false for the one retry after a 200 to it).
+    private nonisolated(nonsending) func fetch(from cursor: inout Int64, to end: Int64, version: Int, learning first: Bool,
+                                                conditional: Bool = true) async throws {
         let state = resource.requestState
         var headers = HTTPHeaders()
+        var sentCondition = false
         if state.acceptsRanges || first {
             headers.add(name: "Range", value: "bytes=\(cursor)-\(end - 1)")
-            if let validator = state.validator, !first { headers.add(name: "If-Range", value: validator) }
+            if let ifRange = state.ifRange, !first, conditional {
+                headers.add(name: "If-Range", value: ifRange)
+                sentCondition = true
+            }
         }
         let response = try await resource.input.get(resource.location, headers: headers)
-        let validator = ResourceInfo.validator(in: response.headers)
+        let stated = ResourceInfo.version(in: response.headers)
+        let validator = stated?.text
+        let sameValidator = Validator.sameVersion(stated?.text, state.validator) != false
         let type = response.headers.first(name: "Content-Type")
         switch response.status.code {
         case 206:
@@ -96,16 +108,23 @@ package struct RangeDownload {
             }
             // The bytes belong to the version this answer describes: the one asked for, unless
             // the answer says otherwise (or is the first).
+            // A tag or date that restates the same version (a listing's date, GET's tag) is kept too.
             var owner = version
-            if first || state.length != total || (validator != nil && validator != state.validator) {
-                owner = resource.establish(ResourceInfo(length: total, validator: validator ?? state.validator, contentType: type)).version
+            if first || state.length != total || !sameValidator || (validator != nil && validator != state.validator) {
+                owner = resource.establish(ResourceInfo(length: total, validator: validator ?? state.validator, ifRange: stated?.ifRange,
+                                                        contentType: type)).version
             }
             try await receive(response, at: &cursor, until: range.upperBound, version: owner)
         case 200:
             guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
                 throw LoaderError.badResponse("the server did not say how long the file is")
             }
-            let sameVersion = state.length == length && (validator == nil || state.validator == nil || validator == state.validator)
+            let sameVersion = state.length == length && sameValidator
+            if sameVersion && sentCondition {
+                // Changed, or the condition could not be verified (a server that compares dates
+                // or tags otherwise): asked once more without it before anything is decided.
+                return try await fetch(from: &cursor, to: end, version: version, learning: first, conditional: false)
+            }
             if sameVersion {
                 // The server ignores Range: this is the whole file, of the version asked for.
                 resource.rangesRefused()
@@ -117,8 +136,8 @@ package struct RangeDownload {
             // The first answer ignored Range, or If-Range found another version: this body is the
             // whole of the (new) file — streamed by this download only if it made the change.
             if first { resource.rangesRefused() }
-            let (owner, changed) = resource.establish(ResourceInfo(length: length, validator: validator, contentType: type,
-                                                                   acceptsRanges: !first))
+            let (owner, changed) = resource.establish(ResourceInfo(length: length, validator: validator, ifRange: stated?.ifRange,
+                                                                   contentType: type, acceptsRanges: !first))
             guard changed else { return }
             let claimed = resource.adoptWholeStream()
             defer { resource.finished(0..<length, version: claimed) }

@@ -58,9 +58,6 @@ package final class RemoteResource: @unchecked Sendable {
     private var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
     private var firstRequestPending = false
-    /// The length and version came from a folder listing and no answer to a GET has confirmed
-    /// them yet: the first answer's validator is adopted if the length matches.
-    private var provisional = false
     /// Bumped when the server's file turns out to have changed.
     private var generation = 0
 
@@ -76,15 +73,17 @@ package final class RemoteResource: @unchecked Sendable {
         (name, check) = SparseCache.identity(of: location.uri)
         let record = cache.stored(name: name)  // read once: the entry opens with it
         if let stored = record, stored.check == check,
-           known.map({ $0.length == stored.length && ($0.validator ?? "") == stored.validator }) ?? true,
+           known.map({ $0.length == stored.length && Validator.sameVersion($0.validator, stored.validator) != false }) ?? true,
            let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator, stored: stored) {
-            // Known from an earlier run: cached bytes are served at once, even offline.
+            // Known from an earlier run: cached bytes are served at once, even offline. The listing
+            // and the record are compared like with like (a listing's date with the date the
+            // record keeps next to GET's tag; tags by the weak comparison).
             self.entry = entry
-            info = ResourceInfo(length: stored.length, validator: stored.validator.isEmpty ? nil : stored.validator)
+            let version = Validator(text: stored.validator)
+            info = ResourceInfo(length: stored.length, validator: version?.text, ifRange: version?.ifRange)
         } else if let known {
             if record != nil { cache.remove(name: name) }  // an older version
             info = known
-            provisional = true
             entry = try? cache.entry(name: name, check: check, length: known.length, validator: known.validator ?? "", stored: nil)
         } else {
             firstRequestPending = true
@@ -331,11 +330,10 @@ package final class RemoteResource: @unchecked Sendable {
 
     // MARK: Downloads
 
-    /// What a download asks with: validator for If-Range, version to write under.
-    var requestState: (validator: String?, version: Int, acceptsRanges: Bool, length: Int64?, failed: Bool) {
-        // A validator from a listing is not sent as If-Range: it may be of another kind than the
-        // server's GET answers compare with (an unquoted etag would turn every answer into a 200).
-        locked { (provisional ? nil : info?.validator, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
+    /// What a download asks with: the version's text, what If-Range may carry (nil: a bare
+    /// Range, its answer checked), the version to write under.
+    var requestState: (validator: String?, ifRange: String?, version: Int, acceptsRanges: Bool, length: Int64?, failed: Bool) {
+        locked { (info?.validator, info?.ifRange, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
     }
 
     /// An answer that describes the file (the first one, or one that found it changed): returns
@@ -343,15 +341,16 @@ package final class RemoteResource: @unchecked Sendable {
     @discardableResult
     func establish(_ newInfo: ResourceInfo) -> (version: Int, changed: Bool) {
         let (infoWaiters, result): ([ResourceWaiters.Continuation], (Int, Bool)) = locked {
-            defer { provisional = false }
             var changed = false
-            if let info, info.length == newInfo.length, info.validator == newInfo.validator {
+            if let info, info.length == newInfo.length, Validator.sameVersion(info.validator, newInfo.validator) != false {
+                // The same version, perhaps stated otherwise (GET's tag where a listing gave a
+                // date, a tag turned strong): what both say is kept, in the record too, so a later
+                // listing is compared like with like.
+                let merged = Validator(text: newInfo.validator)?.merging(Validator(text: info.validator)) ?? Validator(text: info.validator)
+                self.info?.validator = merged?.text
+                self.info?.ifRange = newInfo.ifRange ?? (newInfo.validator == nil ? info.ifRange : nil)
                 self.info?.acceptsRanges = newInfo.acceptsRanges
-            } else if provisional, let info, info.length == newInfo.length, readableLocked.isEmpty, fetches <= 1 {
-                // What a listing said, with another kind of validator than GET's (Last-Modified
-                // against an ETag, an unquoted etag): the same file — adopt GET's, nothing to drop.
-                self.info = newInfo
-                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "", stored: nil)
+                if let merged, merged.text != entry?.validator { entry?.adopt(validator: merged.text) }
             } else {
                 changed = true
                 if info != nil {

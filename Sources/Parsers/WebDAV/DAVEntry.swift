@@ -18,7 +18,8 @@ package struct DAVEntry: Sendable, Equatable {
     /// What a loader needs; nil for folders and for files without a length.
     package var info: ResourceInfo? {
         guard !isFolder, let length else { return nil }
-        let validator = etag.flatMap { $0.hasPrefix("\"") ? $0 : nil } ?? lastModified
-        return ResourceInfo(length: length, validator: validator, contentType: contentType)
+        // No `ifRange`: a listing's tag may be of another form than the one GET answers with.
+        return ResourceInfo(length: length, validator: Validator(etag: etag, lastModified: lastModified)?.text,
+                            contentType: contentType)
     }
 }

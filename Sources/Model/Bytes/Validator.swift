@@ -1,0 +1,135 @@
+import Foundation
+
+/// The version of a remote file as servers state it (RFC 9110 §8.8): an entity tag, a
+/// Last-Modified date, or both. Kept as text (`text`) in `ResourceInfo`, the cache record and the
+/// library; this type reads that text and answers the two questions asked of it: "is it the same
+/// version?" (`sameVersion`) and "what may `If-Range` carry?" (`ifRange`).
+///
+/// The text is the entity tag in its quoted form (`"x"` or `W/"x"`), the date, or the tag, one
+/// space and the date. Records written before the date was kept next to the tag hold one of the
+/// two alone, and read the same way.
+package struct Validator: Sendable, Equatable {
+    /// An entity tag: its opaque text (without quotes) and whether it is weak (`W/`).
+    package struct EntityTag: Sendable, Equatable {
+        package var opaque: String
+        package var isWeak: Bool
+
+        package init(opaque: String, isWeak: Bool = false) {
+            self.opaque = opaque
+            self.isWeak = isWeak
+        }
+
+        /// A tag as a header writes it (`"x"`, `W/"x"`), with the rest of `text` after it; nil
+        /// when `text` does not start with one. `unquoted`: a bare tag (a PROPFIND `getetag`
+        /// without quotes, which WsgiDAV sends) is read as the quoted one.
+        static func parse(_ text: Substring, unquoted: Bool) -> (EntityTag, rest: Substring)? {
+            var rest = text.drop { $0 == " " || $0 == "\t" }
+            var weak = false
+            if rest.hasPrefix("W/") || rest.hasPrefix("w/") {
+                weak = true
+                rest = rest.dropFirst(2)
+            }
+            if rest.hasPrefix("\"") {
+                let body = rest.dropFirst()
+                guard let close = body.firstIndex(of: "\"") else { return nil }
+                return (EntityTag(opaque: String(body[..<close]), isWeak: weak), body[body.index(after: close)...])
+            }
+            let bare = rest.trimmingCharacters(in: .whitespaces)
+            guard unquoted, !bare.isEmpty, !bare.contains("\"") else { return nil }
+            return (EntityTag(opaque: bare, isWeak: weak), "")
+        }
+
+        /// The tag as a header carries it.
+        package var text: String { (isWeak ? "W/" : "") + "\"" + opaque + "\"" }
+    }
+
+    package var etag: EntityTag?
+    /// The Last-Modified date as the server wrote it (or, for a local file, its own version text).
+    package var lastModified: String?
+    /// The date may stand in `If-Range`: it lies at least a second before the `Date` of the answer
+    /// that gave it (RFC 9110 §8.8.2.2). Known only from an answer, not kept in `text`.
+    package var dateIsStrong = false
+
+    /// From a header or PROPFIND property each (`etag` quoted or not); nil when both are absent.
+    package init?(etag: String?, lastModified: String?) {
+        self.etag = etag.flatMap { EntityTag.parse(Substring($0), unquoted: true)?.0 }
+        self.lastModified = lastModified.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if self.etag == nil && self.lastModified == nil { return nil }
+    }
+
+    /// From a response's `ETag`, `Last-Modified` and `Date` headers.
+    package init?(etag: String?, lastModified: String?, date: String?) {
+        self.init(etag: etag, lastModified: lastModified)
+        if let modified = self.lastModified.flatMap(Self.date), let answered = date.flatMap(Self.date) {
+            dateIsStrong = modified.addingTimeInterval(1) <= answered
+        }
+    }
+
+    /// From `text` (this type's own, or a record written before it); nil for empty text.
+    package init?(text: String?) {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        if let parsed = EntityTag.parse(Substring(text), unquoted: false) {
+            etag = parsed.0
+            let date = parsed.rest.trimmingCharacters(in: .whitespaces)
+            lastModified = date.isEmpty ? nil : date
+        } else {
+            lastModified = text.trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// What `ResourceInfo`, the cache record and the library keep.
+    package var text: String {
+        [etag?.text, lastModified].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// Whether two statements of a version are of the same one: entity tags by the weak
+    /// comparison (`W/"x"` is `"x"`, RFC 9110 §8.8.3.2), else dates with dates; nil when they
+    /// share no kind (a tag against a date only) and so cannot be compared.
+    package static func sameVersion(_ a: Validator, _ b: Validator) -> Bool? {
+        if let left = a.etag, let right = b.etag { return left.opaque == right.opaque }
+        if let left = a.lastModified, let right = b.lastModified {
+            if let first = date(left), let second = date(right) { return first == second }
+            return left == right
+        }
+        return nil
+    }
+
+    /// `sameVersion` of two texts; nil when either is missing or they cannot be compared.
+    package static func sameVersion(_ a: String?, _ b: String?) -> Bool? {
+        guard let left = Validator(text: a), let right = Validator(text: b) else { return nil }
+        return sameVersion(left, right)
+    }
+
+    /// What is known of the version from both: `newer`'s statements, and `older`'s where `newer`
+    /// has none (a listing's date next to a GET's tag).
+    package func merging(_ older: Validator?) -> Validator {
+        var merged = self
+        if merged.etag == nil { merged.etag = older?.etag }
+        if merged.lastModified == nil {
+            merged.lastModified = older?.lastModified
+            merged.dateIsStrong = older?.dateIsStrong ?? false
+        }
+        return merged
+    }
+
+    /// What `If-Range` may carry (RFC 9110 §13.1.5): a strong entity tag; a date only when the
+    /// server gave no entity tag at all and the date is strong. Nil: send a bare `Range` and check
+    /// the answer's Content-Range and validators before using a byte of it.
+    package var ifRange: String? {
+        if let etag { return etag.isWeak ? nil : etag.text }
+        return dateIsStrong ? lastModified : nil
+    }
+
+    /// An HTTP-date (IMF-fixdate, and the obsolete RFC 850 and asctime forms, RFC 9110 §5.6.7).
+    package static func date(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) { return date }
+        }
+        return nil
+    }
+}

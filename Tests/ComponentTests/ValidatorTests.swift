@@ -1,0 +1,116 @@
+import Daemon
+import Foundation
+import Library
+import Loader
+import Model
+import Testing
+import TestSupport
+
+/// What a version is (RFC 9110 §8.8): entity tags read strong or weak, quoted or not, compared
+/// weakly; dates compared with dates; what `If-Range` may carry.
+struct ValidatorTests {
+    @Test("entity tags: strong, weak, and a PROPFIND getetag without quotes, all as the quoted tag")
+    func parse() throws {
+        let strong = try #require(Validator(etag: "\"abc-1\"", lastModified: nil))
+        #expect(strong.etag == Validator.EntityTag(opaque: "abc-1") && strong.text == "\"abc-1\"")
+        let weak = try #require(Validator(etag: " W/\"abc-1\" ", lastModified: nil))
+        #expect(weak.etag == Validator.EntityTag(opaque: "abc-1", isWeak: true) && weak.text == "W/\"abc-1\"")
+        let bare = try #require(Validator(etag: "16228609-1795424839-100000", lastModified: nil))
+        #expect(bare.text == "\"16228609-1795424839-100000\"", "WsgiDAV's getetag is its GET ETag without quotes")
+        #expect(Validator(etag: nil, lastModified: "  ") == nil)
+        #expect(Validator(etag: "\"unclosed", lastModified: nil) == nil)
+    }
+
+    @Test("the text kept in records reads back, and records of before (a tag or a date alone) read as they did")
+    func text() throws {
+        let both = try #require(Validator(etag: "W/\"x y\"", lastModified: "Sun, 22 Nov 2026 08:28:48 GMT"))
+        #expect(both.text == "W/\"x y\" Sun, 22 Nov 2026 08:28:48 GMT")
+        #expect(Validator(text: both.text) == both)
+        #expect(Validator(text: "\"v1\"")?.etag?.opaque == "v1" && Validator(text: "\"v1\"")?.lastModified == nil)
+        #expect(Validator(text: "Sun, 22 Nov 2026 08:28:48 GMT")?.lastModified == "Sun, 22 Nov 2026 08:28:48 GMT")
+        #expect(Validator(text: "1700000000.123")?.lastModified == "1700000000.123", "a local file's version")
+        #expect(Validator(text: "") == nil && Validator(text: nil) == nil)
+    }
+
+    @Test("the same version: tags by the weak comparison, dates with dates, a tag against a date alone unknown")
+    func sameVersion() {
+        #expect(Validator.sameVersion("W/\"x\"", "\"x\"") == true)
+        #expect(Validator.sameVersion("W/\"x\"", "W/\"x\"") == true)
+        #expect(Validator.sameVersion("\"x\"", "\"y\"") == false)
+        #expect(Validator.sameVersion("\"x\" Sun, 22 Nov 2026 08:28:48 GMT", "\"y\" Sun, 22 Nov 2026 08:28:48 GMT") == false,
+                "tags decide when both have one")
+        // nginx: the listing gives only the date, the record keeps GET's tag and date.
+        #expect(Validator.sameVersion("Sun, 22 Nov 2026 08:28:48 GMT", "\"6b0-186a0\" Sun, 22 Nov 2026 08:28:48 GMT") == true)
+        #expect(Validator.sameVersion("Sun, 22 Nov 2026 08:28:49 GMT", "\"6b0-186a0\" Sun, 22 Nov 2026 08:28:48 GMT") == false)
+        #expect(Validator.sameVersion("Sunday, 22-Nov-26 08:28:48 GMT", "Sun, 22 Nov 2026 08:28:48 GMT") == true, "RFC 850 form")
+        #expect(Validator.sameVersion("\"x\"", "Sun, 22 Nov 2026 08:28:48 GMT") == nil)
+        #expect(Validator.sameVersion(nil, "\"x\"") == nil)
+    }
+
+    @Test("If-Range: a strong tag; a date only without any tag and a second or more before the answer's Date")
+    func ifRange() {
+        let modified = "Sun, 22 Nov 2026 08:28:48 GMT"
+        #expect(Validator(etag: "\"x\"", lastModified: modified, date: "Sun, 22 Nov 2026 09:00:00 GMT")?.ifRange == "\"x\"")
+        #expect(Validator(etag: "W/\"x\"", lastModified: modified, date: "Sun, 22 Nov 2026 09:00:00 GMT")?.ifRange == nil,
+                "a weak tag given: the date may not stand in (RFC 9110 §13.1.5)")
+        #expect(Validator(etag: nil, lastModified: modified, date: "Sun, 22 Nov 2026 08:28:49 GMT")?.ifRange == modified)
+        #expect(Validator(etag: nil, lastModified: modified, date: "Sun, 22 Nov 2026 08:28:48 GMT")?.ifRange == nil,
+                "changed within the second of the answer: a weak date")
+        #expect(Validator(etag: nil, lastModified: modified, date: nil)?.ifRange == nil, "no Date: not known strong")
+        #expect(Validator(text: modified)?.ifRange == nil, "a date from a record or listing is not known strong")
+        #expect(Validator(text: "\"x\" \(modified)")?.ifRange == "\"x\"")
+    }
+
+    /// Reads a whole source on a thread of its own (reads wait for the network).
+    private func readAll(_ source: any ByteSource) async throws -> Data {
+        try await onOwnThread {
+            var data = Data()
+            while true {
+                let bytes = try source.readBytes(at: Int64(data.count), count: 65_536)
+                if bytes.isEmpty { return data }
+                data.append(contentsOf: bytes)
+            }
+        }
+    }
+
+    @Test("scan, play, then replay after restarts: no body byte on replay, and the cached copy survives a rescan",
+          .timeLimit(.minutes(3)), arguments: WebDAVTestServer.Kind.allCases)
+    func replayFromCache(kind: WebDAVTestServer.Kind) async throws {
+        let rig = try await StreamingRig([.longOpus], server: kind)
+        let origin = try rig.origin(.longOpus)
+        let configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
+        func getBytes() -> Int { rig.proxy.log.filter { $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes } }
+
+        let library = LibraryActor()
+        try await library.openDatabase(at: rig.directory.appendingPathComponent("library.sqlite"))
+        let first = LoaderActor(configuration: configuration)
+        let scan = try #require(await library.scan(["dav"], loader: first).first)
+        #expect(scan.tracks == 1 && scan.tagsRead == 1, "\(kind)")
+        #expect(try await readAll(try await first.open(rig.url(.longOpus))) == origin)
+        await first.shutdown()
+        #expect(try rig.cache.holdsWhole(origin), "\(kind): the play left the whole file cached")
+
+        // Each replay is a new run: the copy is revalidated with a listing and played from the cache.
+        var replayed: [Int] = []
+        for _ in 0..<2 {
+            rig.proxy.clearLog()
+            let loader = LoaderActor(configuration: configuration)
+            #expect(try await readAll(try await loader.open(rig.url(.longOpus))) == origin)
+            await loader.shutdown()
+            replayed.append(getBytes())
+        }
+        #expect(replayed == [0, 0], "\(kind): body bytes sent for each replay of a \(origin.count)-byte file")
+        #expect(try rig.cache.holdsWhole(origin), "\(kind)")
+
+        // A scan into a new library reads the tags again, with the listing's version: from the cache.
+        rig.proxy.clearLog()
+        let fresh = LibraryActor()
+        try await fresh.openDatabase(at: rig.directory.appendingPathComponent("library-2.sqlite"))
+        let rescanner = LoaderActor(configuration: configuration)
+        let rescan = try #require(await fresh.scan(["dav"], loader: rescanner).first)
+        await rescanner.shutdown()
+        #expect(rescan.tracks == 1 && rescan.tagsRead == 1)
+        #expect(getBytes() == 0, "\(kind): a rescan fetched \(getBytes()) bytes of a cached file")
+        #expect(try rig.cache.holdsWhole(origin), "\(kind): the cached copy survives a rescan")
+    }
+}
