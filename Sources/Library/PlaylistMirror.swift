@@ -5,7 +5,7 @@ import Foundation
 /// (`$XDG_DATA_HOME/cloudplayerd/playlists/`). They are the one part of the library a scan
 /// cannot rebuild: each is written (atomically) on every change, and read back into a new
 /// database — one made after a damaged file was set aside, or deleted by hand.
-struct PlaylistMirror {
+package struct PlaylistMirror {
     let folder: URL
 
     init(libraryFile: URL) {
@@ -15,7 +15,7 @@ struct PlaylistMirror {
     /// A file name for a playlist name: no path separators, control characters or leading dot,
     /// at most ~150 bytes. A name that had to change gets a hash of the whole name, so two names
     /// never share a file; a name that looks like a URL (it may carry a password) is only hashed.
-    static func fileName(for name: String) -> String {
+    package static func fileName(for name: String) -> String {
         let hash = String(name.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
         if name.contains("://") { return "playlist-\(hash).m3u" }
         var safe = ""
@@ -36,7 +36,7 @@ struct PlaylistMirror {
 
     /// The file's text: the name in `#PLAYLIST:` (a file name cannot hold every name), then
     /// each location as the library writes it, after its title.
-    static func m3u(name: String, entries: [PlaylistEntry]) -> String {
+    package static func m3u(name: String, entries: [PlaylistEntry]) -> String {
         var text = "#EXTM3U\n#PLAYLIST:\(oneLine(name))\n"
         for entry in entries {
             if let title = entry.title { text += "#EXTINF:-1,\(oneLine(title))\n" }
@@ -58,7 +58,7 @@ struct PlaylistMirror {
         }
     }
 
-    static func parse(_ text: String, fallbackName: String) -> (name: String, entries: [PlaylistEntry]) {
+    package static func parse(_ text: String, fallbackName: String) -> (name: String, entries: [PlaylistEntry]) {
         var name = fallbackName
         var entries: [PlaylistEntry] = []
         var title: String?
