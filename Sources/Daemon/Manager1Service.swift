@@ -191,10 +191,12 @@ package final class Manager1Service: Sendable {
     /// Scans every scannable source, as `cloudplayerctl scan` does: after the library was made
     /// anew for a damaged one.
     package func rescanAll() async {
+        guard await loader.sources.all.contains(where: \.isScannable) else { return }  // nothing to scan
         do {
             _ = try await startScan([])
         } catch {
-            logger.warning("the new library was not scanned: \(error); run cloudplayerctl scan")
+            let reason = (error as? ManagerError)?.message ?? "\(error)"
+            logger.warning("the new library was not scanned: \(reason); run cloudplayerctl scan")
         }
     }
 

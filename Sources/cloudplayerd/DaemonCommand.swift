@@ -3,6 +3,7 @@ import Daemon
 import Foundation
 import Library
 import Loader
+import Logging
 import Manager1
 import MPRIS
 import Output
@@ -106,7 +107,8 @@ struct DaemonCommand: AsyncParsableCommand {
             return first
         }
         if let lost {
-            complain("lost the session bus connection (\(lost)); stopping, exit status 3 — systemd restarts the service")
+            // At error priority in the journal (`journalctl --user -u cloudplayerd -p err`).
+            Logger(label: "cloudplayerd.daemon").error("lost the session bus connection (\(lost)); stopping with exit status 3 so that systemd starts the service again")
             ServiceNotifier.status("lost the session bus connection: \(lost)")
         }
         withExtendedLifetime(watcher) {}
