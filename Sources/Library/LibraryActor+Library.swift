@@ -26,6 +26,7 @@ extension LibraryActor {
         }
         scanProgress = nil
         lastScanReports = reports
+        startPendingRescan()
         return reports
     }
 

@@ -90,8 +90,10 @@ extension LibraryActor {
         }
     }
 
-    private func startPendingRescan() {
-        guard rescanPending, let rescan else { return }
+    /// Starts the rescan a rebuild asked for, once the daemon can scan and no scan runs (one
+    /// that was under way wrote into the old database; this one starts when it ends).
+    func startPendingRescan() {
+        guard rescanPending, let rescan, scanProgress == nil else { return }
         rescanPending = false
         Task { await rescan() }
     }
