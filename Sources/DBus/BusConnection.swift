@@ -19,6 +19,8 @@ package final class BusConnection: Sendable {
         var closed = false
         /// Objects sd-bus holds pointers to (vtables, userdata), released after the bus is.
         var keptAlive: [AnyObject] = []
+        /// Why the connection ended without `close()`: the bus went away.
+        var lost: String?
     }
 
     private let queue = Locked(Queue())
@@ -96,18 +98,32 @@ package final class BusConnection: Sendable {
         }
     }
 
+    /// Waits until the connection has ended. Returns why when the bus went away (the bus daemon
+    /// stopped or dropped the connection); nil when `close()` ended it.
+    package func ended() async -> String? {
+        await finished.value
+        return queue.withLock { $0.lost }
+    }
+
     private func run(_ bus: OpaquePointer) {
+        var lost: String?
         while !stopping.load(ordering: .sequentiallyConsistent) {
             for job in takeJobs() { job(bus) }
             var processed: Int32 = 1
             while processed > 0 { processed = sd_bus_process(bus, nil) }
-            if processed < 0 { break }  // the bus went away (ECONNRESET …): nothing more to serve
+            if processed < 0 {  // the bus went away (ECONNRESET …): nothing more to serve
+                lost = String(cString: strerror(-processed))
+                break
+            }
             var descriptors = [
                 pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
                 pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
             ]
             let result = poll(&descriptors, 2, Self.pollTimeout(bus))
-            if result < 0 && errno != EINTR { break }
+            if result < 0 && errno != EINTR {
+                lost = String(cString: strerror(errno))
+                break
+            }
             if descriptors[1].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 while read(wakeReader, &drain, drain.count) > 0 {}
@@ -116,6 +132,7 @@ package final class BusConnection: Sendable {
         // Last jobs, then refuse more: a reply that comes later has no bus to go to.
         let last = queue.withLock { queue in
             queue.closed = true
+            queue.lost = lost
             defer { queue.jobs.removeAll() }
             return queue.jobs
         }

@@ -13,6 +13,10 @@ package final class BusPublication: Sendable {
     package let name: String
     package let mpris: MPRISService
     private let connection: BusConnection
+    /// Why the bus went away, once, if it does (the bus daemon stopped or dropped the
+    /// connection); it finishes without an element after `stop()`. A daemon no client can reach
+    /// must not play on unnoticed.
+    package let losses: AsyncStream<String>
 
     /// Connects (to `address`, or the session bus), publishes, and takes the name for `instance`.
     /// Without a `manager` (`cloudplayerd play`), MPRIS places the tracks clients add by `sources`
@@ -33,6 +37,12 @@ package final class BusPublication: Sendable {
         }
         self.name = name
         self.connection = connection
+        let (losses, sink) = AsyncStream.makeStream(of: String.self)
+        self.losses = losses
+        Task {
+            if let reason = await connection.ended() { sink.yield(reason) }
+            sink.finish()
+        }
     }
 
     /// Quit requests from MPRIS clients.

@@ -145,7 +145,7 @@ package final class Manager1Service: Sendable {
 
     private static func errorName(_ error: LibraryError) -> String {
         switch error {
-        case .newerDatabase, .cannotOpen: Manager1.errorPrefix + "LibraryUnavailable"
+        case .newerDatabase, .cannotOpen, .damaged: Manager1.errorPrefix + "LibraryUnavailable"
         case .noSuchSource, .noSuchPlaylist, .noSuchTrack: Manager1.errorPrefix + "NotFound"
         case .badPlaylistName, .notEditable: "org.freedesktop.DBus.Error.InvalidArgs"
         }
@@ -187,6 +187,18 @@ package final class Manager1Service: Sendable {
     }
 
     // MARK: Scans
+
+    /// Scans every scannable source, as `cloudplayerctl scan` does: after the library was made
+    /// anew for a damaged one.
+    package func rescanAll() async {
+        guard await loader.sources.all.contains(where: \.isScannable) else { return }  // nothing to scan
+        do {
+            _ = try await startScan([])
+        } catch {
+            let reason = (error as? ManagerError)?.message ?? "\(error)"
+            logger.warning("the new library was not scanned: \(reason); run cloudplayerctl scan")
+        }
+    }
 
     private func startScan(_ names: [String]) async throws -> BusNothing {
         let configured = await loader.sources

@@ -26,6 +26,7 @@ extension LibraryActor {
         }
         scanProgress = nil
         lastScanReports = reports
+        startPendingRescan()
         return reports
     }
 
@@ -49,67 +50,87 @@ extension LibraryActor {
     package var lastScan: [ScanReport] { lastScanReports }
 
     package func search(_ text: String, limit: Int = 50) throws -> [LibraryTrack] {
-        try database.search(text, limit: limit)
+        try checked { try $0.search(text, limit: limit) }
     }
 
     package func tracks(_ filter: TrackFilter, limit: Int = 1000, offset: Int = 0) throws -> [LibraryTrack] {
-        try database.tracks(filter, limit: limit, offset: offset)
+        try checked { try $0.tracks(filter, limit: limit, offset: offset) }
     }
 
     package func track(at location: TrackLocation) throws -> LibraryTrack? {
-        try database.track(url: location.uri)
+        try checked { try $0.track(url: location.uri) }
     }
 
     /// The tracks at these locations that the library knows, by their locations' text form.
     package func tracks(at locations: [TrackLocation]) throws -> [String: LibraryTrack] {
-        try database.tracks(urls: locations.map(\.uri))
+        try checked { try $0.tracks(urls: locations.map(\.uri)) }
     }
 
     /// A track by library id.
     package func track(id reference: String) throws -> LibraryTrack {
-        guard let id = Int64(reference), let track = try database.track(id: id) else { throw LibraryError.noSuchTrack(reference) }
+        guard let id = Int64(reference), let track = try checked({ try $0.track(id: id) }) else { throw LibraryError.noSuchTrack(reference) }
         return track
     }
 
     package func playlists() throws -> [PlaylistSummary] {
-        try database.playlists()
+        try checked { try $0.playlists() }
     }
 
     package func playlist(_ reference: String) throws -> LibraryPlaylist {
-        try database.playlist(reference)
+        try checked { try $0.playlist(reference) }
     }
 
     package func entries(of playlist: LibraryPlaylist) throws -> [PlaylistEntry] {
-        try database.entries(of: playlist)
+        try checked { try $0.entries(of: playlist) }
     }
 
+    /// The user's playlists are also written as M3U files on every change (`PlaylistMirror`).
     package func createPlaylist(named name: String) throws -> LibraryPlaylist {
-        try database.createPlaylist(named: name)
+        try checked { store in
+            let playlist = try store.createPlaylist(named: name)
+            mirrorChange(of: playlist.name, in: store)
+            return playlist
+        }
     }
 
     package func deletePlaylist(_ reference: String) throws {
-        try database.deletePlaylist(try database.playlist(reference))
+        try checked { store in
+            let playlist = try store.playlist(reference)
+            try store.deletePlaylist(playlist)
+            mirror?.remove(name: playlist.name)
+        }
     }
 
     package func add(_ locations: [TrackLocation], toPlaylist reference: String) throws {
-        try database.add(locations.map(\.uri), to: try database.playlist(reference))
+        try checked { store in
+            let playlist = try store.playlist(reference)
+            try store.add(locations.map(\.uri), to: playlist)
+            mirrorChange(of: playlist.name, in: store)
+        }
     }
 
     package func remove(_ locations: [TrackLocation], fromPlaylist reference: String) throws -> Int {
-        try database.remove(locations.map(\.uri), from: try database.playlist(reference))
+        try checked { store in
+            let playlist = try store.playlist(reference)
+            let removed = try store.remove(locations.map(\.uri), from: playlist)
+            mirrorChange(of: playlist.name, in: store)
+            return removed
+        }
     }
 
     package func setPinned(_ pinned: Bool, playlist reference: String) throws -> LibraryPlaylist {
-        let playlist = try database.playlist(reference)
-        try database.setPinned(pinned, playlist)
-        return playlist
+        try checked { store in
+            let playlist = try store.playlist(reference)
+            try store.setPinned(pinned, playlist)
+            return playlist
+        }
     }
 
     package func pinnedURLs() throws -> [String] {
-        try database.pinnedURLs()
+        try checked { try $0.pinnedURLs() }
     }
 
     package func summary(sources: [String]) throws -> LibrarySummary {
-        try database.summary(sources: sources)
+        try checked { try $0.summary(sources: sources) }
     }
 }

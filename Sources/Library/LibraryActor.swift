@@ -1,5 +1,6 @@
 import Base
 import Foundation
+import Logging
 import Model
 
 /// The library database: scanned tracks, playlists, search, and the scan under way.
@@ -17,10 +18,19 @@ package actor LibraryActor {
     }
 
     /// The database, once opened; why it could not be, otherwise.
-    private var store: Result<LibraryStore, LibraryError> = .failure(.cannotOpen(path: "", reason: "not opened"))
+    var store: Result<LibraryStore, LibraryError> = .failure(.cannotOpen(path: "", reason: "not opened"))
+    /// Where the database is, once `openDatabase` was called.
+    var file: URL?
+    /// The user's playlists as M3U files beside the database.
+    var mirror: PlaylistMirror?
+    /// A new database was made for a damaged one: the sources are to be scanned again.
+    var rescanPending = false
+    /// Starts that scan; set by the daemon once it can scan.
+    var rescan: (@Sendable () async -> Void)?
     /// The scan under way, if any, and what it has done so far.
     var scanProgress: ScanProgress?
     var lastScanReports: [ScanReport] = []
+    let logger = Logger(label: "cloudplayerd.library")
 
     package init() {}
 
@@ -28,14 +38,21 @@ package actor LibraryActor {
         executor.shutdown()
     }
 
-    /// Opens the library database (default: `$XDG_DATA_HOME/cloudplayerd/library.sqlite`).
-    /// On failure playing still works; library requests answer with the reason.
+    /// Opens the library database (default: `$XDG_DATA_HOME/cloudplayerd/library.sqlite`). A
+    /// damaged one is set aside and a new one made (see `rebuild`). On failure playing still
+    /// works; library requests answer with the reason.
     package func openDatabase(at file: URL? = nil) throws(LibraryError) {
+        let file = file ?? LibraryStore.defaultFile
+        self.file = file
+        mirror = PlaylistMirror(libraryFile: file)
         do {
-            store = .success(try LibraryStore(file: file ?? LibraryStore.defaultFile))
+            adopt(try LibraryStore(file: file))
         } catch {
-            store = .failure(error)
-            throw error
+            guard case .damaged(_, let reason) = error else {
+                store = .failure(error)
+                throw error
+            }
+            try rebuild(after: reason, closing: nil)
         }
     }
 

@@ -140,6 +140,25 @@ extension LibraryStore {
         }
     }
 
+    /// One of the user's playlists read back from its M3U file into a new database, titles as
+    /// the file has them; a name already taken is left as it is.
+    func restorePlaylist(named name: String, entries: [PlaylistEntry]) throws {
+        try write { db in
+            guard try LibraryPlaylist.filter(Column("kind") == "user" && Column("name") == name).fetchCount(db) == 0 else { return }
+            var playlist = LibraryPlaylist(name: name, kind: .user)
+            try playlist.insert(db)
+            guard let id = playlist.id else { return }
+            for (position, entry) in entries.enumerated() {
+                try LibraryPlaylistItem(playlist: id, position: position, url: entry.url, title: entry.title).insert(db)
+            }
+        }
+    }
+
+    /// The user's own playlists, to write as M3U files.
+    func userPlaylists() throws -> [LibraryPlaylist] {
+        try read { try LibraryPlaylist.filter(Column("kind") == "user").fetchAll($0) }
+    }
+
     func deletePlaylist(_ playlist: LibraryPlaylist) throws {
         guard playlist.kind == .user else { throw LibraryError.notEditable(playlist.name) }
         _ = try write { try LibraryPlaylist.deleteOne($0, key: playlist.id) }

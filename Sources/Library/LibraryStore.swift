@@ -7,13 +7,16 @@ import GRDB
 package final class LibraryStore {
     let path: String
     private let database: DatabaseQueue
+    /// Made by this open (no tables before): the user's playlists are read back into it.
+    let fresh: Bool
 
     /// `$XDG_DATA_HOME/cloudplayerd/library.sqlite`.
     static var defaultFile: URL { XDGDirectories.data.appendingPathComponent("library.sqlite") }
 
     /// Opens (or creates) the database. One written by a newer cloudplayerd is refused and left
-    /// as it is; the folder is the user's alone (0700), and so is the file (0600).
+    /// as it is; a damaged one is refused as `.damaged` (see `LibraryStore+Damage`); the folder is the user's alone (0700), and so is the file (0600).
     init(file: URL) throws(LibraryError) {
+        if let damage = Self.damageOnDisk(at: file.path) { throw .damaged(path: file.path, reason: damage) }
         path = file.path
         let folder = file.deletingLastPathComponent()
         do {
@@ -25,10 +28,13 @@ package final class LibraryStore {
             configuration.busyMode = .timeout(5)
             database = try DatabaseQueue(path: file.path, configuration: configuration)
         } catch {
+            if let damage = Self.damage(error) { throw .damaged(path: file.path, reason: damage) }
             throw .cannotOpen(path: file.path, reason: Self.reason(error))
         }
         let migrator = LibrarySchema.migrator
         do {
+            try Self.check(database, path: file.path)
+            fresh = try database.read { try !$0.tableExists("track") }
             if try database.read({ try migrator.hasBeenSuperseded($0) }) { throw LibraryError.newerDatabase(path: file.path) }
             // WAL, and a sync at checkpoints rather than at every commit: a scan commits a few
             // times per folder. Set only now, so a newer version's file is never touched. Its
@@ -41,12 +47,19 @@ package final class LibraryStore {
         } catch let error as LibraryError {
             throw error
         } catch {
+            if let damage = Self.damage(error) { throw .damaged(path: file.path, reason: damage) }
             throw .cannotOpen(path: file.path, reason: Self.reason(error))
         }
     }
 
     private static func reason(_ error: any Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
+    }
+
+    /// Closes the connection, so that nothing of it (a checkpoint, the deletion of its `-wal` at
+    /// close) touches the files once they are moved aside and a new database has their names.
+    func close() {
+        try? database.close()
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {

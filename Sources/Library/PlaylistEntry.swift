@@ -4,4 +4,10 @@ package struct PlaylistEntry: Sendable, Equatable {
     package var url: String
     package var title: String?
     package var track: LibraryTrack?
+
+    package init(url: String, title: String?, track: LibraryTrack? = nil) {
+        self.url = url
+        self.title = title
+        self.track = track
+    }
 }

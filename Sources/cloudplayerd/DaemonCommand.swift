@@ -3,6 +3,7 @@ import Daemon
 import Foundation
 import Library
 import Loader
+import Logging
 import Manager1
 import MPRIS
 import Output
@@ -16,7 +17,8 @@ struct DaemonCommand: AsyncParsableCommand {
             Publishes org.mpris.MediaPlayer2.cloudplayerd on the session bus (from \
             DBUS_SESSION_BUS_ADDRESS) and plays what clients ask for, e.g. \
             `playerctl -p cloudplayerd open file:///music/a.mp3`. Runs until SIGTERM, SIGINT or \
-            an MPRIS Quit call; then it releases its bus name and exits 0.
+            an MPRIS Quit call; then it releases its bus name and exits 0. When the session \
+            bus goes away it stops too, with exit status 3, so that systemd starts it again.
             """
     )
 
@@ -51,6 +53,8 @@ struct DaemonCommand: AsyncParsableCommand {
         let player = Player(loader: loader, output: OutputActor(device: device))
         let reloader = ConfigReloader(options: configOptions, loader: loader)
         let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
+        // A library made anew for a damaged one (now, or while serving) is filled by a scan.
+        await library.whenRebuilt { await manager.rescanAll() }
         let service: BusPublication
         do {
             service = try await BusPublication(player: player, manager: manager, sources: configuration.sources, instance: instance)
@@ -71,19 +75,41 @@ struct DaemonCommand: AsyncParsableCommand {
 
         let signals = watcher.signals
         let quits = service.quitRequests
-        // The first of: a stopping signal, or a client's Quit. SIGHUP reloads the config.
-        await withTaskGroup(of: Void.self) { group in
+        let losses = service.losses
+        // The first of: a stopping signal, a client's Quit, or the bus gone. SIGHUP reloads the
+        // config.
+        let lost = await withTaskGroup(of: String?.self) { group in
             group.addTask {
                 for await number in signals {
-                    guard number == SIGHUP else { return }
+                    guard number == SIGHUP else { return nil }
                     ServiceNotifier.reloading()
                     if let problem = await reloader.reload() { complain("config not reloaded, keeping the last good one: \(problem)") }
                     ServiceNotifier.status("serving \(service.name)")
                 }
+                return nil
             }
-            group.addTask { for await _ in quits { return } }
-            await group.next()
+            group.addTask {
+                for await _ in quits { return nil }
+                return nil
+            }
+            // Without its bus no media key, playerctl or cloudplayerctl reaches the daemon again.
+            // Rather than play on unreachable it stops, saving its state, and exits 3:
+            // systemd's Restart=on-failure (or the next D-Bus activation) starts a fresh one on
+            // the new bus, which comes back paused where this one was. Reconnecting in place
+            // would mean re-registering every object, name and match on a bus that is usually
+            // gone for good (the session ended or its dbus-daemon was restarted).
+            group.addTask {
+                for await reason in losses { return reason }
+                return nil
+            }
+            let first = await group.next() ?? nil
             group.cancelAll()
+            return first
+        }
+        if let lost {
+            // At error priority in the journal (`journalctl --user -u cloudplayerd -p err`).
+            Logger(label: "cloudplayerd.daemon").error("lost the session bus connection (\(lost)); stopping with exit status 3 so that systemd starts the service again")
+            ServiceNotifier.status("lost the session bus connection: \(lost)")
         }
         withExtendedLifetime(watcher) {}
         ServiceNotifier.stopping()
@@ -92,5 +118,6 @@ struct DaemonCommand: AsyncParsableCommand {
         await player.shutdown()
         await service.stop()
         try? await device.close()
+        if lost != nil { throw ExitCode(3) }
     }
 }

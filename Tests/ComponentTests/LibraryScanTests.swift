@@ -352,8 +352,12 @@ struct LibraryScanTests {
         #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o700)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(Set(files).isSuperset(of: ["library.sqlite", "library.sqlite-wal"]), "\(files)")
-        for name in files {
-            #expect(try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int == 0o600, "\(name)")
+        // The user's playlists as M3U files: a folder of the user's alone, like the library's.
+        let playlists = directory.appendingPathComponent("playlists")
+        let paths = files.filter { $0 != "playlists" }.map { directory.appendingPathComponent($0) } + [playlists.appendingPathComponent("Written.m3u")]
+        for file in paths {
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600, "\(file.lastPathComponent)")
         }
+        #expect(try FileManager.default.attributesOfItem(atPath: playlists.path)[.posixPermissions] as? Int == 0o700)
     }
 }
