@@ -122,6 +122,7 @@ extension LibraryActor {
         try checked { store in
             let playlist = try store.playlist(reference)
             try store.setPinned(pinned, playlist)
+            mirrorChange(of: reference, in: store)
             return playlist
         }
     }

@@ -61,7 +61,7 @@ extension LibraryActor {
         guard let mirror else { return }
         do {
             if opened.fresh {
-                for (name, entries) in mirror.read() { try opened.restorePlaylist(named: name, entries: entries) }
+                for playlist in mirror.read() { try opened.restorePlaylist(playlist) }
             } else {
                 for playlist in try opened.userPlaylists() { try mirrorPlaylist(playlist, in: opened) }
             }
@@ -73,11 +73,8 @@ extension LibraryActor {
     /// Writes one of the user's playlists as its M3U file, unless the file says the same.
     func mirrorPlaylist(_ playlist: LibraryPlaylist, in store: LibraryStore) throws {
         guard let mirror, playlist.kind == .user else { return }
-        let entries = try store.entries(of: playlist)
-        let text = PlaylistMirror.m3u(name: playlist.name, entries: entries)
-        let path = mirror.folder.appendingPathComponent(PlaylistMirror.fileName(for: playlist.name)).path
-        guard FileManager.default.contents(atPath: path) != Data(text.utf8) else { return }
-        try mirror.write(name: playlist.name, entries: entries)
+        try mirror.write(PlaylistMirror.Playlist(name: playlist.name, id: playlist.id, pinned: playlist.pinned,
+                                                 entries: try store.entries(of: playlist)))
     }
 
     /// After a change of one of the user's playlists: its file follows. A failure is logged; the

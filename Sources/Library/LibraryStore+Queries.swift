@@ -142,13 +142,16 @@ extension LibraryStore {
 
     /// One of the user's playlists read back from its M3U file into a new database, titles as
     /// the file has them; a name already taken is left as it is.
-    func restorePlaylist(named name: String, entries: [PlaylistEntry]) throws {
+    func restorePlaylist(_ saved: PlaylistMirror.Playlist) throws {
         try write { db in
-            guard try LibraryPlaylist.filter(Column("kind") == "user" && Column("name") == name).fetchCount(db) == 0 else { return }
-            var playlist = LibraryPlaylist(name: name, kind: .user)
+            guard try LibraryPlaylist.filter(Column("kind") == "user" && Column("name") == saved.name).fetchCount(db) == 0 else { return }
+            var playlist = LibraryPlaylist(name: saved.name, kind: .user)
+            playlist.pinned = saved.pinned
+            // Under its old id, so a client's reference still means this playlist.
+            if let id = saved.id, try LibraryPlaylist.fetchOne(db, key: id) == nil { playlist.id = id }
             try playlist.insert(db)
             guard let id = playlist.id else { return }
-            for (position, entry) in entries.enumerated() {
+            for (position, entry) in saved.entries.enumerated() {
                 try LibraryPlaylistItem(playlist: id, position: position, url: entry.url, title: entry.title).insert(db)
             }
         }

@@ -6,6 +6,26 @@ import Foundation
 /// cannot rebuild: each is written (atomically) on every change, and read back into a new
 /// database — one made after a damaged file was set aside, or deleted by hand.
 package struct PlaylistMirror {
+    /// What a file holds of one playlist: enough to make it again as it was, under its id (clients
+    /// refer to playlists by id, so a rebuilt library must not give an id to another playlist).
+    package struct Playlist: Sendable, Equatable {
+        package var name: String
+        package var id: Int64?
+        package var pinned = false
+        package var entries: [PlaylistEntry]
+
+        package init(name: String, id: Int64? = nil, pinned: Bool = false, entries: [PlaylistEntry]) {
+            self.name = name
+            self.id = id
+            self.pinned = pinned
+            self.entries = entries
+        }
+    }
+
+    /// Our own lines, which other M3U readers skip as comments.
+    private static let idLine = "#CLOUDPLAYERD-ID:"
+    private static let pinnedLine = "#CLOUDPLAYERD-PINNED"
+
     let folder: URL
 
     init(libraryFile: URL) {
@@ -28,17 +48,24 @@ package struct PlaylistMirror {
         return (safe == name ? safe : "\(safe)-\(hash)") + ".m3u"
     }
 
-    /// Writes one playlist (blocks on the disk: the library's own thread).
-    func write(name: String, entries: [PlaylistEntry]) throws {
+    /// Writes one playlist unless its file says the same already (blocks on the disk: the
+    /// library's own thread).
+    func write(_ playlist: Playlist) throws {
+        let text = Data(Self.m3u(playlist).utf8)
+        let path = file(for: playlist.name)
+        guard FileManager.default.contents(atPath: path.path) != text else { return }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try AtomicFile.write(Data(Self.m3u(name: name, entries: entries).utf8), to: file(for: name))
+        try AtomicFile.write(text, to: path)
     }
 
-    /// The file's text: the name in `#PLAYLIST:` (a file name cannot hold every name), then
-    /// each location as the library writes it, after its title.
-    package static func m3u(name: String, entries: [PlaylistEntry]) -> String {
-        var text = "#EXTM3U\n#PLAYLIST:\(oneLine(name))\n"
-        for entry in entries {
+    /// The file's text: the name in `#PLAYLIST:` (a file name cannot hold every name), the id
+    /// and the offline keep in lines of our own, then each location as the library writes it,
+    /// after its title.
+    package static func m3u(_ playlist: Playlist) -> String {
+        var text = "#EXTM3U\n#PLAYLIST:\(oneLine(playlist.name))\n"
+        if let id = playlist.id { text += "\(idLine)\(id)\n" }
+        if playlist.pinned { text += "\(pinnedLine)\n" }
+        for entry in playlist.entries {
             if let title = entry.title { text += "#EXTINF:-1,\(oneLine(title))\n" }
             text += oneLine(entry.url) + "\n"
         }
@@ -49,8 +76,8 @@ package struct PlaylistMirror {
         _ = unlink(file(for: name).path)
     }
 
-    /// Every playlist in the folder, by name, with its entries.
-    func read() -> [(name: String, entries: [PlaylistEntry])] {
+    /// Every playlist in the folder.
+    func read() -> [Playlist] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.filter { $0.hasSuffix(".m3u") && !$0.hasPrefix(".") }.sorted().compactMap { file in
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path) else { return nil }
@@ -58,21 +85,24 @@ package struct PlaylistMirror {
         }
     }
 
-    package static func parse(_ text: String, fallbackName: String) -> (name: String, entries: [PlaylistEntry]) {
-        var name = fallbackName
-        var entries: [PlaylistEntry] = []
+    package static func parse(_ text: String, fallbackName: String) -> Playlist {
+        var playlist = Playlist(name: fallbackName, entries: [])
         var title: String?
         for line in text.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("#PLAYLIST:") {
-                name = String(line.dropFirst("#PLAYLIST:".count))
+                playlist.name = String(line.dropFirst("#PLAYLIST:".count))
+            } else if line.hasPrefix(idLine) {
+                playlist.id = Int64(line.dropFirst(idLine.count)).flatMap { $0 > 0 ? $0 : nil }
+            } else if line == pinnedLine {
+                playlist.pinned = true
             } else if line.hasPrefix("#EXTINF:") {
                 title = line.firstIndex(of: ",").map { String(line[line.index(after: $0)...]) }
             } else if !line.hasPrefix("#") {
-                entries.append(PlaylistEntry(url: String(line), title: title, track: nil))
+                playlist.entries.append(PlaylistEntry(url: String(line), title: title, track: nil))
                 title = nil
             }
         }
-        return (name, entries)
+        return playlist
     }
 
     private func file(for name: String) -> URL {

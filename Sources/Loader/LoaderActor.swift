@@ -264,7 +264,8 @@ package actor LoaderActor {
         guard let known = resource.currentInfo else { return }
         do {
             let fresh = try await resource.input.describe(resource.location)
-            guard fresh.length != known.length || Validator.sameVersion(fresh.validator, known.validator) == false else { return }
+            guard fresh.length != known.length
+                    || !Validator.cachedCopyIsCurrent(listed: fresh.validator, recorded: known.validator) else { return }
             logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
             resource.forgetCachedCopy()
             if resources[resource.name] === resource && !resource.isInUse { resources[resource.name] = nil }

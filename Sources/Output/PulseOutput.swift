@@ -372,8 +372,10 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         String(cString: pa_strerror(pa_context_errno(context)))
     }
 
+    /// What a failed call means: the server is gone (or not yet back: a context that is not
+    /// ready), or this stream alone failed.
     private func serverError() -> OutputError {
-        contextFailed ? .serverLost(serverReason()) : .deviceFailed(serverReason())
+        pa_context_get_state(context) != PA_CONTEXT_READY ? .serverLost(serverReason()) : .deviceFailed(serverReason())
     }
 
     /// Disconnects and stops the mainloop thread; safe to call twice. The C objects themselves

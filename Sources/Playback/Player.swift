@@ -256,6 +256,7 @@ package actor Player {
             await execute(.play)
         case .cue(let id, let seconds):
             guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
+            resumeWhenBack = false  // cued: paused, also once a lost sound server is back
             if state.status == .playing {
                 await output.setPaused(true)
                 set(.paused)
@@ -395,6 +396,7 @@ package actor Player {
     /// Stops: no pipeline, no pause kept for the next stream, the position back at 0.
     private func stopPipeline() async {
         await teardown()
+        await stopWaitingForSoundServer()  // stopped: the next Play finds out afresh
         resumeWhenBack = false
         await output.setPaused(false)
         state.position = PositionAnchor()

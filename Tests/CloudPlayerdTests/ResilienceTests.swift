@@ -92,6 +92,13 @@ struct ResilienceTests {
             return try await playlistURLs()
         }
 
+        /// The user's playlist as `playlist ls` lists it: its id (clients refer to it by that) and
+        /// whether it is kept offline.
+        func userPlaylist() async throws -> (id: Int?, pinned: Bool?) {
+            let row = try await rows("playlist", "ls").first { $0["name"] as? String == ResilienceTests.playlist }
+            return (row?["id"] as? Int, row?["pinned"] as? Bool)
+        }
+
         func playlistURLs() async throws -> [String] {
             try await rows("playlist", "ls", ResilienceTests.playlist).compactMap { $0["url"] as? String }
         }
@@ -128,6 +135,9 @@ struct ResilienceTests {
         var rig = try await Rig.start()
         let urls = try await rig.scanAndMakePlaylist()
         #expect(urls.count == 2)
+        #expect(try await rig.bus.run(BuiltProducts.cloudplayerctl, ["cache", "pin", ResilienceTests.playlist]).status == 0)
+        let before = try await rig.userPlaylist()
+        #expect(before.id != nil && before.pinned == true)
         let m3u = try rig.mirroredPlaylist()
         #expect(m3u.contains("#PLAYLIST:\(Self.playlist)") && urls.allSatisfy { m3u.contains($0) }, "\(m3u)")
         #expect(await rig.stopDaemon().status == 0)
@@ -136,6 +146,9 @@ struct ResilienceTests {
         try await rig.restartDaemon()
         #expect(try await rig.eventuallyRescanned(), "\(rig.daemon.errorSoFar())")
         #expect(try await rig.playlistURLs() == urls)
+        // The same id (a reference a client holds means this playlist still) and still kept offline.
+        let after = try await rig.userPlaylist()
+        #expect(after.id == before.id && after.pinned == true, "before \(before), after \(after)")
         #expect(try rig.setAside("library.sqlite").count >= 1)
         let output = await rig.stopDaemon()
         #expect(output.status == 0)

@@ -20,13 +20,15 @@ import Testing
         #expect(!files[7].contains("secret") && !files[7].contains("anna"))
     }
 
-    @Test("an M3U file reads back the name, the locations and their titles it was written with")
-    func roundTrip() {
+    @Test("an M3U file reads back the name, the id, the offline keep, the locations and their titles it was written with",
+          arguments: [(Int64(7), true), (nil, false)])
+    func roundTrip(id: Int64?, pinned: Bool) {
         let entries = [PlaylistEntry(url: "file:///music/a%20b.mp3", title: "A, with a comma"),
                        PlaylistEntry(url: "https://cloud.example.org/dav/c.opus", title: nil)]
-        let text = PlaylistMirror.m3u(name: "Road / Trip", entries: entries)
-        let read = PlaylistMirror.parse(text, fallbackName: "ignored")
-        #expect(read.name == "Road / Trip")
-        #expect(read.entries == entries)
+        let playlist = PlaylistMirror.Playlist(name: "Road / Trip", id: id, pinned: pinned, entries: entries)
+        let text = PlaylistMirror.m3u(playlist)
+        #expect(PlaylistMirror.parse(text, fallbackName: "ignored") == playlist)
+        // Other players read it as a plain M3U: our lines are comments.
+        #expect(text.split(separator: "\n").filter { !$0.hasPrefix("#") } == entries.map { Substring($0.url) })
     }
 }

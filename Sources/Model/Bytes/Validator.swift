@@ -46,9 +46,13 @@ package struct Validator: Sendable, Equatable {
     package var etag: EntityTag?
     /// The Last-Modified date as the server wrote it (or, for a local file, its own version text).
     package var lastModified: String?
-    /// The date may stand in `If-Range`: it lies at least a second before the `Date` of the answer
-    /// that gave it (RFC 9110 §8.8.2.2). Known only from an answer, not kept in `text`.
+    /// The date may stand in `If-Range`: it lies at least 60 seconds before the `Date` of the
+    /// answer that gave it (RFC 9110 §8.8.2.2: a client may deduce a strong Last-Modified only so;
+    /// the margin covers a date and a modification time from different clocks). Known only from
+    /// an answer, not kept in `text`.
     package var dateIsStrong = false
+    /// How long before the answer's `Date` a Last-Modified date must lie to be strong.
+    static let strongDateMargin: TimeInterval = 60
 
     /// From a header or PROPFIND property each (`etag` quoted or not); nil when both are absent.
     package init?(etag: String?, lastModified: String?) {
@@ -61,7 +65,7 @@ package struct Validator: Sendable, Equatable {
     package init?(etag: String?, lastModified: String?, date: String?) {
         self.init(etag: etag, lastModified: lastModified)
         if let modified = self.lastModified.flatMap(Self.date), let answered = date.flatMap(Self.date) {
-            dateIsStrong = modified.addingTimeInterval(1) <= answered
+            dateIsStrong = modified.addingTimeInterval(Self.strongDateMargin) <= answered
         }
     }
 
@@ -94,6 +98,18 @@ package struct Validator: Sendable, Equatable {
         return nil
     }
 
+    /// Whether a copy cached under `recorded` is the version a listing states now (`listed`). A
+    /// listing that states nothing leaves it to the length; one that cannot be compared with the
+    /// record (a date against a record from before dates were kept next to tags, or no record of
+    /// a version at all) counts as another version: fetched once more, the record then keeps
+    /// GET's tag and date and compares from then on. Never "the same" by default: a file
+    /// rewritten at its old length would be served from the old bytes for good.
+    package static func cachedCopyIsCurrent(listed: String?, recorded: String?) -> Bool {
+        guard let listed = Validator(text: listed) else { return true }
+        guard let recorded = Validator(text: recorded) else { return false }
+        return sameVersion(listed, recorded) ?? false
+    }
+
     /// `sameVersion` of two texts; nil when either is missing or they cannot be compared.
     package static func sameVersion(_ a: String?, _ b: String?) -> Bool? {
         guard let left = Validator(text: a), let right = Validator(text: b) else { return nil }
@@ -123,13 +139,33 @@ package struct Validator: Sendable, Equatable {
     /// An HTTP-date (IMF-fixdate, and the obsolete RFC 850 and asctime forms, RFC 9110 §5.6.7).
     package static func date(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
+        // Every form starts with a day name; a local file's "seconds.nanoseconds" version, which
+        // a rescan compares for every file, is no date and costs no formatter.
+        guard trimmed.first?.isLetter == true else { return nil }
+        return httpDateFormatters.withLock { formatters in
+            formatters.lazy.compactMap { $0.date(from: trimmed) }.first
         }
-        return nil
+    }
+
+    /// Made once: a formatter costs far more to make than to use. Behind a lock, as
+    /// `DateFormatter` is not `Sendable`.
+    private static let httpDateFormatters = HTTPDateFormatters()
+}
+
+/// The three HTTP-date formatters, used one caller at a time.
+private final class HTTPDateFormatters: @unchecked Sendable {
+    private let lock = NSLock()
+    private let formatters: [DateFormatter] = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"].map { format in
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = format
+        return formatter
+    }
+
+    func withLock<T>(_ body: ([DateFormatter]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(formatters)
     }
 }
