@@ -300,7 +300,8 @@ struct MPRISTests {
 
     @Test("the spec's state rules: Seek below 0 clamps, past the end is Next, Rate 0 pauses, Volume below 0 is 0")
     func stateRules() async throws {
-        let (bus, daemon) = try await startDaemon()
+        // Debug: the commands and the status they met, printed if "Next while paused" fails again.
+        let (bus, daemon) = try await startDaemon(["--log-level", "debug"])
         let first = try await Fixtures.shared.url(.vbrMP3)
         let second = try await Fixtures.shared.url(.opus)
         func call(_ arguments: String...) async throws -> ProcessResult {
