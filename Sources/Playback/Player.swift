@@ -153,7 +153,6 @@ package actor Player {
     /// Stops playback, ends the event streams and refuses further commands.
     package func shutdown() async {
         await perform(.stop)
-        await stopWaitingForSoundServer()
         await loader.shutdown()
         mailbox.finish()
         let sinks = listeners.withLock { listeners in
@@ -396,7 +395,7 @@ package actor Player {
     /// Stops: no pipeline, no pause kept for the next stream, the position back at 0.
     private func stopPipeline() async {
         await teardown()
-        await stopWaitingForSoundServer()  // stopped: the next Play finds out afresh
+        stopWaitingForSoundServer()  // stopped: the next Play finds out afresh
         resumeWhenBack = false
         await output.setPaused(false)
         state.position = PositionAnchor()
@@ -503,7 +502,7 @@ package actor Player {
         await execute(.play)
     }
 
-    private func stopWaitingForSoundServer() async {
+    private func stopWaitingForSoundServer() {
         soundServerWait?.cancel()
         soundServerWait = nil
     }
