@@ -34,6 +34,8 @@ let package = Package(
         // C libraries, one system-library target each; Swift wraps each once, in one target.
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopus-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // sd-bus vtable entries, which Swift cannot build from the C macros.
@@ -65,8 +67,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Bytes to PCM: libmpg123 and libopusfile, on a thread of their own.
-        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile"]),
+        // Bytes to PCM: libmpg123, libopusfile, libFLAC and libvorbisfile, on a thread of their own.
+        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile"]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
         .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
         // The library database (SQLite through GRDB) and the scanner that fills it.

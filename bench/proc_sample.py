@@ -5,7 +5,8 @@ switches of all its threads, from /proc/PID/task/*/status), CPU %, RSS and threa
     bench/proc_sample.py PID SECONDS [--threads]
 
 Prints one line `wakeups_per_s cpu_percent rss_mib threads`; with --threads, a second line with the
-wake-ups per second of each thread name (where they come from). A thread that starts within the
+wake-ups per second of each thread name (where they come from), and a third with where the RSS is:
+anonymous memory (heap, stacks) and the mapped files whose pages are resident (code, mostly). A thread that starts within the
 window counts from 0, one that ends counts what it did until it was last seen (sampled every
 0.25 s; the sampler reads /proc and never wakes the process)."""
 import os
@@ -32,6 +33,19 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
+def resident(pid):
+    """MiB resident per mapping name, anonymous memory as [anon], largest first."""
+    sizes, name = {}, "[anon]"
+    with open(f"/proc/{pid}/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5:
+                name = os.path.basename(fields[5]) if len(fields) > 5 and fields[5].startswith("/") else "[anon]"
+            elif fields[0] == "Rss:":
+                sizes[name] = sizes.get(name, 0) + int(fields[1]) / 1024
+    return sorted(sizes.items(), key=lambda item: -item[1])
+
+
 def main():
     pid, seconds = int(sys.argv[1]), float(sys.argv[2])
     first, ticks, start = threads(pid), cpu_ticks(pid), time.monotonic()
@@ -51,6 +65,7 @@ def main():
     if "--threads" in sys.argv:
         busiest = sorted(by_name.items(), key=lambda item: -item[1])
         print(", ".join(f"{name}: {n / elapsed:.1f}/s" for name, n in busiest if n) or "no thread woke")
+        print("RSS: " + ", ".join(f"{name} {mib:.1f}" for name, mib in resident(pid)[:12]) + " (MiB)")
 
 
 main()

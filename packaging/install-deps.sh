@@ -3,8 +3,10 @@
 #   packaging/install-deps.sh           build and run (the C libraries)
 #   packaging/install-deps.sh --test    also what the test suite runs: reference decoders, encoders
 #                                       for fixtures, a PulseAudio server and its tools, WebDAV
-#                                       servers (rclone, nginx with dav-ext, and WsgiDAV — not packaged
-#                                       for Debian 12, so from PyPI with pip)
+#                                       servers (rclone, nginx with dav-ext, Apache httpd with mod_dav,
+#                                       and WsgiDAV — not packaged for Debian 12, so from PyPI with pip),
+#                                       and PipeWire with WirePlumber and pipewire-pulse (the other
+#                                       sound server)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -13,14 +15,14 @@
 # Uses sudo when not root. Installs nothing that is already there.
 set -euo pipefail
 
-packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libpulse-dev libsystemd-dev)
+packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev)
 python_modules=()
 for option in "$@"; do
     case "$option" in
-        --test) packages+=(mpg123 opus-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
-                      nginx libnginx-mod-http-dav-ext python3 python3-pip)
+        --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
+                      nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse)
                 python_modules+=(wsgidav cheroot) ;;
-        --bench) packages+=(mpg123 opus-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
+        --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
         --mpd) packages+=(mpd mpc) ;;
         --sample) packages+=(lame sox) ;;
         --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;

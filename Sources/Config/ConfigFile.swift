@@ -5,12 +5,19 @@ import Foundation
 package struct ConfigFile {
     /// `[cache] max_size`: the cache is trimmed to stay under it.
     package var cacheLimit: Int64?
+    /// `[cache] read_ahead`: a file up to this long is read ahead to its end while it plays.
+    package var readAhead: Int64?
+    /// `[cache] fill`: `"whole"` fetches every file played whole; `"ahead"` (the default) only
+    /// what lies ahead of the playing position.
+    package var fillWhole: Bool?
     /// `[cache] dir`.
     package var cacheDirectory: URL?
     /// `[network] read_timeout`: seconds without a byte before a download is dropped and resumed.
     package var readTimeout: Double?
     /// `[network] retries`: tries without progress before a track gives up.
     package var retries: Int?
+    /// `[network] per_host`: downloads at a time per host.
+    package var perHost: Int?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
     package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
 
@@ -21,17 +28,24 @@ package struct ConfigFile {
         try reader.allow(document, keys: ["cache", "network", "source"], in: nil)
         var file = ConfigFile()
         if let cache = try reader.table(document, "cache") {
-            try reader.allow(cache, keys: ["max_size", "dir"], in: "cache")
-            if let size = try reader.string(cache, "max_size", in: "cache") {
+            try reader.allow(cache, keys: ["max_size", "dir", "read_ahead", "fill"], in: "cache")
+            for (key, example) in [("max_size", "2 GiB"), ("read_ahead", "64 MiB")] {
+                guard let size = try reader.string(cache, key, in: "cache") else { continue }
                 guard let bytes = ByteCount.parse(size.value) else {
-                    throw ConfigError(line: size.line, key: "cache.max_size", "expected a size such as \"2 GiB\", found \"\(size.value)\"")
+                    throw ConfigError(line: size.line, key: "cache.\(key)", "expected a size such as \"\(example)\", found \"\(size.value)\"")
                 }
-                file.cacheLimit = bytes
+                if key == "max_size" { file.cacheLimit = bytes } else { file.readAhead = bytes }
+            }
+            if let fill = try reader.string(cache, "fill", in: "cache") {
+                guard ["whole", "ahead"].contains(fill.value) else {
+                    throw ConfigError(line: fill.line, key: "cache.fill", "expected \"ahead\" or \"whole\", found \"\(fill.value)\"")
+                }
+                file.fillWhole = fill.value == "whole"
             }
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ["read_timeout", "retries"], in: "network")
+            try reader.allow(network, keys: ["read_timeout", "retries", "per_host"], in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {
                 guard timeout.value > 0 else { throw ConfigError(line: timeout.line, key: "network.read_timeout", "must be more than 0 seconds") }
                 file.readTimeout = timeout.value
@@ -39,6 +53,12 @@ package struct ConfigFile {
             if let retries = try reader.number(network, "retries", in: "network") {
                 guard retries.value >= 0, retries.value <= 100 else { throw ConfigError(line: retries.line, key: "network.retries", "must be between 0 and 100") }
                 file.retries = Int(retries.value)
+            }
+            if let perHost = try reader.number(network, "per_host", in: "network") {
+                guard perHost.value >= 1, perHost.value <= 64, perHost.value == perHost.value.rounded() else {
+                    throw ConfigError(line: perHost.line, key: "network.per_host", "must be a whole number from 1 to 64")
+                }
+                file.perHost = Int(perHost.value)
             }
         }
         for (table, line) in try reader.tables(document, "source") {

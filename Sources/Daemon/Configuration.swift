@@ -52,6 +52,9 @@ extension Configuration {
         if let directory = file.cacheDirectory { settings.cacheDirectory = directory }
         if let timeout = file.readTimeout { settings.readTimeout = timeout }
         if let retries = file.retries { settings.retries = retries }
+        if let perHost = file.perHost { settings.perHost = perHost }
+        if let readAhead = file.readAhead { settings.readAhead = readAhead }
+        if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
         let names = types.map { $0.typeName }.joined(separator: ", ")
         var sources: [any SourceType] = []
         for (typeName, section) in file.sources {

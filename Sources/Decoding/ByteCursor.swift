@@ -68,6 +68,11 @@ package final class ByteCursor {
         }
     }
 
+    /// Whether the position is at (or past) the end of a source of known length.
+    var isAtEnd: Bool {
+        source.length.map { position >= $0 } ?? false
+    }
+
     /// Moves like lseek(2); returns the new position, or -1 for an impossible one.
     func seek(offset: Int64, whence: Int32) -> Int64 {
         let base: Int64

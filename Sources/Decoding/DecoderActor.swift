@@ -44,12 +44,20 @@ package actor DecoderActor {
             return
         }
         if startFrame > 0 { try decoder.seek(toFrame: startFrame) }
+        // A seek may land in a chained link of another format.
+        info = decoder.info.with(tags: info.tags)
         await packets.send(.trackStart(entry, info, startFrame: decoder.position))
         do {
             var size = Self.firstPacketFrames
             while !Task.isCancelled {
                 let samples = try decoder.read(maxFrames: size)
                 if samples.isEmpty { break }
+                if decoder.info.format != info.format {
+                    // The track goes on in another format: the output reopens its stream for it.
+                    info = decoder.info.with(tags: info.tags)
+                    let frames = Int64(samples.count / info.format.channels)
+                    await packets.send(.trackStart(entry, info, startFrame: decoder.position - frames))
+                }
                 await packets.send(.samples(samples))
                 size = min(size * 2, Self.packetFrames)
             }
@@ -81,6 +89,8 @@ package actor DecoderActor {
         switch try FormatSniffer.sniff(source) {
         case .mp3(let exactLength): try MP3Decoder(source: source, exactLength: exactLength)
         case .opus: try OpusDecoder(source: source)
+        case .flac(let ogg): try FLACDecoder(source: source, ogg: ogg)
+        case .vorbis: try VorbisDecoder(source: source)
         }
     }
 }

@@ -15,9 +15,9 @@ package enum DecoderError: Error, CustomStringConvertible, Equatable {
         case .empty:
             "empty file"
         case .notAudio:
-            "not an audio file (no MP3 frames or Ogg Opus header found)"
+            "not an audio file (no MP3 frames, FLAC or Ogg Opus/Vorbis header found)"
         case .unsupportedFormat(let name):
-            "unsupported format: \(name) (cloudplayerd plays MP3 and Opus)"
+            "unsupported format: \(name) (cloudplayerd plays MP3, Opus, FLAC and Ogg Vorbis)"
         case .invalidStream(let codec, let reason):
             "cannot open as \(codec.rawValue): \(reason)"
         case .decodeFailed(let codec, let reason):

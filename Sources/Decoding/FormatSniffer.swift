@@ -8,11 +8,16 @@ package enum FormatSniffer {
         /// frame count makes the decoded length exact (and so a short file detectably truncated).
         case mp3(exactLength: Bool)
         case opus
+        /// FLAC, native (`fLaC`, maybe after an ID3v2 tag) or in Ogg (`\x7fFLAC`).
+        case flac(ogg: Bool)
+        case vorbis
 
         var codec: AudioCodec {
             switch self {
             case .mp3: .mp3
             case .opus: .opus
+            case .flac: .flac
+            case .vorbis: .vorbis
             }
         }
     }
@@ -30,6 +35,8 @@ package enum FormatSniffer {
         // Audio starts after an ID3v2 tag, where the tag reader says it ends.
         let start = Int64(ID3v2Parser.tagSize(head[...]) ?? 0)
         let window = start == 0 ? head : try source.readBytes(at: start, count: searchWindow)
+        // Some taggers put an ID3v2 tag before a FLAC stream; libFLAC skips it.
+        if start > 0, window.starts(with: Array("fLaC".utf8)) { return .flac(ogg: false) }
         let fileLength = source.length.map { $0 - start }
         if let exact = mpegStream(in: window, lengthFromHere: fileLength) {
             return .mp3(exactLength: exact)
@@ -37,7 +44,8 @@ package enum FormatSniffer {
         throw DecoderError.notAudio
     }
 
-    /// Formats recognised by a container signature: Ogg Opus, or one we name but do not play.
+    /// Formats recognised by a container signature: Ogg Opus, Vorbis or FLAC, native FLAC, or
+    /// one we name but do not play.
     private static func containerFormat(_ head: [UInt8]) -> (() throws -> Format)? {
         func has(_ text: String, at offset: Int) -> Bool {
             let bytes = Array(text.utf8)
@@ -45,11 +53,11 @@ package enum FormatSniffer {
         }
         if has("OggS", at: 0) {
             if has("OpusHead", at: 28) { return { .opus } }
-            if has("vorbis", at: 29) { return { throw DecoderError.unsupportedFormat("Ogg Vorbis") } }
-            if has("FLAC", at: 29) { return { throw DecoderError.unsupportedFormat("Ogg FLAC") } }
-            return { throw DecoderError.unsupportedFormat("Ogg stream that is not Opus") }
+            if has("\u{01}vorbis", at: 28) { return { .vorbis } }
+            if has("\u{7F}FLAC", at: 28) { return { .flac(ogg: true) } }
+            return { throw DecoderError.unsupportedFormat("Ogg stream that is not Opus, Vorbis or FLAC") }
         }
-        if has("fLaC", at: 0) { return { throw DecoderError.unsupportedFormat("FLAC") } }
+        if has("fLaC", at: 0) { return { .flac(ogg: false) } }
         if has("RIFF", at: 0) && has("WAVE", at: 8) { return { throw DecoderError.unsupportedFormat("WAV") } }
         if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) {
             return { throw DecoderError.unsupportedFormat("AIFF") }

@@ -90,7 +90,7 @@ package final class MP3Decoder: AudioDecoder {
         position = Int64(result)
     }
 
-    package func read(maxFrames: Int) throws -> [Int16] {
+    package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         let channels = info.format.channels
         // Uninitialised: libmpg123 writes every sample we keep, so zeroing first is wasted work.
@@ -125,7 +125,7 @@ package final class MP3Decoder: AudioDecoder {
         }
         position += Int64(samples.count / channels)
         if samples.isEmpty { try checkComplete() }
-        return samples
+        return .int16(samples)
     }
 
     /// At the end: a file whose header declares more frames than it yielded is truncated or

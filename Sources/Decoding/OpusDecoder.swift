@@ -42,7 +42,7 @@ package final class OpusDecoder: AudioDecoder {
         position = frame
     }
 
-    package func read(maxFrames: Int) throws -> [Int16] {
+    package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         let channels = info.format.channels
         // Uninitialised: opusfile writes every sample we keep, so zeroing first is wasted work.
@@ -67,7 +67,7 @@ package final class OpusDecoder: AudioDecoder {
         if samples.isEmpty, try !OggTail.endsWithEndOfStream(cursor.source) {
             throw DecoderError.truncated(playedSeconds: Double(position) / 48000, expectedSeconds: nil)
         }
-        return samples
+        return .int16(samples)
     }
 
     private static func describe(_ code: Int32) -> String {

@@ -22,8 +22,11 @@ package final class LibraryStore {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            let old = umask(0o077)
-            defer { umask(old) }
+            // Made the user's alone before SQLite opens it, as its -journal, -wal and -shm files
+            // take its mode. (A umask around the open was the whole process's: files other threads
+            // made meanwhile — a test's WebDAV folder served by another user — came out 0600 too.)
+            let made = open(file.path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+            if made >= 0 { Glibc.close(made) }
             var configuration = GRDB.Configuration()
             configuration.busyMode = .timeout(5)
             database = try DatabaseQueue(path: file.path, configuration: configuration)

@@ -28,6 +28,8 @@ package actor LoaderActor {
     /// The open web: URLs no source covers, fetched without credentials.
     private var web: HTTPInput?
     private let wholeFileServers = WholeFileServers()
+    /// Room for downloads per host (`[network] per_host`), shared by every file.
+    private let hosts: HostLimiter
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
     private var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
@@ -40,6 +42,7 @@ package actor LoaderActor {
     package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil) {
         self.settings = settings
         self.sources = sources
+        hosts = HostLimiter(limit: settings.perHost)
         artwork = ArtworkCache(directory: artworkDirectory ?? settings.cacheDirectory.appendingPathComponent("art"))
         cache = SparseCache(directory: settings.cacheDirectory.appendingPathComponent("data"), limit: settings.cacheLimit)
     }
@@ -77,6 +80,10 @@ package actor LoaderActor {
         if new.readTimeout != settings.readTimeout { web = nil }  // the open web has no other setting
         settings.readTimeout = new.readTimeout
         settings.retries = new.retries
+        settings.readAhead = new.readAhead
+        settings.fillWhole = new.fillWhole
+        settings.perHost = new.perHost
+        hosts.setLimit(new.perHost)
         self.sources = sources
     }
 
@@ -250,7 +257,8 @@ package actor LoaderActor {
     /// a reader may still wait on it).
     private func pump(_ resource: RemoteResource) {
         guard !isShutDown else { return }
-        let (chunks, version) = resource.plan()
+        let (chunks, version) = resource.plan(readAhead: settings.readAhead,
+                                              fillWhole: settings.fillWhole || keptNames.contains(resource.name))
         for chunk in chunks {
             Task { await self.download(chunk, of: resource, version: version) }
         }
@@ -284,7 +292,7 @@ package actor LoaderActor {
     /// first request for a file whose length is not known yet. `version`: what `plan()` claimed
     /// the chunk for.
     private func download(_ chunk: Range<Int64>?, of resource: RemoteResource, version: Int) async {
-        let download = RangeDownload(resource: resource, retries: settings.retries, logger: logger)
+        let download = RangeDownload(resource: resource, retries: settings.retries, hosts: hosts, logger: logger)
         await download.run(chunk, version: version)
         if let chunk { resource.finished(chunk, version: version) } else { resource.firstRequestEnded() }
         cache.trimIfNeeded(keeping: protectedNames)

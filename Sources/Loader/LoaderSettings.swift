@@ -14,12 +14,22 @@ package struct LoaderSettings: Sendable, Equatable {
     package var readTimeout: Double
     /// How many times a failing download is tried again before playback gives up on the bytes.
     package var retries: Int
+    /// Downloads at a time per host: servers answer eager clients with 429.
+    package var perHost: Int
+    /// A file up to this long is read ahead to its end while it plays; a longer one (a long
+    /// podcast) a window ahead. Nothing behind the playing position is fetched.
+    package var readAhead: Int64
+    /// Every file played is fetched whole, behind the playing position too (`fill = "whole"`).
+    package var fillWhole: Bool
 
     package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
-                 readTimeout: Double = 15, retries: Int = 6) {
+                 readTimeout: Double = 15, retries: Int = 6, perHost: Int = 4, readAhead: Int64 = 64 << 20, fillWhole: Bool = false) {
         self.cacheDirectory = cacheDirectory
         self.cacheLimit = cacheLimit
         self.readTimeout = readTimeout
         self.retries = retries
+        self.perHost = perHost
+        self.readAhead = readAhead
+        self.fillWhole = fillWhole
     }
 }

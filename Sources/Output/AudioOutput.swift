@@ -7,8 +7,9 @@ package protocol AudioOutput: AnyObject, Sendable {
     /// Throws `OutputError.unsupportedFormat` for a format this output cannot take now.
     func start(format: PCMFormat) async throws
 
-    /// Queues interleaved samples, waiting while the device is full or paused. Cancellable.
-    func write(_ samples: [Int16]) async throws
+    /// Queues interleaved samples (at the width of the stream's format), waiting while the
+    /// device is full or paused. Cancellable.
+    func write(_ samples: PCMSamples) async throws
 
     /// Waits until everything written has been played. Cancellable.
     func drain() async throws

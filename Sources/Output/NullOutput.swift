@@ -29,7 +29,7 @@ package actor NullOutput: AudioOutput {
         anchor = gate.isOpen ? clock.now : nil
     }
 
-    package func write(_ samples: [Int16]) async throws {
+    package func write(_ samples: PCMSamples) async throws {
         try await gate.wait()
         if paced, playedFrames() >= written { reanchor() }  // after an underrun, time restarts here
         written += Int64(samples.count / channels)

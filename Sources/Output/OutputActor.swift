@@ -131,12 +131,12 @@ package actor OutputActor {
 
     /// Writes a packet in slices, moving the timeline after each, so track changes are reported
     /// within a slice of when they are heard however large the decoder's packets.
-    private func write(_ samples: [Int16], format: PCMFormat) async throws {
+    private func write(_ samples: PCMSamples, format: PCMFormat) async throws {
         let slice = Self.sliceFrames * format.channels
         var start = 0
         while start < samples.count {
             let end = min(start + slice, samples.count)
-            try await device.write(Array(samples[start..<end]))
+            try await device.write(samples.slice(start..<end))
             streamFrames += Int64((end - start) / format.channels)
             start = end
             await advance()

@@ -1,5 +1,6 @@
 import CPulse
 import Foundation
+import Logging
 import Model
 
 /// PulseAudio through the asynchronous API on a `pa_threaded_mainloop`.
@@ -8,6 +9,11 @@ import Model
 /// time (frames the server has played, interpolated), so it stops while corked. Waiting for room
 /// or for a drain suspends the task — a continuation that the mainloop's callbacks resume — so no
 /// thread of the cooperative pool ever blocks here.
+///
+/// Sinks: with none named, the stream is left to the server's routing, which follows the
+/// default sink (headphones plugged in, a Bluetooth headset). A named sink that is not there, or
+/// goes away (the server moves the stream to its default), is left for the default with one
+/// warning, and the stream goes back to it as soon as it reappears.
 ///
 /// Every C call and every mutable field below is guarded by the threaded mainloop's lock; that
 /// lock is what makes this class safe to share (`@unchecked Sendable`).
@@ -34,6 +40,9 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     private var waiter: CheckedContinuation<Bool, any Error>?
     /// The answer to `reconnect`'s question "is there a sink to play on?", once it came.
     fileprivate var sinkThere: Bool?
+    /// The stream plays elsewhere than on the named sink, which is not there.
+    private var displaced = false
+    private let logger = Logger(label: "cloudplayerd.output")
 
     /// Connects to the server (`server` nil: the default, from `PULSE_SERVER` or the user's
     /// runtime directory). Never spawns a server.
@@ -43,6 +52,7 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         do {
             try output.beginConnecting()
             try await output.waitForServer { try output.contextIsReady() }
+            output.locked { output.subscribeToSinks() }
         } catch {
             output.release()
             throw error
@@ -98,16 +108,40 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     // MARK: AudioOutput
 
     package func start(format newFormat: PCMFormat) async throws {
+        do {
+            try await connectStream(format: newFormat, on: locked { displaced ? nil : sink })
+        } catch OutputError.deviceFailed where locked({ sink != nil && !displaced && pa_context_errno(context) == PA_ERR_NOENTITY.rawValue }) {
+            try await connectStream(format: newFormat, on: nil)
+        }
+        locked {
+            // PulseAudio refuses a stream for a sink it does not have (it went to the default
+            // above); PipeWire takes it and plays it on the default itself.
+            guard let sink, !displaced, let stream, let device = pa_stream_get_device_name(stream).map({ String(cString: $0) }),
+                  device != sink else { return }
+            displaced = true
+            logger.warning("sink \(sink) is not there; playing on the default sink until it is")
+        }
+        // Pause and volume may have changed while the stream connected, when the server could
+        // not take them: apply what holds now.
+        locked {
+            applyPause()
+            applyVolume()
+        }
+    }
+
+    /// A new stream of `newFormat` on `device` (nil: the server's choice), once it is ready.
+    private func connectStream(format newFormat: PCMFormat, on device: String?) async throws {
         try locked {
             dropStream()
-            var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(newFormat.sampleRate),
-                                      channels: UInt8(newFormat.channels))
-            var map = pa_channel_map()
-            pa_channel_map_init_extend(&map, UInt32(newFormat.channels), PA_CHANNEL_MAP_DEFAULT)
+            // 24-bit sources as S24_32LE: a change of depth reopens the stream, as one of rate does.
+            var spec = pa_sample_spec(format: newFormat.isWide ? PA_SAMPLE_S24_32LE : PA_SAMPLE_S16LE,
+                                      rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
+            var map = Self.channelMap(channels: newFormat.channels)
             guard let created = pa_stream_new(context, "Music", &spec, &map) else { throw serverError() }
             let me = Unmanaged.passUnretained(self).toOpaque()
             pa_stream_set_state_callback(created, pulseStreamChanged, me)
             pa_stream_set_write_callback(created, pulseStreamWritable, me)
+            pa_stream_set_moved_callback(created, pulseStreamMoved, me)
             let bufferBytes = UInt32(Self.bufferSeconds * Double(newFormat.sampleRate)) * UInt32(newFormat.bytesPerFrame)
             // The server asks for more when a quarter of the buffer is free: writes of 0.5 s, two a
             // second. Left to the server (-1), minreq came out far smaller, and every request wakes
@@ -120,23 +154,17 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
             var initialVolume = channelVolume(channels: newFormat.channels)
             stream = created
             format = newFormat
-            guard pa_stream_connect_playback(created, sink, &attributes, pa_stream_flags_t(rawValue: flags),
+            guard pa_stream_connect_playback(created, device, &attributes, pa_stream_flags_t(rawValue: flags),
                                              &initialVolume, nil) >= 0 else {
                 defer { dropStream() }
                 throw serverError()
             }
         }
         try await waitForServer { try streamIsReady() }
-        // Pause and volume may have changed while the stream connected, when the server could
-        // not take them: apply what holds now.
-        locked {
-            applyPause()
-            applyVolume()
-        }
     }
 
-    package func write(_ samples: [Int16]) async throws {
-        let total = samples.count * MemoryLayout<Int16>.size
+    package func write(_ samples: PCMSamples) async throws {
+        let total = samples.withUnsafeBytes(\.count)
         var offset = 0
         while offset < total {
             var room = 0
@@ -210,8 +238,8 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// A new context in place of the failed one, on the same mainloop; back once the server
-    /// answers and has the sink (the named one, or a default: a restarted server may have none
-    /// yet). One attempt: the player decides when to try again.
+    /// answers and has a default sink (a restarted server may have none yet). One attempt: the
+    /// player decides when to try again.
     package func reconnect() async throws {
         try locked {
             guard !released else { throw closedError() }
@@ -227,10 +255,10 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
             try connectContext()
         }
         try await waitForServer { try contextIsReady() }
+        // A sink to play on is the default one: a named sink a restarted server lost is waited
+        // for on the default, as when it goes away under a playing stream.
         let asked: OpaquePointer? = locked {
-            let me = Unmanaged.passUnretained(self).toOpaque()
-            if let sink { return pa_context_get_sink_info_by_name(context, sink, pulseSinkFound, me) }
-            return pa_context_get_server_info(context, pulseServerInfo, me)
+            pa_context_get_server_info(context, pulseServerInfo, Unmanaged.passUnretained(self).toOpaque())
         }
         guard let asked else { throw OutputError.serverLost(locked { serverReason() }) }
         defer { locked { pa_operation_unref(asked) } }
@@ -239,11 +267,47 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
             return sinkThere != nil
         }
         guard locked({ sinkThere }) == true else {
-            throw OutputError.serverLost(sink.map { "the server has no sink \($0)" } ?? "the server has no sink yet")
+            throw OutputError.serverLost("the server has no sink yet")
+        }
+        locked {
+            // The named sink is asked for again: a new server may have it.
+            displaced = false
+            subscribeToSinks()
         }
     }
 
     // MARK: Called by the mainloop's callbacks, with the lock held
+
+    /// The server moved the stream: away from the named sink (it went), or after a new default.
+    fileprivate func streamMoved() {
+        guard let stream, let device = pa_stream_get_device_name(stream).map({ String(cString: $0) }) else { return }
+        guard let sink else {
+            logger.info("following the default sink to \(device)")
+            return
+        }
+        if device == sink {
+            displaced = false
+        } else if !displaced {
+            displaced = true
+            logger.warning("sink \(sink) is gone; playing on \(device) until it is back")
+        }
+    }
+
+    /// A sink appeared: if it may be the named one the stream was moved away from, move back.
+    fileprivate func sinkAppeared() {
+        guard displaced, let sink, let stream = readyStream else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if let operation = pa_context_move_sink_input_by_name(context, pa_stream_get_index(stream), sink, pulseMovedBack, me) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    /// The answer to `sinkAppeared`'s move: false while the new sink was another one.
+    fileprivate func movedBack(_ success: Bool) {
+        guard success, let sink else { return }
+        displaced = false
+        logger.notice("sink \(sink) is back; playing on it again")
+    }
 
     fileprivate func wake() {
         let pending = waiter
@@ -352,16 +416,57 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    /// PCM channels come in WAVE/FLAC order (`PCMFormat`); named explicitly, as PulseAudio's own
+    /// default map for 3 to 8 channels is AIFF's, another order.
+    static func channelMap(channels: Int) -> pa_channel_map {
+        let positions: [pa_channel_position_t] = switch channels {
+        case 1: [PA_CHANNEL_POSITION_MONO]
+        case 2: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT]
+        case 3: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER]
+        case 4: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT,
+                 PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT]
+        case 5: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                 PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT]
+        case 6: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                 PA_CHANNEL_POSITION_LFE, PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT]
+        case 7: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                 PA_CHANNEL_POSITION_LFE, PA_CHANNEL_POSITION_REAR_CENTER,
+                 PA_CHANNEL_POSITION_SIDE_LEFT, PA_CHANNEL_POSITION_SIDE_RIGHT]
+        case 8: [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                 PA_CHANNEL_POSITION_LFE, PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT,
+                 PA_CHANNEL_POSITION_SIDE_LEFT, PA_CHANNEL_POSITION_SIDE_RIGHT]
+        default: []
+        }
+        var map = pa_channel_map()
+        guard !positions.isEmpty else {
+            pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_AUX)
+            return map
+        }
+        map.channels = UInt8(positions.count)
+        withUnsafeMutableBytes(of: &map.map) { raw in
+            let slots = raw.bindMemory(to: pa_channel_position_t.self)
+            for (index, position) in positions.enumerated() { slots[index] = position }
+        }
+        return map
+    }
+
     private func channelVolume(channels: Int) -> pa_cvolume {
         var levels = pa_cvolume()
         pa_cvolume_set(&levels, UInt32(channels), pa_sw_volume_from_linear(volume))
         return levels
     }
 
+    /// Asks the server to tell when sinks come (a named sink back); no cost while none does.
+    private func subscribeToSinks() {
+        pa_context_set_subscribe_callback(context, pulseContextEvent, Unmanaged.passUnretained(self).toOpaque())
+        if let operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SINK, nil, nil) { pa_operation_unref(operation) }
+    }
+
     private func dropStream() {
         guard let current = stream else { return }
         pa_stream_set_state_callback(current, nil, nil)
         pa_stream_set_write_callback(current, nil, nil)
+        pa_stream_set_moved_callback(current, nil, nil)
         pa_stream_disconnect(current)
         pa_stream_unref(current)
         stream = nil
@@ -410,15 +515,40 @@ private func pulseStreamWritable(_ stream: OpaquePointer?, _ bytes: Int, _ userd
     Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().wake()
 }
 
-private func pulseServerInfo(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?) {
-    let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
-    output.sinkThere = info?.pointee.default_sink_name.map { $0.pointee != 0 } ?? false
-    output.wake()
+private func pulseStreamMoved(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().streamMoved()
 }
 
-/// Called once per sink found, then once more at the end of the list (`eol` 1, or -1 for none).
-private func pulseSinkFound(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32,
-                            _ userdata: UnsafeMutableRawPointer?) {
+private func pulseContextEvent(_ context: OpaquePointer?, _ event: pa_subscription_event_type_t, _ index: UInt32,
+                               _ userdata: UnsafeMutableRawPointer?) {
+    let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+    let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+    guard facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue, kind == PA_SUBSCRIPTION_EVENT_NEW.rawValue else { return }
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().sinkAppeared()
+}
+
+private func pulseMovedBack(_ context: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().movedBack(success != 0)
+}
+
+/// The server's default sink, if it names one, is looked up. `auto_null` is what both servers put
+/// up while they have no sink (PulseAudio's module-always-sink, pipewire-pulse's "Dummy Output"),
+/// right after a restart among other times: playing there is playing into nowhere.
+private func pulseServerInfo(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_info>?, _ userdata: UnsafeMutableRawPointer?) {
+    let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
+    guard let name = info?.pointee.default_sink_name, name.pointee != 0, String(cString: name) != "auto_null",
+          let lookup = pa_context_get_sink_info_by_name(context, name, pulseDefaultSinkFound, userdata) else {
+        output.sinkThere = false
+        output.wake()
+        return
+    }
+    pa_operation_unref(lookup)
+}
+
+/// Called once if the default sink exists, then once more at the end of the list (`eol` 1, or -1
+/// for none).
+private func pulseDefaultSinkFound(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32,
+                                   _ userdata: UnsafeMutableRawPointer?) {
     let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
     if info != nil {
         output.sinkThere = true

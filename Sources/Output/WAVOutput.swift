@@ -6,8 +6,9 @@ import Model
 ///
 /// A WAV file holds one format, so consecutive tracks of the same format join gaplessly and a
 /// track of another format is refused (that track fails; the file stays valid). Volume is not
-/// applied: the file gets the decoded samples as they are. It runs on a thread of its own because
-/// file writes block.
+/// applied: the file gets the decoded samples as they are, at their depth (24-bit sources as
+/// packed 24-bit samples, as `flac -d` writes them). It runs on a thread of its own because file
+/// writes block.
 package actor WAVOutput: AudioOutput {
     private let executor = ThreadExecutor(name: "wav-output")
     package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -49,10 +50,10 @@ package actor WAVOutput: AudioOutput {
         try writeAll(header(for: newFormat, dataBytes: 0), at: 0)
     }
 
-    package func write(_ samples: [Int16]) async throws {
+    package func write(_ samples: PCMSamples) async throws {
         try await gate.wait()
         guard let format else { return }
-        let bytes = samples.withUnsafeBytes { Array($0) }  // little-endian on every platform we build for
+        let bytes = Self.fileBytes(samples)
         try writeAll(bytes, at: 44 + dataBytes)
         dataBytes += Int64(bytes.count)
         streamFrames += Int64(samples.count / format.channels)
@@ -86,6 +87,24 @@ package actor WAVOutput: AudioOutput {
         guard fsync(descriptor) == 0 else { throw failure() }
     }
 
+    /// Samples as the file holds them: 16-bit as they are, 24-bit packed in three bytes
+    /// (little-endian in memory on every platform we build for).
+    private static func fileBytes(_ samples: PCMSamples) -> [UInt8] {
+        switch samples {
+        case .int16(let values):
+            return values.withUnsafeBytes { Array($0) }
+        case .int32(let values):
+            return [UInt8](unsafeUninitializedCapacity: values.count * 3) { bytes, count in
+                for (index, value) in values.enumerated() {
+                    bytes[3 * index] = UInt8(truncatingIfNeeded: value)
+                    bytes[3 * index + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                    bytes[3 * index + 2] = UInt8(truncatingIfNeeded: value >> 16)
+                }
+                count = values.count * 3
+            }
+        }
+    }
+
     private func header(for format: PCMFormat, dataBytes: Int64) -> [UInt8] {
         let data = UInt32(clamping: dataBytes)
         var bytes: [UInt8] = []
@@ -94,8 +113,9 @@ package actor WAVOutput: AudioOutput {
         func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         append("RIFF"); append32(UInt32(clamping: 36 + Int64(data))); append("WAVE")
         append("fmt "); append32(16); append16(1); append16(UInt16(format.channels))
-        append32(UInt32(format.sampleRate)); append32(UInt32(format.sampleRate * format.bytesPerFrame))
-        append16(UInt16(format.bytesPerFrame)); append16(16)
+        let bits = format.isWide ? 24 : 16, frameBytes = format.channels * bits / 8
+        append32(UInt32(format.sampleRate)); append32(UInt32(format.sampleRate * frameBytes))
+        append16(UInt16(frameBytes)); append16(UInt16(bits))
         append("data"); append32(data)
         return bytes
     }

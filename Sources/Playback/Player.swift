@@ -72,8 +72,9 @@ package actor Player {
     /// Whether playing goes on by itself when the sound server is back: it was playing when the
     /// server went away, or Play was pressed since.
     private var resumeWhenBack = false
-    /// Tries to reach a lost sound server at most this often (at first every second).
-    private static let soundServerRetryAtMost = Duration.seconds(2)
+    /// How often a lost sound server is tried again: the most the issue allows (one attempt a
+    /// second), so sound is back at most a second after the server.
+    private static let soundServerRetryEvery = Duration.seconds(1)
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor) {
         self.loader = loader
@@ -463,7 +464,7 @@ package actor Player {
     }
 
     /// The sound server went away (restarted, crashed): keep the entry and the position, show
-    /// Paused, and try to reach it again — once a second at first, then every 2 s; playing goes
+    /// Paused, and try to reach it again once a second; playing goes
     /// on from here by itself when it is back if it was playing. What the server had buffered
     /// (up to `PulseOutput.bufferSeconds`) was lost with it and is played again.
     private func holdForSoundServer(_ error: OutputError) async {
@@ -477,16 +478,12 @@ package actor Player {
         logger.warning("sound server lost; playback is held until it is back", metadata: ["reason": "\(error)"])
         publish(.outputLost(error))
         soundServerWait = Task { [output, mailbox] in
-            var delay = Duration.seconds(1)
             while !Task.isCancelled {
-                try? await Task.sleep(for: delay)
+                try? await Task.sleep(for: Self.soundServerRetryEvery)
                 if Task.isCancelled { return }
-                do {
-                    try await output.reconnect()
+                if (try? await output.reconnect()) != nil {
                     mailbox.yield(.soundServerBack)
                     return
-                } catch {
-                    delay = min(delay * 2, Self.soundServerRetryAtMost)
                 }
             }
         }

@@ -93,10 +93,13 @@ struct PlayCommand: AsyncParsableCommand {
         await player.perform(.setVolume(volume))
         await player.perform(.playEntry(entries[0].id, at: start))
         var failures = 0
+        var announced: QueueEntry?
         for await event in events {
             switch event.change {
             case .trackStarted(let entry, let info, _):
-                if !quiet { say("Playing \(entry.displayName)\(Self.describe(entry.metadata.tags, info))") }
+                // Once per track: a chained stream's link of another format starts it again.
+                if !quiet, entry.id != announced?.id { say("Playing \(entry.displayName)\(Self.describe(entry.metadata.tags, info))") }
+                announced = entry
             case .trackFailed(let entry, let error):
                 failures += 1
                 complain("\(entry.location.url?.path ?? entry.location.uri): \(error)")

@@ -6,16 +6,19 @@ import TestSupport
 /// status says something failed. Never a crash, never a hang.
 @Suite struct BadInputTests {
     enum Case: String, CaseIterable, Sendable {
-        case empty, random, text, flac, wav, truncatedMP3, truncatedOpus, corruptMP3, missing, directory
+        case empty, random, text, wav, truncatedMP3, truncatedOpus, corruptMP3, missing, directory
+        case truncatedFLAC, corruptFLAC, lyingFLAC, truncatedVorbis, brokenChainVorbis
 
         var reason: String {
             switch self {
             case .empty: "empty file"
             case .random, .text: "not an audio file"
-            case .flac: "unsupported format: FLAC"
             case .wav: "unsupported format: WAV"
             case .truncatedMP3, .corruptMP3: "truncated or damaged"
-            case .truncatedOpus: "truncated"
+            case .truncatedOpus, .truncatedVorbis: "truncated"
+            case .truncatedFLAC, .lyingFLAC: "truncated or damaged"
+            case .corruptFLAC: "a damaged frame (CRC mismatch)"
+            case .brokenChainVorbis: "Vorbis decoding failed"
             case .missing: "no such file"
             case .directory: "not a regular file"
             }
@@ -26,25 +29,42 @@ import TestSupport
             case .empty: try await Fixtures.shared.url(.empty).path
             case .random: try await Fixtures.shared.url(.random).path
             case .text: try await Fixtures.shared.url(.text).path
-            case .flac: try await Fixtures.shared.url(.flac).path
             case .wav: try await Fixtures.shared.url(.wav).path
             case .truncatedMP3: try await Fixtures.shared.url(.truncatedMP3).path
             case .truncatedOpus: try await Fixtures.shared.url(.truncatedOpus).path
             case .corruptMP3: try await Fixtures.shared.url(.corruptMP3).path
+            case .truncatedFLAC: try await Fixtures.shared.url(.truncatedFLAC).path
+            case .corruptFLAC: try await Fixtures.shared.url(.corruptFLAC).path
+            case .lyingFLAC: try await Fixtures.shared.url(.lyingFLAC).path
+            case .truncatedVorbis: try await Fixtures.shared.url(.truncatedVorbis).path
+            case .brokenChainVorbis: try await Fixtures.shared.url(.brokenChainVorbis).path
             case .missing: try Fixtures.shared.scratchDirectory().appendingPathComponent("gone.mp3").path
             case .directory: try Fixtures.shared.scratchDirectory().path
             }
         }
 
         /// Whether the file yields some audio before its error.
-        var playsPartly: Bool { [.truncatedMP3, .truncatedOpus, .corruptMP3].contains(self) }
+        var playsPartly: Bool {
+            [.truncatedMP3, .truncatedOpus, .corruptMP3, .truncatedFLAC, .corruptFLAC, .lyingFLAC, .truncatedVorbis,
+             .brokenChainVorbis].contains(self)
+        }
+
+        /// A good file of the bad one's format and shape, which then shares its WAV.
+        var goodNeighbour: Fixtures.File {
+            switch self {
+            case .truncatedOpus: .opus
+            case .truncatedFLAC, .corruptFLAC, .lyingFLAC: .flac
+            case .truncatedVorbis, .brokenChainVorbis: .vorbis
+            default: .cbrMP3
+            }
+        }
     }
 
     @Test("A bad file: one line naming it and why, then the next file plays", arguments: Case.allCases)
     func badFileThenGoodFile(_ bad: Case) async throws {
         let badPath = try await bad.path()
         // A good file of the bad one's format follows, so a partly played file shares the WAV.
-        let good: Fixtures.File = bad == .truncatedOpus ? .opus : .cbrMP3
+        let good = bad.goodNeighbour
         let goodURL = try await Fixtures.shared.url(good)
         let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
         let result = try await BuiltProducts.runCloudPlayerd(["play", "--quiet", "--output", "wav:\(output.path)", badPath, goodURL.path])
@@ -60,7 +80,12 @@ import TestSupport
         #expect(line.contains(bad.reason), "\(line)")
 
         let written = try PCMAudio(wavFile: output)
-        let reference = good == .opus ? try await ReferenceDecoder.opusdec(goodURL) : try await ReferenceDecoder.mpg123(goodURL)
+        let reference = switch good {
+        case .opus: try await ReferenceDecoder.opusdec(goodURL)
+        case .flac: try await ReferenceDecoder.flac(goodURL).pcm16()
+        case .vorbis: try await ReferenceDecoder.oggdec(goodURL)
+        default: try await ReferenceDecoder.mpg123(goodURL)
+        }
         if bad.playsPartly {
             #expect(written.frameCount > reference.frameCount)
             #expect(written.frames(from: written.frameCount - reference.frameCount) == reference)
@@ -81,7 +106,7 @@ import TestSupport
     @Test("Only bad files: every one reported, exit 1, and no empty WAV left behind")
     func onlyBadFiles() async throws {
         var paths: [String] = []
-        for bad in [Case.empty, .random, .flac, .missing] { paths.append(try await bad.path()) }
+        for bad in [Case.empty, .random, .wav, .missing] { paths.append(try await bad.path()) }
         let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
         let result = try await BuiltProducts.runCloudPlayerd(["play", "-o", "wav:\(output.path)"] + paths)
         #expect(result.status == 1)

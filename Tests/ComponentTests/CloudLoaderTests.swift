@@ -48,6 +48,7 @@ struct CloudLoaderTests {
         #expect(try rig.cache.holdsWhole(origin))
         let exchanges = rig.proxy.log.filter { $0.method == "GET" }
         #expect(exchanges.allSatisfy { $0.authorization?.hasPrefix("Basic ") == true && $0.range != nil })
+        #expect(exchanges.allSatisfy { $0.acceptEncoding == "identity" }, "media bytes as stored, never compressed")
         #expect(exchanges.dropFirst().allSatisfy { $0.ifRange != nil }, "every request after the first carries If-Range")
         #expect(exchanges.allSatisfy { $0.status == 206 })
     }
@@ -114,6 +115,40 @@ struct CloudLoaderTests {
         #expect(try await readAll(fresh) == new)
         await second.shutdown()
         #expect(try rig.cache.holdsWhole(new))
+    }
+
+    @Test("read from 3/4 to the end: nothing before it is fetched by default; with fill = whole, or pinned, the file ends up whole",
+          arguments: ["ahead", "whole", "pinned"])
+    func fillPolicy(_ mode: String) async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let origin = try rig.origin(.longMP3)
+        let loader = LoaderActor(configuration: try Configuration.parse(rig.configText(fill: mode == "whole" ? "whole" : "ahead"),
+                                                                        relativeTo: rig.directory))
+        if mode == "pinned" { await loader.keep([await loader.sources.location(of: rig.url(.longMP3))]) }
+        let source = try await loader.open(rig.url(.longMP3))
+        let from = origin.count * 3 / 4
+        // As a decoder reads: in small pieces, on from where it starts.
+        let read = try await onOwnThread {
+            var data = Data()
+            while true {
+                let bytes = try source.readBytes(at: Int64(from + data.count), count: 8192)
+                if bytes.isEmpty { return data }
+                data.append(contentsOf: bytes)
+            }
+        }
+        #expect(read == origin[from...])
+        if mode == "ahead" {
+            await loader.shutdown()
+            // The rest of the file, and the head the first request brings (64 KiB).
+            #expect(rig.proxy.bodyBytesSent <= origin.count - from + 65536, "sent \(rig.proxy.bodyBytesSent) of \(origin.count)")
+        } else {
+            for _ in 0..<400 where !(await loader.isCached(rig.url(.longMP3))) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            await loader.shutdown()
+            #expect(try rig.cache.holdsWhole(origin))
+            #expect(rig.proxy.bodyBytesSent == origin.count)
+        }
     }
 
     enum Fault: String, CaseIterable, Sendable {
@@ -190,6 +225,78 @@ struct CloudLoaderTests {
         #expect(elsewhere.log.count == 1)
         #expect(elsewhere.log.first?.authorization == nil, "no credentials to another host")
         elsewhere.stop()
+    }
+
+    @Test("every GET answered 302 to a signed URL on another host: followed without credentials, read right, cached under the original location")
+    func signedRedirect() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let origin = try rig.origin(.longMP3)
+        // "localhost" stands for the other host; it serves signed links with credentials of its own.
+        let signed = try FaultProxy(originPort: rig.server.port)
+        signed.setServesSignedURLs(authorization: "Basic " + Data("\(rig.server.username):\(rig.server.password)".utf8).base64EncodedString())
+        rig.proxy.setRedirectGETs(to: "http://localhost:\(signed.port)")
+        let first = try loader(rig)
+        #expect(try await readAll(try await first.open(rig.url(.longMP3))) == origin)
+        await first.shutdown()
+        let followed = signed.log.filter { $0.method == "GET" }
+        #expect(!followed.isEmpty && followed.allSatisfy { $0.authorization == nil && $0.path.contains("?signature=") && $0.status == 206 },
+                "\(followed.map { "\($0.status) \($0.authorization == nil ? "no auth" : "AUTH")" })")
+        #expect(rig.proxy.log.filter { $0.method == "GET" }.allSatisfy { $0.status == 302 && $0.authorization != nil })
+        #expect(signed.bodyBytesSent == origin.count)
+        let (name, _) = SparseCache.identity(of: TrackLocation(url: rig.url(.longMP3)).uri)
+        #expect(rig.cache.entries.map(\.name) == [name], "keyed on the original location")
+        #expect(try rig.cache.holdsWhole(origin))
+
+        // After a restart the copy is found under the original location: no GET to either host.
+        rig.proxy.clearLog()
+        signed.clearLog()
+        let second = try loader(rig)
+        #expect(try await readAll(try await second.open(rig.url(.longMP3))) == origin)
+        await second.shutdown()
+        #expect(rig.proxy.log.allSatisfy { $0.method == "PROPFIND" } && signed.log.isEmpty)
+        signed.stop()
+    }
+
+    @Test("429 and 503 with Retry-After (seconds or an HTTP-date): the next request waits as long as asked, then the file reads on",
+          arguments: [(429, false), (503, true), (429, true)])
+    func retryAfter(_ item: (Int, Bool)) async throws {
+        let (status, asDate) = item
+        let rig = try await StreamingRig([.vbrMP3])
+        let origin = try rig.origin(.vbrMP3)
+        rig.proxy.inject(.busy(status: status, retryAfter: 1, asDate: asDate), .busy(status: status, retryAfter: 2, asDate: asDate))
+        let loader = try loader(rig)
+        #expect(try await readAll(try await loader.open(rig.url(.vbrMP3))) == origin)
+        await loader.shutdown()
+        let gets = rig.proxy.log.filter { $0.method == "GET" }.sorted { $0.at < $1.at }
+        #expect(gets.prefix(3).map(\.status) == [status, status, 206], "two busy answers, each tried again once")
+        // The next request came no sooner than the server asked: 1 s, then 2 s after the answer.
+        if gets.count >= 3 {
+            #expect(gets[0].at.duration(to: gets[1].at) >= .seconds(1), "\(gets[0].at.duration(to: gets[1].at))")
+            #expect(gets[1].at.duration(to: gets[2].at) >= .seconds(2), "\(gets[1].at.duration(to: gets[2].at))")
+        }
+        #expect(rig.proxy.pendingFaults.isEmpty)
+    }
+
+    @Test("at most per_host requests at once go to a host, however many files are read together")
+    func perHostLimit() async throws {
+        let files: [Fixtures.File] = [.longMP3, .longOpus, .vbrMP3, .secondMP3, .opus]
+        let rig = try await StreamingRig(files)
+        rig.proxy.setLatency(seconds: 0.3)  // every answer takes a while, so requests overlap
+        var configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
+        configuration.loader.perHost = 2
+        let loader = LoaderActor(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for file in files {
+                let origin = try rig.origin(file)
+                group.addTask {
+                    let read = try await readAll(try await loader.open(rig.url(file)))
+                    #expect(read == origin)
+                }
+            }
+            try await group.waitForAll()
+        }
+        await loader.shutdown()
+        #expect(rig.proxy.mostConcurrentRequests <= 2, "\(rig.proxy.mostConcurrentRequests) at once")
     }
 
     @Test("HTTPS is verified: a self-signed server is refused with a clear error, at once; tls_ca_file trusts it")

@@ -31,6 +31,7 @@ import Testing
             """
         let configuration = try Configuration.parse(text, relativeTo: directory)
         #expect(configuration.loader.cacheLimit == 2 << 30)
+        #expect(configuration.loader.readAhead == 64 << 20 && !configuration.loader.fillWhole && configuration.loader.perHost == 4)
         #expect(configuration.sources.all.map(\.name) == ["nextcloud", "cdn"])
         let cloud = try #require(configuration.sources.all[0] as? WebDAVSource)
         #expect(cloud.server.username == "anna")
@@ -41,6 +42,14 @@ import Testing
         #expect(cdn.server.headers.map(\.name) == ["Authorization", "X-Client"])
         #expect(cdn.server.headers[0].value.reveal() == "Bearer abc.def")
         #expect("\(cdn.server.headers[0].value)" == "<secret>")
+    }
+
+    @Test("[cache] read_ahead and fill, [network] per_host: read as written")
+    func fetchPolicyKeys() throws {
+        let text = "[cache]\nread_ahead = \"8 MiB\"\nfill = \"whole\"\n\n[network]\nper_host = 2\n"
+        let loader = try Configuration.parse(text, relativeTo: directory).loader
+        #expect(loader.readAhead == 8 << 20 && loader.fillWhole && loader.perHost == 2)
+        #expect(try !Configuration.parse("[cache]\nfill = \"ahead\"\n", relativeTo: directory).loader.fillWhole)
     }
 
     @Test("the longest matching root wins; other hosts, ports and schemes do not match")
@@ -74,6 +83,10 @@ import Testing
             ("[[source]]\nname = \"a\"\ntype = \"http\"\nurl = \"https://x/\"\npassword = \"hunter2\"\n", 1, "source 'a'.username"),
             ("[network]\nread_timeout = \"soon\"\n", 2, "network.read_timeout"),
             ("[cache]\ndir = 5\n", 2, "cache.dir"),
+            ("[cache]\nread_ahead = \"far\"\n", 2, "cache.read_ahead"),
+            ("[cache]\nfill = \"all\"\n", 2, "cache.fill"),
+            ("[network]\nper_host = 0\n", 2, "network.per_host"),
+            ("[network]\nper_host = 2.5\n", 2, "network.per_host"),
             ("x = 1\n\n[cache]\nmax_size = \"1 GiB\"\nmax_size = \"2 GiB\"\n", 5, "cache.max_size"),
             ("x = 1\n", 1, "x"),
           ])

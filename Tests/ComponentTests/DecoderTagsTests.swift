@@ -37,7 +37,8 @@ import TestSupport
     }
 
     static let goodFixtures: [Fixtures.File] = [.vbrMP3, .cbrMP3, .secondMP3, .monoMP3, .opus, .secondOpus, .monoOpus,
-                                                 .opusNamedMP3, .artMP3, .artOpus, .longMP3, .longOpus]
+                                                 .opusNamedMP3, .artMP3, .artOpus, .longMP3, .longOpus, .flac, .flac24,
+                                                 .id3FLAC, .bigPictureFLAC, .oggFLAC, .vorbis, .chainedVorbis]
 
     @Test("the fixtures' tags while playing are TagReader's", arguments: goodFixtures)
     func fixtures(_ file: Fixtures.File) async throws {

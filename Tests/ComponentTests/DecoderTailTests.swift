@@ -46,7 +46,7 @@ import Testing
             while true {
                 let packet = try decoder.read(maxFrames: size)
                 if packet.isEmpty { return (samples, nil) }
-                samples += packet
+                samples += try #require(packet.int16)
                 size = min(size * 2, DecoderActor.packetFrames)
             }
         } catch {

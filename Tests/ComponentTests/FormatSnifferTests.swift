@@ -21,10 +21,12 @@ import TestSupport
         }
     }
 
-    @Test("real files: MP3 with and without ID3v2, Opus")
+    @Test("real files: MP3 with and without ID3v2, Opus, FLAC, Vorbis")
     func realFiles() async throws {
         for (file, expected) in [(Fixtures.File.vbrMP3, FormatSniffer.Format.mp3(exactLength: true)),
-                                 (.cbrMP3, .mp3(exactLength: true)), (.opus, .opus), (.opusNamedMP3, .opus)] {
+                                 (.cbrMP3, .mp3(exactLength: true)), (.opus, .opus), (.opusNamedMP3, .opus),
+                                 (.flac, .flac(ogg: false)), (.flac24, .flac(ogg: false)), (.vorbis, .vorbis),
+                                 (.oggFLAC, .flac(ogg: true)), (.id3FLAC, .flac(ogg: false))] {
             let url = try await Fixtures.shared.url(file)
             #expect(try FormatSniffer.sniff(try FileByteSource(path: url.path)) == expected, "\(file)")
         }
@@ -32,12 +34,22 @@ import TestSupport
 
     @Test("signatures of formats we name but do not play")
     func unsupported() {
-        #expect(sniffError(Array("fLaC".utf8) + [UInt8](repeating: 0, count: 100)) == .unsupportedFormat("FLAC"))
         #expect(sniffError(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)) == .unsupportedFormat("WAV"))
-        var vorbis = Array("OggS".utf8) + [UInt8](repeating: 0, count: 25)
-        vorbis += Array("vorbis".utf8)
-        #expect(sniffError(vorbis) == .unsupportedFormat("Ogg Vorbis"))
+        #expect(sniffError(Array("OggS".utf8) + [UInt8](repeating: 0, count: 24) + Array("Speex   ".utf8))
+                == .unsupportedFormat("Ogg stream that is not Opus, Vorbis or FLAC"))
         #expect(sniffError([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .unsupportedFormat("MP4/M4A"))
+    }
+
+    @Test("FLAC (native, after an ID3v2 tag, in Ogg) and Vorbis from their signatures, not Opus's")
+    func flacAndVorbisSignatures() throws {
+        #expect(try sniff(Array("fLaC".utf8) + [UInt8](repeating: 0, count: 100)) == .flac(ogg: false))
+        // An ID3v2.4 tag of 20 bytes, then the FLAC stream.
+        let id3 = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 20] + [UInt8](repeating: 0, count: 20)
+        #expect(try sniff(id3 + Array("fLaC".utf8) + [UInt8](repeating: 0, count: 100)) == .flac(ogg: false))
+        let page = Array("OggS".utf8) + [UInt8](repeating: 0, count: 24)
+        #expect(try sniff(page + [1] + Array("vorbis".utf8) + [UInt8](repeating: 0, count: 30)) == .vorbis)
+        #expect(try sniff(page + [0x7F] + Array("FLAC".utf8) + [UInt8](repeating: 0, count: 30)) == .flac(ogg: true))
+        #expect(try sniff(page + Array("OpusHead".utf8) + [UInt8](repeating: 0, count: 30)) == .opus)
     }
 
     @Test("empty, noise and text are not audio")

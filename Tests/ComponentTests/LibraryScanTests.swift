@@ -23,9 +23,9 @@ struct LibraryScanTests {
         let library: LibraryActor
         let loader: LoaderActor
 
-        /// `root`: the source's folder on the server.
-        init(root: String = "", extraSources: String = "") async throws {
-            server = try await WebDAVTestServer()
+        /// `root`: the source's folder on the server; `kind`: which server.
+        init(root: String = "", extraSources: String = "", kind: WebDAVTestServer.Kind = .rclone) async throws {
+            server = try await WebDAVTestServer(kind)
             proxy = try FaultProxy(originPort: server.port)
             directory = try Fixtures.shared.scratchDirectory()
             let config = """
@@ -49,8 +49,9 @@ struct LibraryScanTests {
 
         /// Runs `body` with a new rig and closes the loader's network clients after it, also
         /// when it throws.
-        static func with(root: String = "", extraSources: String = "", _ body: (Rig) async throws -> Void) async throws {
-            let rig = try await Rig(root: root, extraSources: extraSources)
+        static func with(root: String = "", extraSources: String = "", kind: WebDAVTestServer.Kind = .rclone,
+                         _ body: (Rig) async throws -> Void) async throws {
+            let rig = try await Rig(root: root, extraSources: extraSources, kind: kind)
             do {
                 try await body(rig)
             } catch {
@@ -154,6 +155,66 @@ struct LibraryScanTests {
                 #expect(abs((track.duration ?? 0) - 60) < 0.1, "\(name): \(track.duration ?? -1)")
             }
             #expect(report.bytesFetched <= 140 * 1024)
+        }
+    }
+
+    @Test("tracks whose tags start with a 2 MB cover: a scan fetches at most 70 KiB of each, on every server; the cover comes when the track plays",
+          arguments: WebDAVTestServer.Kind.allCases)
+    func coverFirst(kind: WebDAVTestServer.Kind) async throws {
+        try await Rig.with(kind: kind) { rig in
+            let audio = try await LibraryTree.audio().bytes
+            let cover = LibraryTree.cover()
+            for (number, layout) in LibraryTree.TagLayout.allCases.enumerated() {
+                let tag = LibraryTree.id3v2(title: "Covered \(layout)", artist: "A", album: "Covers", track: number + 1, cover: cover,
+                                            layout: layout, padding: 2048)
+                try rig.publish(Data(tag + audio), at: "covers/\(layout).mp3")
+            }
+            let report = try #require(await rig.scan().first)
+            #expect(report.tracks == 3 && report.problems.isEmpty, "\(kind): \(report.tracks) tracks, \(report.folders) folders, failed \(report.failed): \(report.problems)")
+            for layout in LibraryTree.TagLayout.allCases {
+                let answers = rig.proxy.log.filter { $0.method == "GET" && $0.path.hasSuffix("/\(layout).mp3") }
+                let sent = answers.reduce(0) { $0 + $1.bodyBytes }
+                #expect(sent > 0 && sent <= 70 * 1024, "\(kind) \(layout): \(sent) bytes: \(answers.map { "\($0.range ?? "-") \($0.status) \($0.bodyBytes)" })")
+                print("scan of a track behind a 2 MB cover (\(kind), \(layout)): \(sent) bytes in \(answers.count) GETs")
+                let track = try #require(try await rig.library.track(at: rig.location(rig.url("covers/\(layout).mp3"))))
+                #expect(track.title == "Covered \(layout)" && track.album == "Covers", "\(kind) \(layout)")
+                #expect(track.artPath == nil, "\(kind): the scan stored no cover")
+            }
+
+            // Played: the cover is fetched then, in one ranged read, into the art cache.
+            rig.proxy.clearLog()
+            let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
+            let log = EventLog(player)
+            let played = rig.location(rig.url("covers/v24PlainSizes.mp3"))
+            await player.perform(.add([QueueItem(location: played)], at: .end, play: true))
+            _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }
+            await player.shutdown()
+            let art = log.seen.compactMap { event -> URL? in
+                if case .artworkReady(_, let file) = event.change { return file }
+                return nil
+            }
+            #expect(art.count == 1, "\(kind): \(log.seen)")
+            #expect(try art.first.map { try Data(contentsOf: $0) } == Data(cover), "\(kind)")
+            let sent = rig.proxy.log.filter { $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes }
+            #expect(sent >= cover.count - 60 * 1024 && sent <= cover.count + 64 * 1024, "\(kind): \(sent) bytes to play a track with a \(cover.count)-byte cover")
+        }
+    }
+
+    @Test("a scan fetches at most 70 KiB of a FLAC with a 2 MB picture and 1 MB of padding, and of an Ogg Vorbis file; tags and duration exact")
+    func bytesPerFLACAndVorbisTrack() async throws {
+        try await Rig.with { rig in
+            let flac = try await Fixtures.shared.url(.bigPictureFLAC), vorbis = try await Fixtures.shared.url(.vorbis)
+            try rig.publish(try Data(contentsOf: flac), at: "lossless/big.flac")
+            try rig.publish(try Data(contentsOf: vorbis), at: "lossless/song.ogg")
+            let report = try #require(await rig.scan().first)
+            #expect(report.tracks == 2 && report.problems.isEmpty, "\(report.problems)")
+            for (name, title, seconds) in [("big.flac", "Big Picture", 4.0), ("song.ogg", "Vorbis Title", 6.0)] {
+                let sent = rig.proxy.log.filter { $0.method == "GET" && $0.path.hasSuffix(name) }.reduce(0) { $0 + $1.bodyBytes }
+                #expect(sent > 0 && sent <= 70 * 1024, "\(name): \(sent) bytes")
+                let track = try #require(try await rig.library.track(at: rig.location(rig.url("lossless/\(name)"))))
+                #expect(track.title == title)
+                #expect(abs((track.duration ?? 0) - seconds) < 0.001, "\(name): \(track.duration ?? -1)")
+            }
         }
     }
 

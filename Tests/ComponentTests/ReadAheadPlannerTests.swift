@@ -38,8 +38,8 @@ private func served(waits: [Int64], length: Int64) -> (ReadAheadPlanner, ByteRan
                             [31 * j..<63 * j], [63 * j..<95 * j], [95 * j..<127 * j]])
         #expect(planner.readAheadFrom == 127 * j && planner.sequentialChunk == 2 << 20)
 
-        // Read-ahead with nobody waiting goes on from there, at the cap.
-        #expect(planner.plan(Situation(length: 256 * j, readable: readable, positions: [100 * j], readers: 1))
+        // Read-ahead with nobody waiting goes on from the reader's first hole, at the cap.
+        #expect(planner.plan(Situation(length: 256 * j, readable: readable, positions: [100 * j], runs: [0..<100 * j], readers: 1))
             == [127 * j..<159 * j])
     }
 
@@ -56,10 +56,11 @@ private func served(waits: [Int64], length: Int64) -> (ReadAheadPlanner, ByteRan
         #expect(planner.readAheadFrom == 101 * j && planner.sequentialChunk == 2 * j)
 
         // Nothing more while a download is in flight; then read-ahead goes on after the jump, small again.
+        let played = 99 * j..<101 * j
         #expect(planner.plan(Situation(length: 256 * j, readable: readable, inFlight: inFlight, fetches: 1,
-                                       positions: [100 * j + 10], readers: 1)) == [])
+                                       positions: [played.upperBound], runs: [played], readers: 1)) == [])
         readable.insert(7 * j..<15 * j)
-        #expect(planner.plan(Situation(length: 256 * j, readable: readable, positions: [100 * j + 10], readers: 1))
+        #expect(planner.plan(Situation(length: 256 * j, readable: readable, positions: [played.upperBound], runs: [played], readers: 1))
             == [101 * j..<103 * j])
 
         // A jump into a short hole gets the hole only.
@@ -107,10 +108,10 @@ private func served(waits: [Int64], length: Int64) -> (ReadAheadPlanner, ByteRan
     func memoryOnly() {
         let length = 20 * j
         let readable = ByteRanges([8 * j..<11 * j])
-        // With the disk, read-ahead starts where it left off (0): the first hole.
+        // With the disk, read-ahead fills from the slowest playing reader on, never behind it.
         var withDisk = ReadAheadPlanner()
-        #expect(withDisk.plan(Situation(length: length, readable: readable, positions: [12 * j, 10 * j], readers: 2))
-            == [0..<j])
+        #expect(withDisk.plan(Situation(length: length, readable: readable, positions: [12 * j, 10 * j],
+                                        runs: [10 * j..<12 * j, 8 * j..<10 * j], readers: 2)) == [11 * j..<12 * j])
 
         // Memory only, budget 8j: the window is 4j from the slowest reader, 10j..<14j.
         var planner = ReadAheadPlanner()
@@ -131,18 +132,98 @@ private func served(waits: [Int64], length: Int64) -> (ReadAheadPlanner, ByteRan
                                        readers: 1, memoryOnly: true, memoryBudget: 8 * j)) == [])
     }
 
-    @Test("read-ahead goes from the last place read to the end, then around to the start")
+    @Test("filling whole (pinned, fill = whole): read-ahead goes from the last place read to the end, then around to the start")
     func aroundToTheStart() {
         let length = 10 * j
         var planner = ReadAheadPlanner()
         var readable = ByteRanges()
         var planned: [[Range<Int64>]] = []
         for demands in [[6 * j], [], [], [], []] as [[Int64]] {
-            let chunks = planner.plan(Situation(length: length, readable: readable, demands: demands, readers: 1))
+            let chunks = planner.plan(Situation(length: length, readable: readable, demands: demands, fillWhole: true, readers: 1))
             planned.append(chunks)
             for chunk in chunks { readable.insert(chunk) }
         }
         #expect(planned == [[6 * j..<7 * j], [7 * j..<9 * j], [9 * j..<10 * j], [0..<6 * j], []])
+    }
+
+    @Test("by default read-ahead goes from the playing position to the end and never around to the start")
+    func nothingBehind() {
+        let length = 10 * j
+        var planner = ReadAheadPlanner()
+        var readable = ByteRanges([0..<j])  // the head, from the first request
+        var planned: [[Range<Int64>]] = []
+        // The reader waits at 6j, reads that block and waits for the next, then plays on (a run
+        // of two blocks and more from 6j).
+        for (demands, runs) in [([6 * j], []), ([7 * j], [6 * j..<7 * j]), ([], [6 * j..<8 * j]), ([], [6 * j..<10 * j]),
+                                ([], [6 * j..<10 * j])] as [([Int64], [Range<Int64>])] {
+            let chunks = planner.plan(Situation(length: length, readable: readable, demands: demands, runs: runs, readers: 1))
+            planned.append(chunks)
+            for chunk in chunks { readable.insert(chunk) }
+        }
+        #expect(planned == [[6 * j..<7 * j], [7 * j..<9 * j], [9 * j..<10 * j], [], []])
+        #expect(!readable.contains(j..<6 * j), "nothing behind the playing position")
+    }
+
+    @Test("head and tail reads and the probes of a bisecting seek start no read-ahead, and what is behind the playing run stays unfetched")
+    func probesDoNotMovePlayingPosition() {
+        let length = 100 * j
+        var planner = ReadAheadPlanner()
+        var readable = ByteRanges([0..<j])
+        // A decoder opens: it reads a little of the head, then the tail (a demand, answered alone).
+        #expect(planner.plan(Situation(length: length, readable: readable, runs: [0..<2000], readers: 1)) == [])
+        #expect(planner.plan(Situation(length: length, readable: readable, demands: [99 * j], runs: [0..<2000], readers: 1))
+            == [99 * j..<100 * j])
+        readable.insert(99 * j..<100 * j)
+        // A tail read that runs to the end: nothing lies ahead of it.
+        #expect(planner.plan(Situation(length: length, readable: readable, runs: [99 * j..<100 * j], readers: 1)) == [])
+        // Bisection probes: each gets its jump chunk, nothing more, while the runs stay short.
+        for probe in [50 * j, 75 * j, 62 * j, 68 * j, 65 * j] {
+            #expect(planner.plan(Situation(length: length, readable: readable, demands: [probe], runs: [probe - 4000..<probe],
+                                           readers: 1)) == [probe..<probe + j])
+            readable.insert(probe..<probe + j)
+            // The probe read its whole block (decoders read 64 KiB blocks): still no playing run.
+            #expect(planner.plan(Situation(length: length, readable: readable, runs: [probe..<probe + j], readers: 1)) == [])
+        }
+        // The seek lands at 66j and the decoder plays on: read-ahead from its first hole ahead, to the end.
+        var fetched = ByteRanges()
+        for step in 0..<20 {
+            let chunks = planner.plan(Situation(length: length, readable: readable, demands: step == 0 ? [66 * j] : [],
+                                                runs: step == 0 ? [] : [66 * j..<66 * j + ReadAheadPlanner.settledRun], readers: 1))
+            for chunk in chunks { readable.insert(chunk); fetched.insert(chunk) }
+        }
+        #expect(readable.contains(66 * j..<length))
+        #expect(fetched.ranges.allSatisfy { $0.lowerBound >= 66 * j }, "\(fetched.ranges)")
+        #expect(readable.missing(in: j..<66 * j) == [j..<50 * j, 51 * j..<62 * j, 63 * j..<65 * j])
+    }
+
+    @Test("a file longer than read_ahead: a 16 MiB window ahead of the playing position, which moves with it")
+    func windowBeyondReadAhead() {
+        let mib: Int64 = 1 << 20
+        let length = 200 * mib
+        var planner = ReadAheadPlanner()
+        var readable = ByteRanges([0..<10 * mib])
+        // Playing at 10 MiB, read_ahead 64 MiB: up to 26 MiB, then nothing.
+        var fetched = ByteRanges()
+        for _ in 0..<40 {
+            let chunks = planner.plan(Situation(length: length, readable: readable, runs: [5 * mib..<10 * mib], readers: 1))
+            for chunk in chunks { readable.insert(chunk); fetched.insert(chunk) }
+        }
+        #expect(fetched.ranges == [10 * mib..<26 * mib])
+        // The reader moves on 1 MiB: the window follows.
+        #expect(planner.plan(Situation(length: length, readable: readable, runs: [5 * mib..<11 * mib], readers: 1))
+            == [26 * mib..<27 * mib])
+        // A file within read_ahead (here 256 MiB) is read ahead to its end.
+        var whole = ReadAheadPlanner()
+        #expect(whole.plan(Situation(length: length, readable: ByteRanges([0..<190 * mib]), runs: [5 * mib..<11 * mib],
+                                     readAheadLimit: 256 * mib, readers: 1)) == [190 * mib..<190 * mib + j])
+    }
+
+    @Test("a reader with nothing ahead to fetch leaves room for wanted ranges (a pinned file's rest)")
+    func wantedAfterReadAhead() {
+        let length = 10 * j
+        var planner = ReadAheadPlanner()
+        #expect(planner.plan(Situation(length: length, readable: ByteRanges([5 * j..<length]), runs: [5 * j..<length],
+                                       readers: 1, wanted: ByteRanges([0..<length]))) == [0..<5 * j])
     }
 
     @Test("a version change: reset() forgets read-ahead, which starts over small from 0")
@@ -153,8 +234,10 @@ private func served(waits: [Int64], length: Int64) -> (ReadAheadPlanner, ByteRan
         planner.reset()
         #expect(planner.readAheadFrom == 0 && planner.sequentialChunk == j)
         // The new version has nothing here yet; its reader is not waiting (it will fail and reopen).
-        #expect(planner.plan(Situation(length: 300 * j, readers: 1)) == [0..<j])
-        #expect(planner.plan(Situation(length: 300 * j, readable: ByteRanges([0..<j]), readers: 1)) == [j..<3 * j])
+        #expect(planner.plan(Situation(length: 300 * j, readers: 1)) == [])
+        #expect(planner.plan(Situation(length: 300 * j, demands: [0], readers: 1)) == [0..<j])
+        #expect(planner.plan(Situation(length: 300 * j, readable: ByteRanges([0..<j]), demands: [j], runs: [0..<j], readers: 1))
+            == [j..<3 * j])
     }
 
     @Test("wanted ranges with no reader are fetched whole, one at a time; with a reader, read-ahead comes first")
@@ -173,8 +256,8 @@ private func served(waits: [Int64], length: Int64) -> (ReadAheadPlanner, ByteRan
         #expect(planner.plan(Situation(length: length, wanted: ByteRanges([0..<length]))) == [0..<length])
         // Planning for wants leaves read-ahead where it was.
         #expect(planner.readAheadFrom == 0 && planner.sequentialChunk == j)
-        // A reader: read-ahead from where it left off, not the wanted tail.
-        #expect(planner.plan(Situation(length: length, readable: ByteRanges([0..<4 * j]), readers: 1, wanted: wanted))
+        // A reader playing on: read-ahead ahead of it, not the wanted tail.
+        #expect(planner.plan(Situation(length: length, readable: ByteRanges([0..<4 * j]), runs: [0..<4 * j], readers: 1, wanted: wanted))
             == [4 * j..<5 * j])
     }
 

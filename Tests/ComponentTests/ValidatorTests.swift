@@ -93,7 +93,27 @@ struct ValidatorTests {
     @Test("scan, play, then replay after restarts: no body byte on replay, and the cached copy survives a rescan",
           .timeLimit(.minutes(3)), arguments: WebDAVTestServer.Kind.allCases)
     func replayFromCache(kind: WebDAVTestServer.Kind) async throws {
+        try await scanPlayReplay(kind: kind)
+    }
+
+    /// Apache tags a file weakly in GET and PROPFIND until a second after its modification
+    /// time; dated 10 s ahead, the file is tagged weakly while it is scanned and played, and
+    /// strongly when it is replayed: the tag turning strong is the same version.
+    @Test("Apache's weak ETags turning strong: no If-Range carries a weak one, every ranged GET is answered 206, a scan reads at most 70 KiB, a replay under the strong tag sends no byte",
+          .timeLimit(.minutes(3)))
+    func apacheWeakTags() async throws {
+        try await scanPlayReplay(kind: .apache, weakFor: 10)
+    }
+
+    /// `weakFor`: seconds the file is dated ahead, so that Apache tags it weakly until then.
+    private func scanPlayReplay(kind: WebDAVTestServer.Kind, weakFor: TimeInterval? = nil) async throws {
         let rig = try await StreamingRig([.longOpus], server: kind)
+        let datedAhead = weakFor != nil
+        let modified = Date().addingTimeInterval(weakFor ?? 0)
+        if datedAhead {
+            try FileManager.default.setAttributes([.modificationDate: modified],
+                                                  ofItemAtPath: rig.server.root.appendingPathComponent(Fixtures.File.longOpus.rawValue).path)
+        }
         let origin = try rig.origin(.longOpus)
         let configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
         func getBytes() -> Int { rig.proxy.log.filter { $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes } }
@@ -103,9 +123,19 @@ struct ValidatorTests {
         let first = LoaderActor(configuration: configuration)
         let scan = try #require(await library.scan(["dav"], loader: first).first)
         #expect(scan.tracks == 1 && scan.tagsRead == 1, "\(kind)")
+        if datedAhead { #expect(getBytes() <= 70 * 1024, "\(kind): the scan fetched \(getBytes()) bytes") }
         #expect(try await readAll(try await first.open(rig.url(.longOpus))) == origin)
         await first.shutdown()
         #expect(try rig.cache.holdsWhole(origin), "\(kind): the play left the whole file cached")
+        if datedAhead {
+            let gets = rig.proxy.log.filter { $0.method == "GET" }
+            #expect(gets.allSatisfy { $0.ifRange?.hasPrefix("W/") != true }, "\(kind): \(gets.compactMap(\.ifRange))")
+            #expect(gets.allSatisfy { $0.range == nil || $0.status == 206 }, "\(kind): \(gets.map { "\($0.range ?? "-") \($0.status)" })")
+            #expect(getBytes() <= origin.count + 64 * 1024, "\(kind): \(getBytes()) bytes for a \(origin.count)-byte file")
+            #expect(gets.contains { $0.etag?.hasPrefix("W/") == true }, "\(kind): weak tags while dated ahead: \(gets.compactMap(\.etag))")
+            // Past the second after its date: Apache tags it strongly from now on.
+            while Date() < modified.addingTimeInterval(1.5) { try await Task.sleep(for: .milliseconds(200)) }
+        }
 
         // Each replay is a new run: the copy is revalidated with a listing and played from the cache.
         var replayed: [Int] = []
@@ -117,6 +147,18 @@ struct ValidatorTests {
             replayed.append(getBytes())
         }
         #expect(replayed == [0, 0], "\(kind): body bytes sent for each replay of a \(origin.count)-byte file")
+        if datedAhead {
+            // What the server states now, seen by a loader with a cache of its own: a strong tag.
+            rig.proxy.clearLog()
+            let other = try Configuration.parse(rig.configText().replacingOccurrences(of: rig.cacheDirectory.path,
+                                                                                     with: rig.directory.appendingPathComponent("other").path),
+                                                relativeTo: rig.directory)
+            let probe = LoaderActor(configuration: other)
+            _ = try await probe.bytes(in: 0..<1024, of: await probe.sources.location(of: rig.url(.longOpus)))
+            await probe.shutdown()
+            let tags = rig.proxy.log.compactMap(\.etag)
+            #expect(!tags.isEmpty && tags.allSatisfy { !$0.hasPrefix("W/") }, "\(kind): \(tags)")
+        }
         #expect(try rig.cache.holdsWhole(origin), "\(kind)")
 
         // A scan into a new library reads the tags again, with the listing's version: from the cache.

@@ -1,5 +1,6 @@
 import CSpawnShim
 import Foundation
+import Synchronization
 
 /// Runs programs for tests the way a shell would start them.
 ///
@@ -15,6 +16,9 @@ public final class ChildProcess: Sendable {
     private let outputURL: URL
     private let errorURL: URL
     private let exit: Task<Int32, Never>
+    /// Set, under its lock, as the process is reaped: a signal after that could reach another
+    /// process that was given the same pid.
+    private let reaped = Reaped()
 
     /// What a child reads on its standard input.
     public enum Input: Sendable {
@@ -71,9 +75,16 @@ public final class ChildProcess: Sendable {
         pid = child
         let spawned = child
         let (stream, sink) = AsyncStream.makeStream(of: Int32.self)
+        let reaped = reaped
         let waiter = Thread {
+            // Seen ended first (WNOWAIT), reaped under the lock `signal` takes.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(spawned), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
             var raw: Int32 = 0
-            while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
+            reaped.flag.withLock { done in
+                while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
+                done = true
+            }
             sink.yield(raw)
             sink.finish()
         }
@@ -81,9 +92,11 @@ public final class ChildProcess: Sendable {
         exit = Task { await stream.first { _ in true } ?? 0 }
     }
 
-    /// Sends a signal (SIGTERM by default).
+    /// Sends a signal (SIGTERM by default); none once the process has ended.
     public func signal(_ number: Int32 = SIGTERM) {
-        kill(pid, number)
+        reaped.flag.withLock { done in
+            if !done { kill(pid, number) }
+        }
     }
 
     /// Waits for the process to end and returns what it printed.
@@ -112,15 +125,15 @@ public final class ChildProcess: Sendable {
 
     /// Runs a program to its end.
     public static func run(_ executable: String, _ arguments: [String],
-                           environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await ChildProcess(executable, arguments, environment: environment).wait()
+                           environment: [String: String] = [:], input: Input = .null) async throws -> ProcessResult {
+        try await ChildProcess(executable, arguments, environment: environment, input: input).wait()
     }
 
     /// Runs a program that must succeed; throws with its standard error otherwise.
     @discardableResult
     public static func check(_ executable: String, _ arguments: [String],
-                             environment: [String: String] = [:]) async throws -> ProcessResult {
-        let result = try await run(executable, arguments, environment: environment)
+                             environment: [String: String] = [:], input: Input = .null) async throws -> ProcessResult {
+        let result = try await run(executable, arguments, environment: environment, input: input)
         guard result.status == 0, !result.killedBySignal else {
             throw TestSupportError("\(executable) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
@@ -141,4 +154,9 @@ public final class ChildProcess: Sendable {
 public struct TestSupportError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// Whether a child was reaped, shared with the thread that waits for it.
+private final class Reaped: Sendable {
+    let flag = Mutex(false)
 }

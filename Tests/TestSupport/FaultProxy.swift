@@ -23,6 +23,9 @@ public final class FaultProxy: @unchecked Sendable {
         /// Answers the next request of this method (PROPFIND, GET) with this status and body
         /// instead of asking the server: a server that lies, or is broken.
         case answer(method: String, status: Int, body: String)
+        /// Answers the next GET with this status (429, 503) and `Retry-After`: `seconds`, or
+        /// with `asDate` an HTTP-date that many seconds after the answer's `Date`.
+        case busy(status: Int, retryAfter: Int, asDate: Bool)
     }
 
     /// What one request asked and how it was answered.
@@ -32,8 +35,14 @@ public final class FaultProxy: @unchecked Sendable {
         public let range: String?
         public let ifRange: String?
         public let authorization: String?
+        /// The request's Accept-Encoding.
+        public let acceptEncoding: String?
         public let status: Int
         public let bodyBytes: Int
+        /// When the request arrived (its head read).
+        public let at: ContinuousClock.Instant
+        /// The answer's ETag header: how the server stated the version.
+        public let etag: String?
     }
 
     public let port: Int
@@ -47,6 +56,10 @@ public final class FaultProxy: @unchecked Sendable {
     /// Percent of requests that meet a random fault (the soak's weather).
     private var chaos = 0
     private var exchanges: [Exchange] = []
+    private var redirectGETs: String?
+    private var originAuthorization: String?
+    private var open = 0
+    private var mostOpen = 0
 
     /// Starts a proxy in front of `origin` (a server on 127.0.0.1 at that port).
     public init(originPort: Int) throws {
@@ -106,6 +119,22 @@ public final class FaultProxy: @unchecked Sendable {
         state.withLock { chaos = percent }
     }
 
+    /// From now on every GET is answered 302 to `base` + its path + `?signature=…` (a signed URL
+    /// on another host, as a cloud's download link is); nil: no more.
+    public func setRedirectGETs(to base: String?) {
+        state.withLock { redirectGETs = base }
+    }
+
+    /// Requests that come with a signed URL (`?signature=` in their query) are passed on with
+    /// this `Authorization` and without the query: the host that serves signed links knows the
+    /// storage's credentials, the player does not send them.
+    public func setServesSignedURLs(authorization: String?) {
+        state.withLock { originAuthorization = authorization }
+    }
+
+    /// The most requests this proxy has been serving at once.
+    public var mostConcurrentRequests: Int { state.withLock { mostOpen } }
+
     /// Every request so far, oldest first.
     public var log: [Exchange] { state.withLock { exchanges } }
 
@@ -140,21 +169,51 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     private func serve(_ client: Int32) {
-        guard let request = HTTPHead.read(from: client) else { return }
-        let (ignoring, rate, delay, weather) = state.withLock { (ignoresRange, bytesPerSecond, latency, chaos) }
+        guard var request = HTTPHead.read(from: client) else { return }
+        let arrived = ContinuousClock.now
+        let (ignoring, rate, delay, weather, redirect, signedAuthorization) = state.withLock {
+            open += 1
+            mostOpen = max(mostOpen, open)
+            return (ignoresRange, bytesPerSecond, latency, chaos, redirectGETs, originAuthorization)
+        }
+        defer { state.withLock { open -= 1 } }
         if weather > 0, Int.random(in: 0..<100) < weather {
             let faults: [Fault] = [.reset(afterBytes: Int.random(in: 0..<200_000)),
                                    .stall(afterBytes: Int.random(in: 0..<200_000), seconds: 3), .status(503)]
             inject(faults.randomElement()!)
         }
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-        var record = (status: 0, bytes: 0)
+        var record = (status: 0, bytes: 0, etag: String?.none)
+        let asked = request
         defer {
             state.withLock {
-                exchanges.append(Exchange(method: request.method, path: request.target, range: request["range"],
-                                          ifRange: request["if-range"], authorization: request["authorization"],
-                                          status: record.status, bodyBytes: record.bytes))
+                exchanges.append(Exchange(method: asked.method, path: asked.target, range: asked["range"],
+                                          ifRange: asked["if-range"], authorization: asked["authorization"],
+                                          acceptEncoding: asked["accept-encoding"], status: record.status, bodyBytes: record.bytes,
+                                          at: arrived, etag: record.etag))
             }
+        }
+        if let redirect, request.method == "GET" {
+            record.status = 302
+            _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(redirect)\(request.target)?signature=\(UUID().uuidString)\r\n"
+                          + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        }
+        if let signedAuthorization, let query = request.target.firstIndex(of: "?"), request.target[query...].contains("signature=") {
+            let parts = request.startLine.split(separator: " ", maxSplits: 2)
+            request.startLine = "\(request.method) \(request.target[..<query]) \(parts.count > 2 ? parts[2] : "HTTP/1.1")"
+            request.headers.removeAll { $0.name.lowercased() == "authorization" }
+            request.headers.append((name: "Authorization", value: signedAuthorization))
+        }
+        if case .busy(let code, let seconds, let asDate)? = takeFault(where: {
+            if case .busy = $0 { request.method == "GET" } else { false }
+        }) {
+            record.status = code
+            let now = Date()
+            let retryAfter = asDate ? Self.httpDate(now.addingTimeInterval(Double(seconds))) : String(seconds)
+            _ = Self.send(client, "HTTP/1.1 \(code) Busy\r\nDate: \(Self.httpDate(now))\r\nRetry-After: \(retryAfter)\r\n"
+                          + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+            return
         }
         if case .redirect(let base)? = takeFault(where: { if case .redirect = $0 { true } else { false } }) {
             record.status = 302
@@ -182,6 +241,12 @@ public final class FaultProxy: @unchecked Sendable {
 
         let origin = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(origin) }
+        if rate != nil {
+            // A paced body is taken from the origin about as fast as it is passed on, not
+            // swallowed whole into a loopback buffer: what the origin does (a freeze) is felt.
+            var small: Int32 = 8192
+            setsockopt(origin, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = Self.loopback(port: originPort)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(origin, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -190,10 +255,11 @@ public final class FaultProxy: @unchecked Sendable {
                                                                                    from: client, to: origin) else { return }
         guard var response = HTTPHead.read(from: origin) else { return }
         record.status = response.statusCode
+        record.etag = response["etag"]
         let declared = response.contentLength
         let fault = declared.map { $0 > 0 } == true ? takeFault(where: { fault in
             switch fault {
-            case .status, .redirect, .answer: false
+            case .status, .redirect, .answer, .busy: false
             default: true
             }
         }) : nil
@@ -253,6 +319,15 @@ public final class FaultProxy: @unchecked Sendable {
             guard let index = faults.firstIndex(where: matches) else { return nil }
             return faults.remove(at: index)
         }
+    }
+
+    /// An IMF-fixdate (RFC 9110 §5.6.7), whole seconds.
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     // MARK: Sockets

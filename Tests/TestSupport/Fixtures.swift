@@ -1,6 +1,6 @@
 import Foundation
 
-/// Test audio, made once per test run from public tools (sox, lame, opusenc) in a temporary
+/// Test audio, made once per test run from public tools (sox, lame, opusenc, flac, oggenc) in a temporary
 /// folder, plus the bad inputs the player must survive. Names deliberately lie about content
 /// in places (`opus-named.mp3` holds Opus): formats are sniffed from bytes.
 public actor Fixtures {
@@ -19,15 +19,36 @@ public actor Fixtures {
         case artOpus = "art.opus"              // METADATA_BLOCK_PICTURE
         case longMP3 = "long.mp3"              // 60 s, LAME -V2: about 1 MB, for streaming
         case longOpus = "long.opus"            // 60 s Opus
+        case flac = "song.flac"                // 16-bit 44.1 kHz, tags, seek table
+        case secondFLAC = "second.flac"
+        case flac24 = "hires.flac"             // 24-bit 96 kHz
+        case surroundFLAC = "surround.flac"    // 5.1, 24-bit 48 kHz
+        case id3FLAC = "id3.flac"              // an ID3v2 tag before the FLAC stream
+        case oggFLAC = "song.oga"              // FLAC in Ogg (flac --ogg)
+        case bigPictureFLAC = "big-picture.flac"  // tags behind a 2 MB PICTURE and 1 MB PADDING
+        case longFLAC = "long.flac"            // 60 s, for streaming
+        case vorbis = "song.ogg"               // Ogg Vorbis q3 with tags
+        case secondVorbis = "second.ogg"
+        case monoVorbis = "mono.ogg"
+        case chainedVorbis = "chained.ogg"     // two links of the same format, one after the other
+        case surroundVorbis = "surround.ogg"   // 5.1 from a WAVE-order file of six tones, 200…1200 Hz
+        case mixedChainVorbis = "mixed-chain.ogg"  // song.ogg (44.1 kHz stereo), then mono.ogg (22.05 kHz mono)
         // Bad input
         case empty = "empty.mp3"
         case random = "random.mp3"
         case text = "notes.mp3"
-        case flac = "song.flac"
         case wav = "song.wav"
         case truncatedMP3 = "truncated.mp3"
         case truncatedOpus = "truncated.opus"
         case corruptMP3 = "corrupt.mp3"
+        case truncatedFLAC = "truncated.flac"
+        case corruptFLAC = "corrupt.flac"      // a frame with a bad CRC in the middle
+        case lyingFLAC = "lying.flac"          // STREAMINFO declares twice the samples there are
+        case truncatedVorbis = "truncated.ogg"
+        case brokenChainVorbis = "broken-chain.ogg"  // a second link whose pages are damaged
+        case eightBitFLAC = "8bit.flac"        // plays, shifted up to 16 bits
+        case thirtyTwoBitFLAC = "32bit.flac"   // refused: deeper than 24 bits
+        case highRateFLAC = "384k.flac"        // refused: above 192 kHz
     }
 
     public static let shared = Fixtures()
@@ -88,7 +109,7 @@ public actor Fixtures {
         try write(path(File.empty.rawValue), Data())
         try write(path(File.random.rawValue), Data(Self.noise(count: 200_000, seed: 7)))
         try write(path(File.text.rawValue), Data(String(repeating: "These are not the droids.\n", count: 400).utf8))
-        try await sox(path("a.wav"), path(File.flac.rawValue))
+        try await makeFLACAndVorbis(dir)
         try FileManager.default.copyItem(atPath: path("a.wav"), toPath: path(File.wav.rawValue))
         let vbr = try Data(contentsOf: dir.appendingPathComponent(File.vbrMP3.rawValue))
         try write(path(File.truncatedMP3.rawValue), vbr.prefix(vbr.count / 2))
@@ -100,6 +121,75 @@ public actor Fixtures {
         try write(path(File.corruptMP3.rawValue), corrupt)
 
         return dir
+    }
+
+    private static func makeFLACAndVorbis(_ dir: URL) async throws {
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        func write(_ path: String, _ data: Data) throws { try data.write(to: URL(fileURLWithPath: path)) }
+        func flac(_ arguments: String...) async throws { try await ChildProcess.check("flac", ["--silent", "-f"] + arguments) }
+        func oggenc(_ arguments: String...) async throws { try await ChildProcess.check("oggenc", ["-Q"] + arguments) }
+
+        try await ChildProcess.check("sox", ["-n", "-r", "96000", "-c", "2", "-b", "24", path("h.wav"), "synth", "3",
+                                             "pinknoise", "synth", "3", "sine", "amod", "550", "vol", "0.5"])
+        try await ChildProcess.check("sox", ["-n", "-r", "48000", "-c", "6", "-b", "24", path("s.wav"), "synth", "2",
+                                             "pinknoise", "vol", "0.5"])
+        try await flac("-T", "TITLE=FLAC Title", "-T", "ARTIST=FLAC Artist", "-T", "ALBUM=FLAC Album", "-T", "TRACKNUMBER=4",
+                       "-o", path(File.flac.rawValue), path("a.wav"))
+        try await flac("-o", path(File.secondFLAC.rawValue), path("b.wav"))
+        try await flac("--ogg", "-o", path(File.oggFLAC.rawValue), path("a.wav"))
+        try await flac("-o", path(File.flac24.rawValue), path("h.wav"))
+        try await flac("-o", path(File.surroundFLAC.rawValue), path("s.wav"))
+        try await flac("-o", path(File.longFLAC.rawValue), path("l.wav"))
+        try await flac("-T", "TITLE=Big Picture", "-o", path(File.bigPictureFLAC.rawValue), path("m.wav"))
+        // A 2 MB "PNG" (a PNG signature, then noise): metaflac takes the given size as it is.
+        try write(path("big.png"), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise(count: 2_000_000, seed: 5)))
+        try await ChildProcess.check("metaflac", ["--import-picture-from=3|image/png|Cover|1x1x24|\(path("big.png"))",
+                                                  "--add-padding=1048576", path(File.bigPictureFLAC.rawValue)])
+        // ID3v2.3 tag of 100 bytes (no frames, zero padding) before a FLAC stream.
+        let id3 = Data(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, 100] + [UInt8](repeating: 0, count: 100))
+        try write(path(File.id3FLAC.rawValue), id3 + (try Data(contentsOf: dir.appendingPathComponent(File.flac.rawValue))))
+
+        try await oggenc("-q", "3", "-t", "Vorbis Title", "-a", "Vorbis Artist", "-l", "Vorbis Album", "-N", "5",
+                         "-o", path(File.vorbis.rawValue), path("a.wav"))
+        try await oggenc("-q", "3", "-o", path(File.secondVorbis.rawValue), path("b.wav"))
+        try await oggenc("-q", "3", "-o", path(File.monoVorbis.rawValue), path("m.wav"))
+        try await ChildProcess.check("sox", ["-n", "-r", "48000", "-c", "6", "-b", "16", path("tones.wav"), "synth", "1",
+                                             "sine", "200", "sine", "400", "sine", "600", "sine", "800", "sine", "1000",
+                                             "sine", "1200", "vol", "0.5"])
+        try await oggenc("-o", path(File.surroundVorbis.rawValue), path("tones.wav"))
+        let vorbis = try Data(contentsOf: dir.appendingPathComponent(File.vorbis.rawValue))
+        let secondVorbis = try Data(contentsOf: dir.appendingPathComponent(File.secondVorbis.rawValue))
+        try write(path(File.chainedVorbis.rawValue), vorbis + secondVorbis)
+        try write(path(File.mixedChainVorbis.rawValue), vorbis + (try Data(contentsOf: dir.appendingPathComponent(File.monoVorbis.rawValue))))
+
+        let song = try Data(contentsOf: dir.appendingPathComponent(File.flac.rawValue))
+        try write(path(File.truncatedFLAC.rawValue), song.prefix(song.count / 2))
+        // One bit flipped mid-file: that frame's CRC no longer matches (flac -t: FRAME_CRC_MISMATCH).
+        var corrupt = song
+        corrupt[song.count / 2] ^= 0x10
+        try write(path(File.corruptFLAC.rawValue), corrupt)
+        // STREAMINFO's total samples: the low 36 bits of bytes 8+13...8+17 (after "fLaC" and the block header).
+        var lying = song
+        let declared = (UInt64(lying[8 + 13] & 0x0F) << 32) | UInt64(lying[8 + 14]) << 24 | UInt64(lying[8 + 15]) << 16
+            | UInt64(lying[8 + 16]) << 8 | UInt64(lying[8 + 17])
+        let doubled = declared * 2
+        lying[8 + 13] = (lying[8 + 13] & 0xF0) | UInt8((doubled >> 32) & 0x0F)
+        for index in 0..<4 { lying[8 + 14 + index] = UInt8(truncatingIfNeeded: doubled >> (24 - 8 * index)) }
+        try write(path(File.lyingFLAC.rawValue), lying)
+        func rawFLAC(_ file: File, bits: Int, rate: Int) async throws {
+            let raw = path("\(bits)-\(rate).raw")
+            try write(raw, Data(noise(count: rate / 4 * 2 * bits / 8, seed: UInt64(bits))))
+            try await flac("--force-raw-format", "--endian=little", "--sign=signed", "--channels=2", "--bps=\(bits)",
+                           "--sample-rate=\(rate)", "-o", path(file.rawValue), raw)
+        }
+        try await rawFLAC(.eightBitFLAC, bits: 8, rate: 44100)
+        try await rawFLAC(.thirtyTwoBitFLAC, bits: 32, rate: 44100)
+        try await rawFLAC(.highRateFLAC, bits: 16, rate: 384_000)
+        try write(path(File.truncatedVorbis.rawValue), vorbis.prefix(vorbis.count / 2))
+        // The second link's pages from 4 KB in are noise: the first link is whole.
+        var broken = vorbis + secondVorbis
+        broken.replaceSubrange((vorbis.count + 4000)..<(vorbis.count + 24000), with: noise(count: 20000, seed: 17))
+        try write(path(File.brokenChainVorbis.rawValue), broken)
     }
 
     static let onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="

@@ -45,17 +45,46 @@ public enum LibraryTree {
         return written
     }
 
-    /// An ID3v2.3 tag with UTF-16 (BOM) text frames: title, artist, album, track number.
-    public static func id3v2(title: String, artist: String, album: String, track: Int) -> [UInt8] {
-        func frame(_ id: String, _ text: String) -> [UInt8] {
+    /// How a tag is written: ID3v2.3 (plain frame sizes), ID3v2.4 (syncsafe ones), or ID3v2.4
+    /// with plain sizes, as old iTunes wrote them.
+    public enum TagLayout: String, Sendable, CaseIterable, CustomStringConvertible {
+        case v23, v24, v24PlainSizes
+
+        public var description: String { rawValue }
+    }
+
+    /// An ID3v2 tag with UTF-16 (BOM) text frames: title, artist, album, track number; with
+    /// `cover`, a front-cover APIC frame first, as taggers put it; then `padding` zero bytes.
+    public static func id3v2(title: String, artist: String, album: String, track: Int, cover: [UInt8]? = nil,
+                             layout: TagLayout = .v23, padding: Int = 0) -> [UInt8] {
+        func size(_ value: Int, syncsafe: Bool) -> [UInt8] {
+            syncsafe ? [UInt8(value >> 21 & 0x7F), UInt8(value >> 14 & 0x7F), UInt8(value >> 7 & 0x7F), UInt8(value & 0x7F)]
+                : [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        func frame(_ id: String, _ body: [UInt8]) -> [UInt8] {
+            Array(id.utf8) + size(body.count, syncsafe: layout == .v24) + [0, 0] + body
+        }
+        func text(_ id: String, _ text: String) -> [UInt8] {
             var body: [UInt8] = [1, 0xFF, 0xFE]  // UTF-16 with a little-endian BOM
             for unit in text.utf16 { body += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-            let size = UInt32(body.count)
-            return Array(id.utf8) + [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF), 0, 0] + body
+            return frame(id, body)
         }
-        let frames = frame("TIT2", title) + frame("TPE1", artist) + frame("TALB", album) + frame("TRCK", "\(track)")
-        let size = frames.count
-        let syncsafe: [UInt8] = [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
-        return Array("ID3".utf8) + [3, 0, 0] + syncsafe + frames
+        var frames: [UInt8] = []
+        if let cover { frames += frame("APIC", [0] + Array("image/jpeg".utf8) + [0, 3, 0] + cover) }
+        frames += text("TIT2", title) + text("TPE1", artist) + text("TALB", album) + text("TRCK", "\(track)")
+        frames += [UInt8](repeating: 0, count: padding)
+        return Array("ID3".utf8) + [layout == .v23 ? 3 : 4, 0, 0] + size(frames.count, syncsafe: true) + frames
+    }
+
+    /// A picture of `size` bytes, JPEG's start then bytes with the top bit set: never a zero
+    /// or a frame ID letter, so a frame size read wrongly cannot land on something that looks
+    /// like a frame. 2,031,602 bytes make an APIC frame of 0x001F0000 bytes, a size that reads
+    /// as a valid syncsafe number too (507,904): the case old iTunes' plain sizes bring.
+    public static func cover(size: Int = 2_031_602) -> [UInt8] {
+        var state: UInt32 = 0x2545F491
+        return [0xFF, 0xD8, 0xFF, 0xE0] + (4..<size).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24) | 0x80
+        }
     }
 }

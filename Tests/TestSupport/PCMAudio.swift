@@ -14,31 +14,9 @@ public struct PCMAudio: Sendable, Equatable {
 
     public var frameCount: Int { samples.count / channels }
 
-    /// Reads a PCM WAV file (any chunk layout; the `data` chunk's samples).
+    /// Reads a 16-bit PCM WAV file (any chunk layout; the `data` chunk's samples).
     public init(wavFile url: URL) throws {
-        let bytes = try [UInt8](Data(contentsOf: url))
-        guard bytes.count >= 12, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WAVE".utf8) else {
-            throw TestSupportError("\(url.lastPathComponent) is not a WAV file")
-        }
-        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        var offset = 12
-        var rate = 0, channels = 0
-        while offset + 8 <= bytes.count {
-            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = u32(offset + 4)
-            if id == "fmt " {
-                channels = u16(offset + 10)
-                rate = u32(offset + 12)
-                guard u16(offset + 22) == 16 else { throw TestSupportError("\(url.lastPathComponent) is not 16-bit") }
-            } else if id == "data" {
-                let end = min(bytes.count, offset + 8 + size)
-                self.init(sampleRate: rate, channels: channels, samples: Self.samples(bytes[(offset + 8)..<end]))
-                return
-            }
-            offset += 8 + size + (size & 1)
-        }
-        throw TestSupportError("\(url.lastPathComponent) has no data chunk")
+        self = try WAVFile(url).pcm16()
     }
 
     /// Reads raw s16le samples (a `parec --raw` capture).
@@ -47,7 +25,7 @@ public struct PCMAudio: Sendable, Equatable {
         self.init(sampleRate: sampleRate, channels: channels, samples: Self.samples(bytes[...]))
     }
 
-    private static func samples(_ bytes: ArraySlice<UInt8>) -> [Int16] {
+    static func samples(_ bytes: ArraySlice<UInt8>) -> [Int16] {
         var result = [Int16](repeating: 0, count: bytes.count / 2)
         var index = bytes.startIndex
         for i in result.indices {

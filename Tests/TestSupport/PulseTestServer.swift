@@ -1,20 +1,58 @@
 import Foundation
 
-/// A private, headless PulseAudio server on a unix socket in a temporary folder, stopped when
-/// the test process ends (a `ServerProcess`). `shared` serves the whole test run, and each test
-/// takes its own null sink, so tests running side by side never hear each other; a test that
-/// stops and starts a server (a sound server restarting under a player) makes its own.
+/// A private, headless sound server speaking the PulseAudio protocol on a unix socket in a
+/// temporary folder, stopped when the test process ends (`ServerProcess`es): PulseAudio itself, or
+/// PipeWire with its session manager and its PulseAudio server — what most desktops run today.
+/// `shared` and `pipewire` serve the whole test run, and each test takes its own null sink, so
+/// tests running side by side never hear each other; a test that stops and starts a server (a
+/// sound server restarting under a player) makes its own.
 public actor PulseTestServer {
-    public static let shared = PulseTestServer()
+    /// Which sound server answers on the socket.
+    public enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
+        case pulseaudio
+        case pipewire
 
+        public var description: String { rawValue }
+
+        /// The most audio one dropout of this server may replace with silence, in frames. Our
+        /// PulseAudio's null sink has never lost a frame; PipeWire's graph, starved of CPU
+        /// (no realtime priority in a test, two cores, compilers beside it), misses a cycle now
+        /// and then and fills it with silence — 128 frames seen, bounded by a quantum (1024
+        /// here), and the bound allows two.
+        public var dropoutBound: Int {
+            switch self {
+            case .pulseaudio: 0
+            case .pipewire: 2048
+            }
+        }
+    }
+
+    public static let shared = PulseTestServer(.pulseaudio)
+    public static let pipewire = PulseTestServer(.pipewire)
+
+    /// The run-wide server of `kind`.
+    public static func shared(_ kind: Kind) -> PulseTestServer {
+        switch kind {
+        case .pulseaudio: shared
+        case .pipewire: pipewire
+        }
+    }
+
+    public let kind: Kind
     /// One start for everyone who asks at once; nil while stopped.
     private var startup: Task<String, any Error>?
-    private var process: ServerProcess?
-    /// The folder of the socket and the log: the same across restarts, so the address is too.
+    /// The server's processes, in the order they started.
+    private var processes: [ServerProcess] = []
+    /// PipeWire's session bus (WirePlumber will not run without one); it outlives a restart of
+    /// the sound server, as a desktop session's bus does.
+    private var sessionBus: DBusTestBus?
+    /// The folder of the socket and the logs: the same across restarts, so the address is too.
     private var directory: URL?
     private var sinkCount = 0
 
-    public init() {}
+    public init(_ kind: Kind = .pulseaudio) {
+        self.kind = kind
+    }
 
     /// The server address for libpulse (`unix:/…/native`), starting the server if it is not running.
     public func serverAddress() async throws -> String {
@@ -26,41 +64,88 @@ public actor PulseTestServer {
     /// waits until it is gone; its sinks and streams go with it. `serverAddress()` starts it again.
     public func stop() async {
         startup = nil
-        await process?.stop()
-        process = nil
+        for process in processes.reversed() { await process.stop() }
+        processes = []
+    }
+
+    /// Freezes the server's processes (SIGSTOP), as a laptop's sleep or a stalled machine does
+    /// to them, or thaws them (SIGCONT).
+    public func freeze(_ frozen: Bool) {
+        for process in processes { process.signalServer(frozen ? SIGSTOP : SIGCONT) }
     }
 
     private func start() async throws -> String {
         let directory = try self.directory ?? Fixtures.shared.scratchDirectory()
         self.directory = directory
         chmod(directory.path, 0o700)
-        let socket = directory.appendingPathComponent("native").path
-        let server = try ServerProcess("pulse-server", command: #"pulseaudio "$@""#,
-                                       arguments: ["-n", "--daemonize=no", "--exit-idle-time=-1",
-                                                   "--log-target=file:\(directory.path)/server.log",
-                                                   "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket)"],
-                                       environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])
-        process = server
-        let candidate = "unix:\(socket)"
+        let candidate: String
+        switch kind {
+        case .pulseaudio:
+            let socket = directory.appendingPathComponent("native").path
+            candidate = "unix:\(socket)"
+            processes = [try ServerProcess("pulse-server", command: #"pulseaudio "$@""#,
+                                           arguments: ["-n", "--daemonize=no", "--exit-idle-time=-1",
+                                                       "--log-target=file:\(directory.path)/server.log",
+                                                       "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket)"],
+                                           environment: ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path])]
+        case .pipewire:
+            candidate = "unix:\(directory.path)/pulse/native"
+            try await startPipeWire(in: directory)
+        }
         for _ in 0..<200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
                 return candidate
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let log = (try? String(contentsOfFile: directory.appendingPathComponent("server.log").path, encoding: .utf8)) ?? ""
-        throw TestSupportError("the test PulseAudio server did not come up: \(server.errorSoFar())\(log)")
+        let logs = ["server.log", "pipewire.log", "wireplumber.log", "pipewire-pulse.log"].compactMap {
+            try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)
+        }
+        throw TestSupportError("the test \(kind) server did not come up: \(processes.map { $0.errorSoFar() }.joined())\(logs.joined())")
     }
 
-    /// A new null sink of its own, clocked and recorded from the start.
-    public func makeSink(sampleRate: Int = 44100, channels: Int = 2) async throws -> TestSink {
+    /// PipeWire, WirePlumber and pipewire-pulse, as `systemctl --user start` brings them up, with
+    /// 44.1 kHz allowed in the graph: otherwise PipeWire resamples everything to 48 kHz and no
+    /// recording equals a reference decode. A quantum of 1024 frames (23 ms), not the keeper's 20 ms.
+    private func startPipeWire(in directory: URL) async throws {
+        let configuration = directory.appendingPathComponent("config")
+        let dropIns = configuration.appendingPathComponent("pipewire/pipewire.conf.d")
+        try FileManager.default.createDirectory(at: dropIns, withIntermediateDirectories: true)
+        try Data("context.properties = { default.clock.allowed-rates = [ 44100 48000 ] default.clock.quantum = 1024 default.clock.min-quantum = 1024 }\n".utf8)
+            .write(to: dropIns.appendingPathComponent("rates.conf"))
+        let bus: DBusTestBus
+        if let sessionBus { bus = sessionBus } else { bus = try await DBusTestBus(); sessionBus = bus }
+        let environment = ["XDG_RUNTIME_DIR": directory.path, "HOME": directory.path,
+                           "XDG_CONFIG_HOME": configuration.path, "DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let core = try ServerProcess("pipewire", command: #"pipewire 2>"$1""#,
+                                     arguments: [directory.appendingPathComponent("pipewire.log").path], environment: environment)
+        processes = [core]
+        // The clients below connect to the core's socket: wait for it.
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("pipewire-0").path) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        for name in ["wireplumber", "pipewire-pulse"] {
+            processes.append(try ServerProcess(name, command: #"$1 2>"$2""#,
+                                               arguments: [name, directory.appendingPathComponent("\(name).log").path],
+                                               environment: environment))
+        }
+    }
+
+    /// A new null sink of its own, clocked and recorded from the start: `name` one of the test's
+    /// choosing (to take a sink away and bring it back); `format` `s32le` for a sink that keeps
+    /// 24-bit audio whole; `channelMap` (PulseAudio's names, comma-separated) for the sink and its
+    /// recording, else PulseAudio's default for the channel count.
+    public func makeSink(named chosen: String? = nil, sampleRate: Int = 44100, channels: Int = 2, format: String = "s16le",
+                         channelMap: String? = nil) async throws -> TestSink {
         let server = try await serverAddress()
         sinkCount += 1
-        let name = "test\(sinkCount)"
+        let name = chosen ?? "test\(sinkCount)"
         let loaded = try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-null-sink", "sink_name=\(name)",
-                                                            "rate=\(sampleRate)", "channels=\(channels)", "format=s16le", "norewinds=1"])
+                                                            "rate=\(sampleRate)", "channels=\(channels)", "format=\(format)", "norewinds=1"]
+                                                            + (channelMap.map { ["channel_map=\($0)"] } ?? []))
         let module = loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await TestSink(server: server, name: name, module: module, sampleRate: sampleRate, channels: channels)
+        return try await TestSink(server: server, name: name, module: module, sampleRate: sampleRate, channels: channels,
+                                  format: format, channelMap: channelMap)
     }
 }
 
@@ -76,17 +161,20 @@ public final class TestSink: Sendable {
     private let keeper: ChildProcess
     private let recorder: ChildProcess
 
-    init(server: String, name: String, module: String, sampleRate: Int, channels: Int) async throws {
+    init(server: String, name: String, module: String, sampleRate: Int, channels: Int, format: String,
+         channelMap: String?) async throws {
         self.server = server
         self.name = name
         self.module = module
         self.sampleRate = sampleRate
         self.channels = channels
         capture = try Fixtures.shared.scratchDirectory().appendingPathComponent("capture.raw")
-        let format = ["--raw", "--format=s16le", "--rate=\(sampleRate)", "--channels=\(channels)"]
+        let format = ["--raw", "--format=\(format)", "--rate=\(sampleRate)", "--channels=\(channels)"]
+            + (channelMap.map { ["--channel-map=\($0)"] } ?? [])
         keeper = try ChildProcess("pacat", ["-s", server, "-p", "-d", name, "--latency-msec=20"] + format,
                                   input: .file(URL(fileURLWithPath: "/dev/zero")))
-        recorder = try ChildProcess("parec", ["-s", server, "-d", "\(name).monitor"] + format + [capture.path])
+        // A short fragment: parec otherwise holds up to 2 s on PipeWire, lost when it is stopped.
+        recorder = try ChildProcess("parec", ["-s", server, "-d", "\(name).monitor", "--latency-msec=50"] + format + [capture.path])
         // Recording has begun once the keeper's silence reaches the file.
         for _ in 0..<200 {
             let size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
@@ -96,13 +184,38 @@ public final class TestSink: Sendable {
         throw TestSupportError("parec recorded nothing from \(name).monitor")
     }
 
-    /// Stops recording and returns everything the sink played.
+    /// Stops recording and returns everything the sink played (an `s16le` sink).
     public func finish() async throws -> PCMAudio {
+        try await stop()
+        return try PCMAudio(rawFile: capture, sampleRate: sampleRate, channels: channels)
+    }
+
+    /// Stops recording and returns every sample the sink played (an `s32le` sink).
+    public func finishWide() async throws -> [Int32] {
+        try await stop()
+        let bytes = try Data(contentsOf: capture)
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int32.self)) }  // little-endian here
+    }
+
+    /// Stops recording and returns what the sink played until now; the sink stays, and
+    /// `finish` later returns the same.
+    public func stopRecording() async throws -> PCMAudio {
+        try await endRecording()
+        return try PCMAudio(rawFile: capture, sampleRate: sampleRate, channels: channels)
+    }
+
+    private func endRecording() async throws {
+        // What the sink played last is still on its way to parec (one fragment, and PipeWire's
+        // monitor a cycle behind): stopped at once, it lost the last 8 ms of a track.
+        try await Task.sleep(for: .milliseconds(300))
         recorder.signal(SIGTERM)
         _ = await recorder.wait()
+    }
+
+    private func stop() async throws {
+        try await endRecording()
         keeper.signal(SIGTERM)
         _ = await keeper.wait()
         _ = try? await ChildProcess.run("pactl", ["-s", server, "unload-module", module])
-        return try PCMAudio(rawFile: capture, sampleRate: sampleRate, channels: channels)
     }
 }

@@ -26,11 +26,14 @@ public struct StreamingRig: Sendable {
     }
 
     /// A config document naming the proxy as source "dav"; `password` overrides the right one.
-    public func configText(password: String? = nil, readTimeout: Double = 10, retries: Int = 4, cacheLimit: String = "2 GiB") -> String {
+    /// `fill`: `[cache] fill` ("ahead" by default, "whole").
+    public func configText(password: String? = nil, readTimeout: Double = 10, retries: Int = 4, cacheLimit: String = "2 GiB",
+                           fill: String = "ahead") -> String {
         """
         [cache]
         dir = "\(cacheDirectory.path)"
         max_size = "\(cacheLimit)"
+        fill = "\(fill)"
 
         [network]
         read_timeout = \(readTimeout)

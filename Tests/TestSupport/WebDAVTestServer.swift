@@ -13,6 +13,9 @@ public final class WebDAVTestServer: Sendable {
         case nginx
         /// WsgiDAV (on cheroot): `getetag` unquoted in a listing, quoted in GET's `ETag`.
         case wsgidav
+        /// Apache httpd with mod_dav and mod_dav_fs: a file changed within the second before an
+        /// answer gets a weak ETag (`W/"…"`) in that answer, a strong one later.
+        case apache
 
         public var description: String { rawValue }
     }
@@ -25,6 +28,7 @@ public final class WebDAVTestServer: Sendable {
 
     /// The certificate a TLS server presents (self-signed, for 127.0.0.1), nil for plain HTTP.
     public let certificate: URL?
+    private let process: ServerProcess
 
     /// Starts a server over a new empty folder; put files in `root`. With `tls`, it serves
     /// HTTPS with a fresh self-signed certificate.
@@ -38,11 +42,15 @@ public final class WebDAVTestServer: Sendable {
         case .rclone: break
         case .nginx:
             certificate = nil
-            port = try await Self.startNginx(root: root, folder: folder, username: username, password: password)
+            (port, process) = try await Self.startNginx(root: root, folder: folder, username: username, password: password)
             return
         case .wsgidav:
             certificate = nil
-            port = try await Self.startWsgiDAV(root: root, folder: folder, username: username, password: password)
+            (port, process) = try await Self.startWsgiDAV(root: root, folder: folder, username: username, password: password)
+            return
+        case .apache:
+            certificate = nil
+            (port, process) = try await Self.startApache(root: root, folder: folder, username: username, password: password)
             return
         }
         let log = folder.appendingPathComponent("rclone.log")
@@ -61,6 +69,7 @@ public final class WebDAVTestServer: Sendable {
                                        arguments: [root.path, "--addr", "127.0.0.1:0", "--user", username, "--pass", password,
                                                    "--config", "/dev/null", "--dir-cache-time", "0s",
                                                    "--log-file", log.path] + tlsArguments)
+        process = server
         for _ in 0..<300 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"https?://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
@@ -76,7 +85,7 @@ public final class WebDAVTestServer: Sendable {
 
     /// nginx in the foreground, one process (no workers to switch user), its config, logs and
     /// temporary files in `folder`.
-    private static func startNginx(root: URL, folder: URL, username: String, password: String) async throws -> Int {
+    private static func startNginx(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
         let users = folder.appendingPathComponent("htpasswd")
         try "\(username):{PLAIN}\(password)\n".write(to: users, atomically: true, encoding: .utf8)
         let port = try freePort()
@@ -108,11 +117,11 @@ public final class WebDAVTestServer: Sendable {
                                        arguments: ["-e", folder.appendingPathComponent("nginx-error.log").path, "-p", folder.path,
                                                    "-c", config.path])
         try await waitForListener(port: port) { "nginx did not come up: \(server.errorSoFar())" }
-        return port
+        return (port, server)
     }
 
     /// WsgiDAV on cheroot, with a config file in `folder`.
-    private static func startWsgiDAV(root: URL, folder: URL, username: String, password: String) async throws -> Int {
+    private static func startWsgiDAV(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
         let port = try freePort()
         let config = folder.appendingPathComponent("wsgidav.json")
         let settings: [String: Any] = [
@@ -127,7 +136,72 @@ public final class WebDAVTestServer: Sendable {
         let server = try ServerProcess("wsgidav", command: #"python3 -m wsgidav.server.server_cli "$@""#,
                                        arguments: ["--config", config.path])
         try await waitForListener(port: port) { "WsgiDAV did not come up: \(server.errorSoFar())" }
-        return port
+        return (port, server)
+    }
+
+    /// Apache httpd in the foreground with a config file of its own in `folder`. Its parent runs
+    /// as root, which it needs to bind and to start children as `www-data` (it refuses to serve
+    /// as root): that user gets the served folder and the lock folder, and reads the password file.
+    private static func startApache(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
+        let users = folder.appendingPathComponent("apache-users")
+        let secret = folder.appendingPathComponent("apache-secret")
+        try Data(password.utf8).write(to: secret)
+        // htpasswd reads the password from its input (-i), so it is in no command line.
+        try await ChildProcess.check("htpasswd", ["-i", "-c", "-B", users.path, username], input: .file(secret))
+        try FileManager.default.removeItem(at: secret)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: users.path)
+        let locks = folder.appendingPathComponent("apache-locks"), runtime = folder.appendingPathComponent("apache-run")
+        for directory in [locks, runtime] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        for writable in [root, locks] {
+            try FileManager.default.setAttributes([.ownerAccountName: "www-data", .groupOwnerAccountName: "www-data"],
+                                                  ofItemAtPath: writable.path)
+        }
+        let port = try freePort()
+        let modules = "/usr/lib/apache2/modules"
+        let config = folder.appendingPathComponent("apache.conf")
+        try """
+            ServerRoot \(folder.path)
+            ServerName 127.0.0.1
+            Listen 127.0.0.1:\(port)
+            PidFile \(folder.path)/apache.pid
+            DefaultRuntimeDir \(runtime.path)
+            ErrorLog \(folder.path)/apache-error.log
+            LogLevel warn
+            User www-data
+            Group www-data
+            LoadModule mpm_event_module \(modules)/mod_mpm_event.so
+            LoadModule authn_core_module \(modules)/mod_authn_core.so
+            LoadModule authn_file_module \(modules)/mod_authn_file.so
+            LoadModule authz_core_module \(modules)/mod_authz_core.so
+            LoadModule authz_user_module \(modules)/mod_authz_user.so
+            LoadModule auth_basic_module \(modules)/mod_auth_basic.so
+            LoadModule mime_module \(modules)/mod_mime.so
+            LoadModule dav_module \(modules)/mod_dav.so
+            LoadModule dav_fs_module \(modules)/mod_dav_fs.so
+            TypesConfig /etc/mime.types
+            DavLockDB \(locks.path)/lock
+            DocumentRoot \(root.path)
+            <Directory />
+                Require all denied
+            </Directory>
+            <Directory \(root.path)>
+                Dav On
+                AuthType Basic
+                AuthName "dav"
+                AuthBasicProvider file
+                AuthUserFile \(users.path)
+                Require valid-user
+                Options None
+                AllowOverride None
+            </Directory>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let server = try ServerProcess("apache", command: #"/usr/sbin/apache2 "$@""#,
+                                       arguments: ["-f", config.path, "-DFOREGROUND"])
+        try await waitForListener(port: port) {
+            let logged = (try? String(contentsOf: folder.appendingPathComponent("apache-error.log"), encoding: .utf8)) ?? ""
+            return "Apache did not come up: \(server.errorSoFar())\(logged)"
+        }
+        return (port, server)
     }
 
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
@@ -164,6 +238,13 @@ public final class WebDAVTestServer: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestSupportError(failure())
+    }
+
+    /// Freezes the server (SIGSTOP) — its connections stay open and silent, as a server's do to a
+    /// laptop that slept — or thaws it (SIGCONT). Apache's children serve on: its parent alone is
+    /// frozen.
+    public func freeze(_ frozen: Bool) {
+        process.signalServer(frozen ? SIGSTOP : SIGCONT)
     }
 
     public var baseURL: URL { URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)/")! }

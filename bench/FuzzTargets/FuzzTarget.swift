@@ -8,8 +8,12 @@ import Parsers
 /// of arbitrary bytes, for libFuzzer (`bench/fuzz`) and for the tests that replay the corpus.
 /// A target must never crash, hang or leak, whatever it is given; errors are fine.
 package enum FuzzTarget: String, CaseIterable, Sendable {
-    /// Format sniffing, then the MP3 or Opus decoder to the end, and a seek.
+    /// Format sniffing, then the MP3, Opus, FLAC or Vorbis decoder to the end, and a seek.
     case decode
+    /// The FLAC decoder alone (native or Ogg FLAC by the first bytes), to the end, and a seek.
+    case decodeFLAC = "decode-flac"
+    /// The Vorbis decoder alone, to the end, and a seek.
+    case decodeVorbis = "decode-vorbis"
     /// The sparse cache's range record.
     case cacheRecord = "cache-record"
     /// `Content-Range` header values.
@@ -20,6 +24,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     /// The library's tag reader (ID3v2, ID3v1, Xing/LAME, Ogg/Opus headers) over a whole file.
     case tags
+    /// The tag reader from FLAC seeds: metadata blocks, pictures, padding.
+    case tagsFLAC = "tags-flac"
+    /// The tag reader from Ogg Vorbis seeds: identification and comment headers, the last granule.
+    case tagsVorbis = "tags-vorbis"
     /// Podcast feeds (RSS, Atom).
     case feed
     /// Playlist files (M3U, M3U8, PLS).
@@ -30,7 +38,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// Runs the target once (async callers, such as the tests: no thread is blocked).
     package func run(_ bytes: [UInt8]) async {
-        if self == .tags {
+        if isTags {
             await Self.readTags(bytes)
         } else {
             runSynchronously(bytes)
@@ -40,13 +48,28 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// Runs the target once from a caller that owns its thread and may block it (libFuzzer's
     /// callback, the corpus runner) — never from the cooperative pool.
     package func runBlocking(_ bytes: [UInt8]) {
-        guard self == .tags else { return runSynchronously(bytes) }
+        guard isTags else { return runSynchronously(bytes) }
         let done = DispatchSemaphore(value: 0)
         Task {
             await Self.readTags(bytes)
             done.signal()
         }
         done.wait()
+    }
+
+    private var isTags: Bool { [.tags, .tagsFLAC, .tagsVorbis].contains(self) }
+
+    /// Reads to the frame budget, then seeks to the middle and reads once more.
+    private static func exercise(_ decoder: (any AudioDecoder)?) {
+        guard let decoder else { return }
+        var frames = 0
+        while frames < frameBudget, let samples = try? decoder.read(maxFrames: 8192), !samples.isEmpty {
+            frames += samples.count
+        }
+        if let total = decoder.info.totalFrames, total > 1 {
+            try? decoder.seek(toFrame: total / 2)
+            _ = try? decoder.read(maxFrames: 8192)
+        }
     }
 
     private static func readTags(_ bytes: [UInt8]) async {
@@ -58,15 +81,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     private func runSynchronously(_ bytes: [UInt8]) {
         switch self {
         case .decode:
-            guard let decoder = try? DecoderActor.open(MemoryByteSource(bytes)) else { return }
-            var frames = 0
-            while frames < Self.frameBudget, let samples = try? decoder.read(maxFrames: 8192), !samples.isEmpty {
-                frames += samples.count
-            }
-            if let total = decoder.info.totalFrames, total > 1 {
-                try? decoder.seek(toFrame: total / 2)
-                _ = try? decoder.read(maxFrames: 8192)
-            }
+            Self.exercise(try? DecoderActor.open(MemoryByteSource(bytes)))
+        case .decodeFLAC:
+            Self.exercise(try? FLACDecoder(source: MemoryByteSource(bytes), ogg: bytes.starts(with: "OggS".utf8)))
+        case .decodeVorbis:
+            Self.exercise(try? VorbisDecoder(source: MemoryByteSource(bytes)))
         case .cacheRecord:
             _ = SparseCacheEntry.parse(String(decoding: bytes, as: UTF8.self))
         case .contentRange:
@@ -85,7 +104,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = try? section.required("username", "fuzzing")
                 _ = try? section.allow(["url", "path", "password", "headers", "username"])
             }
-        case .tags:
+        case .tags, .tagsFLAC, .tagsVorbis:
             break  // async: see run(_:) and runBlocking(_:)
         case .feed:
             _ = try? FeedParser.parse(bytes, base: URL(string: "https://example.org/feed.xml")!)

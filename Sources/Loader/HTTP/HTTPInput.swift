@@ -14,9 +14,9 @@ package struct HTTPInput: RemoteInput {
 
     package var name: String { transport.name }
 
-    /// Length, version and type from a HEAD.
+    /// Length, version and type from a HEAD (of the file as stored, not a compressed form).
     package nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
-        let response = try await transport.send(try Self.url(of: location), method: .HEAD)
+        let response = try await transport.send(try Self.url(of: location), method: .HEAD, headers: ["Accept-Encoding": "identity"])
         guard response.status == .ok else { throw transport.failure(response.status) }
         guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
             throw LoaderError.badResponse("the server did not say how long the file is")

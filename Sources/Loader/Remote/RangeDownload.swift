@@ -17,11 +17,19 @@ import Parsers
 /// request is asked again once without the condition; a 200 of another version means the file
 /// changed, and the new version replaces the old one whole. A server that ignores `Range` gets its
 /// whole-file answer used (and cached) from the start. Bytes are written only inside what
-/// `Content-Range` says they are.
+/// `Content-Range` says they are. Each request waits for room at its host (`HostLimiter`), and a
+/// 429 or 503 with `Retry-After` keeps every download of that host waiting as long as it asks.
 package struct RangeDownload {
     let resource: RemoteResource
     let retries: Int
+    let hosts: HostLimiter
     let logger: Logger
+
+    /// A 429 or 503 that said when to come back.
+    private struct ServerBusy: Error {
+        let error: LoaderError
+        let retryAfter: Duration
+    }
 
     /// Runs to the end of `chunk`, claimed by `plan()` for `version`; `nil`: the first request of
     /// a file not yet described, which asks for its head and ends once the answer describes it
@@ -32,6 +40,8 @@ package struct RangeDownload {
         // A learning request has no If-Range and takes length and version from the answer: the
         // first one, and one after a 416 (our idea of the file is stale).
         var learning = chunk == nil
+        // How far the learning request got: once it wrote bytes, its answer described the file.
+        var head: Int64 = 0
         var lastError = LoaderError.network("no progress")
         while !Task.isCancelled {
             let state = resource.requestState
@@ -41,23 +51,34 @@ package struct RangeDownload {
             // for someone who does.
             if !state.acceptsRanges && !resource.needsBytes { return }
             if chunk == nil && state.length != nil && !learning { return }
-            let before = cursor
+            let before = cursor + head
             do {
-                if learning {
-                    // Learn from the head: after a 416, the file may now end before `cursor`.
-                    var head: Int64 = 0
-                    try await fetch(from: &head, to: ReadAheadPlanner.jumpChunk, version: state.version, learning: true)
-                    learning = false
-                    if chunk == nil { return }
-                } else if let chunk {
-                    guard cursor < chunk.upperBound else { return }
-                    try await fetch(from: &cursor, to: chunk.upperBound, version: version, learning: false)
+                await hosts.acquire(resource.host)
+                defer { hosts.release(resource.host) }
+                do {
+                    if learning {
+                        // Learn from the head: after a 416, the file may now end before `cursor`.
+                        head = 0
+                        try await fetch(from: &head, to: ReadAheadPlanner.jumpChunk, version: state.version, learning: true)
+                        learning = false
+                        if chunk == nil { return }
+                    } else if let chunk {
+                        guard cursor < chunk.upperBound else { return }
+                        try await fetch(from: &cursor, to: chunk.upperBound, version: version, learning: false)
+                    }
+                    if cursor + head > before || chunk == nil { failures = 0 } else { failures += 1 }
+                } catch let busy as ServerBusy {
+                    hosts.quiet(resource.host, for: busy.retryAfter)
+                    throw busy.error
                 }
-                if cursor > before || chunk == nil { failures = 0 } else { failures += 1 }
             } catch let error as LoaderError where error.isTransient || error == .http(status: 416) {
-                if cursor > before { failures = 0 }
+                if cursor + head > before { failures = 0 }
                 failures += 1
                 lastError = error
+                // A learning request that broke off after its answer described the file has
+                // learned: what it did not get, `plan()` asks for; asking its bytes again would
+                // download them twice.
+                if learning && head > 0 { learning = false }
                 if error == .http(status: 416) { learning = true }
                 logger.notice("download interrupted; resuming", metadata: ["source": "\(resource.input.name)",
                                                                          "at": "\(cursor)", "reason": "\(error)", "attempt": "\(failures)"])
@@ -86,7 +107,9 @@ package struct RangeDownload {
     private nonisolated(nonsending) func fetch(from cursor: inout Int64, to end: Int64, version: Int, learning first: Bool,
                                                 conditional: Bool = true) async throws {
         let state = resource.requestState
-        var headers = HTTPHeaders()
+        // Bytes as stored: offsets, lengths and validators are those of the file, not of a
+        // compressed form of it (RFC 9110 §12.5.3).
+        var headers: HTTPHeaders = ["Accept-Encoding": "identity"]
         var sentCondition = false
         if state.acceptsRanges || first {
             headers.add(name: "Range", value: "bytes=\(cursor)-\(end - 1)")
@@ -146,7 +169,11 @@ package struct RangeDownload {
         case 416:
             throw LoaderError.http(status: 416)
         case let code:
-            throw resource.input.failure(HTTPResponseStatus(statusCode: Int(code)))
+            let failure = resource.input.failure(HTTPResponseStatus(statusCode: Int(code)))
+            if code == 429 || code == 503, let delay = RetryAfter.delay(in: response.headers) {
+                throw ServerBusy(error: failure, retryAfter: delay)
+            }
+            throw failure
         }
     }
 

@@ -2,8 +2,8 @@ import Cache
 
 /// What to download next of one remote file: a waiting reader's hole first, in a small chunk so
 /// a seek answers at once; then read-ahead, in chunks that double while playback stays
-/// sequential, from the last place read on to the end and around to the start, so a played
-/// track ends up whole in the cache.
+/// sequential, ahead of where a reader plays on — never behind it, so resuming a long podcast
+/// near its end does not download its beginning (unless the file is to be filled whole).
 ///
 /// A value without locks or I/O, so the policy can be tuned and tested on its own:
 /// `RemoteResource` describes the file to it under its lock and marks what it returns in flight.
@@ -14,6 +14,14 @@ package struct ReadAheadPlanner: Sendable {
     /// Where sequential chunks stop doubling: a chunk is never cancelled, so this bounds what
     /// one still fetches, beside a jump's chunk, for a place the listener has left.
     package static let largestChunk: Int64 = 2 << 20
+    /// A reader's run of contiguous reads this long is playback: read-ahead follows it. Shorter
+    /// runs are a decoder's head and tail reads and the probes of a bisecting seek, each at most
+    /// one of the 64 KiB blocks decoders read in (`ByteCursor`); playback goes on to the next.
+    package static let settledRun: Int64 = 96 << 10
+    /// `[cache] read_ahead` by default: a file up to this size is read ahead to its end.
+    package static let defaultReadAhead: Int64 = 64 << 20
+    /// How far read-ahead reaches ahead of the playing position in a file larger than that.
+    package static let window: Int64 = 16 << 20
 
     /// What the planner is told of the file, its downloads and its readers, as plain values.
     package struct Situation: Sendable {
@@ -35,10 +43,18 @@ package struct ReadAheadPlanner: Sendable {
         package var demands: [Int64]
         /// Where each reader read last: memory-only read-ahead stays ahead of the slowest.
         package var positions: [Int64]
+        /// Each reader's run of contiguous reads since it last jumped: one at least `settledRun`
+        /// long plays on, and read-ahead fetches ahead of its end only.
+        package var runs: [Range<Int64>]
+        /// A file up to this long is read ahead to its end; a longer one `window` ahead.
+        package var readAheadLimit: Int64
+        /// Fill the whole file while it is read (a pinned track, `[cache] fill = "whole"`): read-ahead
+        /// goes on from where it left off to the end, then around to the start.
+        package var fillWhole: Bool
         /// Readers attached: while there are any, read-ahead goes on past what they wait for.
         package var readers: Int
-        /// Ranges wanted with no reader (a prefetch, a scan's tag reads): fetched whole, but
-        /// only while nobody reads (readers' read-ahead comes first).
+        /// Ranges wanted with no reader (a prefetch, a scan's tag reads, a pinned file): fetched
+        /// whole, once readers' read-ahead has nothing to do.
         package var wanted: ByteRanges
         /// The disk refused a write, so new bytes go to memory only: read-ahead stays within
         /// the memory budget ahead of the slowest reader.
@@ -49,8 +65,9 @@ package struct ReadAheadPlanner: Sendable {
 
         package init(length: Int64, readable: ByteRanges = ByteRanges(), inFlight: ByteRanges = ByteRanges(),
                      firstRequestPending: Bool = false, acceptsRanges: Bool = true, fetches: Int = 0,
-                     demands: [Int64] = [], positions: [Int64] = [], readers: Int = 0, wanted: ByteRanges = ByteRanges(),
-                     memoryOnly: Bool = false, memoryBudget: Int64 = 0) {
+                     demands: [Int64] = [], positions: [Int64] = [], runs: [Range<Int64>] = [],
+                     readAheadLimit: Int64 = ReadAheadPlanner.defaultReadAhead, fillWhole: Bool = false, readers: Int = 0,
+                     wanted: ByteRanges = ByteRanges(), memoryOnly: Bool = false, memoryBudget: Int64 = 0) {
             self.length = length
             self.readable = readable
             self.inFlight = inFlight
@@ -59,6 +76,9 @@ package struct ReadAheadPlanner: Sendable {
             self.fetches = fetches
             self.demands = demands
             self.positions = positions
+            self.runs = runs
+            self.readAheadLimit = readAheadLimit
+            self.fillWhole = fillWhole
             self.readers = readers
             self.wanted = wanted
             self.memoryOnly = memoryOnly
@@ -120,23 +140,34 @@ package struct ReadAheadPlanner: Sendable {
             sequentialChunk = sequential ? min(sequentialChunk * 2, Self.largestChunk) : Self.jumpChunk * 2
         }
         guard fetches == 0 else { return chunks }
-        if file.readers > 0 {
-            let from = min(readAheadFrom, length)
-            var holes = have.missing(in: from..<length) + have.missing(in: 0..<from)
-            if file.memoryOnly {
-                // Bytes go to memory only: read ahead of the slowest reader, within the
-                // memory budget, and never around to the start.
-                let low = min(file.positions.min() ?? 0, length)
-                holes = have.missing(in: low..<min(length, low + file.memoryBudget / 2))
-            }
-            if let hole = holes.first {
-                claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
-                readAheadFrom = chunks.last!.upperBound
-                sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
-            }
+        if file.readers > 0, let hole = readAheadHoles(file, have: have).first {
+            claim(hole.lowerBound..<min(hole.lowerBound + sequentialChunk, hole.upperBound))
+            readAheadFrom = chunks.last!.upperBound
+            sequentialChunk = min(sequentialChunk * 2, Self.largestChunk)
         } else if let hole = file.wanted.ranges.lazy.flatMap({ have.missing(in: $0) }).first {
+            // Wanted ranges (a prefetch, a pinned file) once read-ahead has nothing to do.
             claim(hole)
         }
         return chunks
+    }
+
+    /// The holes read-ahead may fill, nearest first.
+    private func readAheadHoles(_ file: Situation, have: ByteRanges) -> [Range<Int64>] {
+        let length = file.length
+        if file.memoryOnly {
+            // Bytes go to memory only: read ahead of the slowest reader, within the memory
+            // budget, and never around to the start.
+            let low = min(file.positions.min() ?? 0, length)
+            return have.missing(in: low..<min(length, low + file.memoryBudget / 2))
+        }
+        if file.fillWhole {
+            let from = min(readAheadFrom, length)
+            return have.missing(in: from..<length) + have.missing(in: 0..<from)
+        }
+        // Ahead of each reader that plays on; what lies behind it nobody asked for.
+        let playing = file.runs.filter { $0.count >= Self.settledRun }.map { min($0.upperBound, length) }.sorted()
+        return playing.flatMap { position in
+            have.missing(in: position..<(length <= file.readAheadLimit ? length : min(length, position + Self.window)))
+        }
     }
 }

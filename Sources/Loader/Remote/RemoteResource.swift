@@ -44,6 +44,8 @@ package final class RemoteResource: @unchecked Sendable {
     private var demands: [Int: Int64] = [:]
     /// Where each reader read last: memory-only caching keeps what lies ahead of the slowest.
     private var positions: [Int: Int64] = [:]
+    /// Where each reader's run of contiguous reads began: read-ahead follows a long run only.
+    private var runStarts: [Int: Int64] = [:]
     private var readers = 0
     private var nextReader = 0
     /// Ranges to fetch even with no reader (a prefetch).
@@ -149,6 +151,7 @@ package final class RemoteResource: @unchecked Sendable {
             readers -= 1
             demands[reader] = nil
             positions[reader] = nil
+            runStarts[reader] = nil
         }
     }
 
@@ -261,7 +264,20 @@ package final class RemoteResource: @unchecked Sendable {
             let copied = try copyLocked(into: buffer, at: offset)
             if copied > 0 {
                 demands[reader] = nil
+                // A read within the run so far goes on with it (decoders reread a little);
+                // anywhere else starts a new one.
+                if let start = runStarts[reader], let position = positions[reader], start <= offset, offset <= position {} else {
+                    runStarts[reader] = offset
+                }
+                let before = positions[reader] ?? offset
                 positions[reader] = offset + Int64(copied)
+                // Read-ahead is planned again when the run turns into playback, and as it moves
+                // on (a window ahead of it moves with it).
+                let start = runStarts[reader]!, end = offset + Int64(copied)
+                if (before - start < ReadAheadPlanner.settledRun && end - start >= ReadAheadPlanner.settledRun)
+                    || before / ReadAheadPlanner.largestChunk != end / ReadAheadPlanner.largestChunk {
+                    wake(self)
+                }
                 return copied
             }
             if demands[reader] != offset {
@@ -296,17 +312,19 @@ package final class RemoteResource: @unchecked Sendable {
 
     // MARK: Planning
 
-    /// The chunks to download now, marked in flight, and the version they are of.
-    func plan() -> (chunks: [Range<Int64>], version: Int) {
-        locked { (planLocked(), generation) }
+    /// The chunks to download now, marked in flight, and the version they are of. `readAhead`:
+    /// a file up to this long is read ahead to its end; `fillWhole`: all of it, behind the reader too.
+    func plan(readAhead: Int64, fillWhole: Bool) -> (chunks: [Range<Int64>], version: Int) {
+        locked { (planLocked(readAhead: readAhead, fillWhole: fillWhole), generation) }
     }
 
-    private func planLocked() -> [Range<Int64>] {
+    private func planLocked(readAhead: Int64, fillWhole: Bool) -> [Range<Int64>] {
         guard let info, failure == nil else { return [] }
         let chunks = planner.plan(ReadAheadPlanner.Situation(
             length: info.length, readable: readableLocked, inFlight: inFlight, firstRequestPending: firstRequestPending,
             acceptsRanges: info.acceptsRanges, fetches: fetches, demands: Array(demands.values), positions: Array(positions.values),
-            readers: readers, wanted: wanted, memoryOnly: spill.diskRefused, memoryBudget: MemorySpill.budget))
+            runs: runStarts.compactMap { reader, start in positions[reader].map { start..<max(start, $0) } },
+            readAheadLimit: readAhead, fillWhole: fillWhole, readers: readers, wanted: wanted, memoryOnly: spill.diskRefused, memoryBudget: MemorySpill.budget))
         for chunk in chunks { inFlight.insert(chunk) }
         fetches += chunks.count
         return chunks
@@ -409,6 +427,10 @@ package final class RemoteResource: @unchecked Sendable {
     var ignoresRanges: Bool { wholeFileServers.contains(server) }
 
     private var server: String { input.name + " " + input.server(of: location) }
+
+    /// The origin requests for it go to, whichever source they are made for: concurrency is
+    /// limited per host.
+    var host: String { input.server(of: location) }
 
     /// Keeps downloaded bytes at `offset`; false when they belong to an outdated version.
     func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64, version writer: Int) -> Bool {

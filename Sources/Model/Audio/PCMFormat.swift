@@ -1,15 +1,27 @@
-/// The shape of the PCM that flows from decoders to outputs: interleaved signed 16-bit
-/// little-endian samples at the track's own rate and channel count.
+/// The shape of the PCM that flows from decoders to outputs: interleaved signed little-endian
+/// samples at the track's own rate, channel count and depth. 16-bit samples travel as `Int16`;
+/// deeper ones (24-bit FLAC) as `Int32` holding the value in its low 24 bits (PulseAudio's
+/// S24_32LE), so a lossless source reaches the output without losing its low bits.
+/// Channels are in WAVE/FLAC order (FL FR FC LFE BL BR SL SR): decoders of other orders reorder.
 package struct PCMFormat: Sendable, Hashable, CustomStringConvertible {
     package var sampleRate: Int
     package var channels: Int
+    /// 16 or 24: the significant bits of each sample.
+    package var bitsPerSample: Int
 
-    package init(sampleRate: Int, channels: Int) {
+    package init(sampleRate: Int, channels: Int, bitsPerSample: Int = 16) {
         self.sampleRate = sampleRate
         self.channels = channels
+        self.bitsPerSample = bitsPerSample
     }
 
-    package var bytesPerFrame: Int { channels * MemoryLayout<Int16>.size }
+    /// Whether samples travel as `Int32` (`PCMSamples.int32`) rather than `Int16`.
+    package var isWide: Bool { bitsPerSample > 16 }
 
-    package var description: String { "\(sampleRate) Hz, \(channels) ch" }
+    /// Bytes of one frame in memory and in the stream to the sound server.
+    package var bytesPerFrame: Int { channels * (isWide ? MemoryLayout<Int32>.size : MemoryLayout<Int16>.size) }
+
+    package var description: String {
+        "\(sampleRate) Hz, \(channels) ch" + (isWide ? ", \(bitsPerSample)-bit" : "")
+    }
 }

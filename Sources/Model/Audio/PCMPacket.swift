@@ -3,7 +3,7 @@ package enum PCMPacket: Sendable {
     /// A track begins; the samples that follow are its, from `startFrame` on.
     case trackStart(QueueEntry, TrackInfo, startFrame: Int64)
     /// Interleaved samples of the current track.
-    case samples([Int16])
+    case samples(PCMSamples)
     /// The current track was decoded to its end (or as far as it could be).
     case trackEnd(QueueEntry)
 }

@@ -2,4 +2,6 @@
 package enum AudioCodec: String, Sendable {
     case mp3 = "MP3"
     case opus = "Opus"
+    case flac = "FLAC"
+    case vorbis = "Vorbis"
 }

@@ -14,6 +14,13 @@ package struct TrackInfo: Sendable, Equatable {
         self.tags = tags
     }
 
+    /// The same, with `tags`.
+    package func with(tags: TrackTags) -> TrackInfo {
+        var info = self
+        info.tags = tags
+        return info
+    }
+
     /// Length in seconds, if known.
     package var duration: Double? {
         totalFrames.map { Double($0) / Double(format.sampleRate) }

@@ -13,18 +13,37 @@ package enum FeedParser {
     }
 
     package static func parse(_ bytes: [UInt8], base: URL) throws -> Feed {
-        let document = try XMLInputGuard.checked(bytes, kind: "a podcast feed", convertingLatin1: true)
+        if let kind = notXML(bytes) { throw ParseError.unsupported("\(kind) where a podcast feed was expected") }
+        let document = try XMLInputGuard.checked(bytes, kind: "a podcast feed", convertingLatin1: true, allowingPlainDoctype: true)
         let reader = FeedXMLReader(base: base)
         let parser = XMLParser(data: document)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        guard parser.parse(), parser.parserError == nil else {
+        let parsed = parser.parse()
+        if let root = reader.foreignRoot {
+            throw ParseError.unsupported("an XML document that is neither an RSS nor an Atom feed (its root is <\(root.prefix(40))>)")
+        }
+        // XMLParser reads on after an undeclared prefix (feeds use `itunes:` undeclared), and on
+        // Linux reports some fatal errors with parse() still true: the reported codes decide.
+        guard parsed, reader.onlyForgivableErrors, let feed = reader.feed else {
             throw ParseError.malformed("a podcast feed that is not well-formed XML")
         }
-        guard let feed = reader.feed else {
-            throw ParseError.unsupported("an XML document that is neither an RSS nor an Atom feed")
-        }
         return feed
+    }
+
+    /// What a document that is plainly no XML is (a web page or JSON where the feed was), so the
+    /// error says it in words rather than as an XML error.
+    private static func notXML(_ bytes: [UInt8]) -> String? {
+        var start = bytes.prefix(1024)
+        if start.starts(with: [0xEF, 0xBB, 0xBF]) { start = start.dropFirst(3) }
+        if start.starts(with: [0xFE, 0xFF]) || start.starts(with: [0xFF, 0xFE]) { return nil }  // UTF-16: the guard says so
+        start = start.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let head = String(decoding: start.prefix(64), as: UTF8.self).lowercased()
+        if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") { return "an HTML page" }
+        if head.hasPrefix("{") || head.hasPrefix("[") { return "a JSON document" }
+        if head.isEmpty { return "an empty document" }
+        if !head.hasPrefix("<") { return "text that is not XML" }
+        return nil
     }
 }

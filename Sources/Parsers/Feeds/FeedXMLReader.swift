@@ -5,43 +5,32 @@ import FoundationXML
 #endif
 
 /// The XMLParser delegate behind `FeedParser`: follows where it is in the document (channel or
-/// item, RSS or Atom) and collects each item's fields, matching elements by namespace whatever
-/// prefix the feed uses.
+/// item, RSS or Atom, and the `xml:base` in force) and collects each item's fields, matching
+/// elements by namespace whatever prefix the feed uses (`FeedNamespace`).
 package final class FeedXMLReader: NSObject, XMLParserDelegate {
-    private static let itunes = ["http://www.itunes.com/dtds/podcast-1.0.dtd", "https://www.itunes.com/dtds/podcast-1.0.dtd"]
-    private static let atom = "http://www.w3.org/2005/Atom"
-    private static let media = "http://search.yahoo.com/mrss/"
-    private static let dublinCore = "http://purl.org/dc/elements/1.1/"
     private static let maxItems = 100_000
     private static let maxDepth = 256
 
     private enum Dialect { case rss, atom }
-
-    /// What one item collects until its end tag.
-    private struct Draft {
-        var title: String?
-        var itunesTitle: String?
-        var enclosure: (url: URL, type: String?, length: Int64?)?
-        var mediaContent: (url: URL, type: String?, length: Int64?)?
-        var pubDate: Date?
-        var updated: Date?
-        var guid: String?
-        var duration: Double?
-        var image: URL?
-    }
 
     private let base: URL
     private var dialect: Dialect?
     private var complete = false
     /// Open elements: namespace (empty for none) and local name.
     private var path: [(namespace: String, name: String)] = []
+    /// The base URL in force in each open element (`xml:base`, XML Base §4.2): links resolve against the last.
+    private var bases: [URL] = []
     private var text = ""
-    private var draft: Draft?
+    private var draft: FeedItemDraft?
     private var items: [(item: FeedItem, order: Int)] = []
     private var title: String?
     private var author: String?
     private var itunesAuthor: String?
     private var image: URL?
+    /// Codes of the errors XMLParser reported: only undeclared prefixes are forgiven.
+    private(set) var errorCodes: [Int] = []
+    /// The root element's name when it is neither RSS's nor Atom's.
+    private(set) var foreignRoot: String?
 
     init(base: URL) { self.base = base }
 
@@ -57,17 +46,29 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
             }
         }
         let fallbackImage = image
+        var seen: Set<String> = []
         return Feed(title: title ?? base.host ?? base.absoluteString, author: itunesAuthor ?? author,
-                    items: sorted.map { entry in
+                    items: sorted.compactMap { entry in
+                        // A file two items link is one track, the newer item's.
+                        guard seen.insert(entry.item.url.absoluteString).inserted else { return nil }
                         var item = entry.item
                         item.imageURL = item.imageURL ?? fallbackImage
                         return item
                     })
     }
 
+    /// Whether every error XMLParser reported is one it reads on after: an undeclared prefix.
+    var onlyForgivableErrors: Bool {
+        errorCodes.allSatisfy { $0 == FeedNamespace.undeclaredPrefixError }
+    }
+
+    package func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        errorCodes.append((parseError as NSError).code)
+    }
+
     package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        let namespace = namespaceURI ?? ""
+                        attributes: [String: String] = [:]) {
+        let namespace = FeedNamespace.of(namespaceURI: namespaceURI, qualifiedName: qualifiedName)
         guard path.count < Self.maxDepth else {
             parser.abortParsing()
             return
@@ -75,26 +76,34 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         if path.isEmpty {
             if name == "rss" && namespace.isEmpty {
                 dialect = .rss
-            } else if name == "feed" && namespace == Self.atom {
+            } else if name == "feed" && namespace == FeedNamespace.atom {
                 dialect = .atom
             } else {
+                foreignRoot = qualifiedName ?? name
                 parser.abortParsing()
                 return
             }
         }
         path.append((namespace, name))
+        let inherited = bases.last ?? base
+        bases.append(attributes["xml:base"].flatMap { LinkResolver.url($0, relativeTo: inherited) } ?? inherited)
         text = ""
         let isItem = (dialect == .rss && name == "item" && namespace.isEmpty && inChannel(depth: 2))
-            || (dialect == .atom && name == "entry" && namespace == Self.atom && path.count == 2)
+            || (dialect == .atom && name == "entry" && namespace == FeedNamespace.atom && path.count == 2)
         if isItem {
-            draft = Draft()
+            draft = FeedItemDraft()
             return
         }
         if draft != nil {
             startInItem(name, namespace: namespace, attributes: attributes)
-        } else if Self.itunes.contains(namespace.lowercased()) && name == "image" && isChannelLevel {
-            image = image ?? attributes["href"].flatMap { LinkResolver.url($0, relativeTo: base) }
+        } else if namespace == FeedNamespace.itunes && name == "image" && isChannelLevel {
+            image = image ?? link(attributes["href"])
         }
+    }
+
+    /// An attribute's URL, resolved against the base in force.
+    private func link(_ text: String?) -> URL? {
+        text.flatMap { LinkResolver.url($0, relativeTo: bases.last ?? base) }
     }
 
     private func startInItem(_ name: String, namespace: String, attributes: [String: String]) {
@@ -102,20 +111,22 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         defer { draft = current }
         let length = attributes["length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
         let type = attributes["type"].flatMap { TextDecoding.nonEmpty($0) }
-        func link(_ key: String) -> URL? { attributes[key].flatMap { LinkResolver.url($0, relativeTo: base) } }
         let isRSSEnclosure = dialect == .rss && namespace.isEmpty && name == "enclosure"
-        let isAtomEnclosure = namespace == Self.atom && name == "link" && attributes["rel"] == "enclosure"
+        let isAtomEnclosure = namespace == FeedNamespace.atom && name == "link"
+            && attributes["rel"]?.trimmingCharacters(in: .whitespaces).lowercased() == "enclosure"
         if isRSSEnclosure || isAtomEnclosure {
-            if current.enclosure == nil, let url = link(isRSSEnclosure ? "url" : "href"), Self.isAudio(type: type, url: url) {
-                current.enclosure = (url, type, length)
+            if let url = link(attributes[isRSSEnclosure ? "url" : "href"]), Self.isAudio(type: type, url: url) {
+                current.add(.init(url: url, type: type, length: length))
             }
-        } else if namespace == Self.media && name == "content" {
-            if current.mediaContent == nil, let url = link("url"),
-               attributes["medium"] == "audio" || (type != nil && Self.isAudio(type: type, url: url)) {
-                current.mediaContent = (url, type, attributes["fileSize"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil })
+        } else if namespace == FeedNamespace.media && name == "content" {
+            // Media RSS: `medium` says what it is when given; else the type, else the file name.
+            let medium = attributes["medium"]?.trimmingCharacters(in: .whitespaces).lowercased()
+            if let url = link(attributes["url"]), medium == "audio" || (medium == nil && Self.isAudio(type: type, url: url, needsHint: true)) {
+                let size = attributes["fileSize"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
+                current.add(.init(url: url, type: type, length: size))
             }
-        } else if Self.itunes.contains(namespace.lowercased()) && name == "image" {
-            current.image = current.image ?? link("href")
+        } else if namespace == FeedNamespace.itunes && name == "image" {
+            current.image = current.image ?? link(attributes["href"])
         }
     }
 
@@ -128,11 +139,12 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
     }
 
     package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let namespace = namespaceURI ?? ""
+        let namespace = FeedNamespace.of(namespaceURI: namespaceURI, qualifiedName: qualifiedName)
         let value = TextDecoding.nonEmpty(text)
         text = ""
         defer {
             path.removeLast()
+            bases.removeLast()
             if path.isEmpty { complete = true }
         }
         guard !path.isEmpty else { return }
@@ -145,22 +157,22 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
             return
         }
         guard let value else { return }
-        let itunes = Self.itunes.contains(namespace.lowercased())
+        let itunes = namespace == FeedNamespace.itunes
         switch dialect {
         case .rss:
-            if path.count == 3 && name == "title" && namespace.isEmpty { title = title ?? value }
-            if path.count == 3 && itunes && name == "author" { itunesAuthor = itunesAuthor ?? value }
-            if path.count == 3 && (name == "managingEditor" && namespace.isEmpty || name == "creator" && namespace == Self.dublinCore) {
-                author = author ?? value
+            if path.count == 3 && name == "title" && namespace.isEmpty { title = title ?? FeedText.plain(value) }
+            if path.count == 3 && itunes && name == "author" { itunesAuthor = itunesAuthor ?? FeedText.plain(value) }
+            if path.count == 3 && (name == "managingEditor" && namespace.isEmpty || name == "creator" && namespace == FeedNamespace.dublinCore) {
+                author = author ?? FeedText.plain(value)
             }
             if path.count == 4 && name == "url" && namespace.isEmpty && path[2].name == "image" {
-                image = image ?? LinkResolver.url(value, relativeTo: base)
+                image = image ?? link(value)
             }
         case .atom:
-            guard namespace == Self.atom else { return }
-            if path.count == 2 && name == "title" { title = title ?? value }
-            if path.count == 3 && name == "name" && path[1].name == "author" { author = author ?? value }
-            if path.count == 2 && (name == "logo" || name == "icon") { image = image ?? LinkResolver.url(value, relativeTo: base) }
+            guard namespace == FeedNamespace.atom else { return }
+            if path.count == 2 && name == "title" { title = title ?? FeedText.plain(value) }
+            if path.count == 3 && name == "name" && path[1].name == "author" { author = author ?? FeedText.plain(value) }
+            if path.count == 2 && (name == "logo" || name == "icon") { image = image ?? link(value) }
         case nil: break
         }
     }
@@ -168,17 +180,17 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
     private func endInItem(_ name: String, namespace: String, value: String) {
         guard var current = draft else { return }
         defer { draft = current }
-        let itunes = Self.itunes.contains(namespace.lowercased())
+        let itunes = namespace == FeedNamespace.itunes
         switch (namespace, name) {
-        case ("", "title") where dialect == .rss, (Self.atom, "title") where dialect == .atom:
-            current.title = value
+        case ("", "title") where dialect == .rss, (FeedNamespace.atom, "title") where dialect == .atom:
+            current.title = current.title ?? FeedText.plain(value)
         case (_, "title") where itunes:
-            current.itunesTitle = current.itunesTitle ?? value
-        case ("", "pubDate"), (Self.atom, "published"), (Self.dublinCore, "date"):
+            current.itunesTitle = current.itunesTitle ?? FeedText.plain(value)
+        case ("", "pubDate"), (FeedNamespace.atom, "published"), (FeedNamespace.dublinCore, "date"):
             current.pubDate = current.pubDate ?? FeedDate.parse(value)
-        case (Self.atom, "updated"):
+        case (FeedNamespace.atom, "updated"):
             current.updated = current.updated ?? FeedDate.parse(value)
-        case ("", "guid"), (Self.atom, "id"):
+        case ("", "guid"), (FeedNamespace.atom, "id"):
             current.guid = current.guid ?? value
         case (_, "duration") where itunes:
             current.duration = current.duration ?? FeedDuration.parse(value)
@@ -189,12 +201,9 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
     private func finishItem() {
         guard let done = draft else { return }
         draft = nil
-        guard items.count < Self.maxItems, let enclosure = done.enclosure ?? done.mediaContent else { return }
-        let title = done.title ?? done.itunesTitle ?? enclosure.url.deletingPathExtension().lastPathComponent
-        let item = FeedItem(title: title, url: enclosure.url, mimeType: enclosure.type, length: enclosure.length,
-                            published: done.pubDate ?? done.updated, guid: done.guid, duration: done.duration,
-                            imageURL: done.image)
-        items.append((item, items.count))
+        for item in done.items where items.count < Self.maxItems {
+            items.append((item, items.count))
+        }
     }
 
     /// Whether the open elements are rss/channel (with `depth` elements open, counting the new one).
@@ -207,13 +216,16 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         dialect == .rss ? path.count == 3 && path[1].name == "channel" : path.count == 2
     }
 
-    /// Audio by its MIME type; without one (or a generic one), by the file name's extension.
-    private static func isAudio(type: String?, url: URL) -> Bool {
+    /// Audio by its MIME type; without one (or a generic one), by the file name's extension. A
+    /// name without an extension counts for an `enclosure` without a type (RSS 2.0 requires the
+    /// type; a feed that leaves it out means its one file), not for `media:content`, which
+    /// also carries pictures and video (`needsHint`).
+    private static func isAudio(type: String?, url: URL, needsHint: Bool = false) -> Bool {
         let lowered = type?.lowercased() ?? ""
         if lowered.hasPrefix("audio/") || lowered == "application/ogg" { return true }
         if !lowered.isEmpty && lowered != "application/octet-stream" && lowered != "binary/octet-stream" { return false }
         let known = ["mp3", "m4a", "aac", "ogg", "oga", "opus", "flac", "wav", "mp2", "m4b"]
         let ext = url.pathExtension.lowercased()
-        return ext.isEmpty ? lowered.isEmpty : known.contains(ext)
+        return ext.isEmpty ? lowered.isEmpty && !needsHint : known.contains(ext)
     }
 }

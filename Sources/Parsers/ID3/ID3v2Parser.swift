@@ -2,156 +2,146 @@ import Model
 
 /// Reads an ID3v2.2/2.3/2.4 tag into `TrackTags`. The tag may be cut short (a capped fetch):
 /// frames that do not fit are ignored, and nothing in the tag can make it trap or allocate more
-/// than the tag's own bytes.
+/// than the tag's own bytes. `ID3v2RangedReader` walks the same frames through ranged reads.
 package enum ID3v2Parser {
     static let headerSize = 10
     /// The largest picture kept; a bigger one is skipped.
     static let maxPicture = 16 * 1024 * 1024
 
-    /// The tag's total size (header, frames, padding, footer) if `bytes` starts with a valid
-    /// ID3v2 header, else nil.
-    package static func tagSize(_ bytes: ArraySlice<UInt8>) -> Int? {
+    /// What a tag's 10-byte header says.
+    struct TagHeader {
+        var major: UInt8
+        var flags: UInt8
+        /// Bytes after the header up to the end of the frames and padding (no footer).
+        var bodySize: Int
+
+        /// Header, frames, padding and footer.
+        var total: Int { headerSize + bodySize + (major == 4 && flags & 0x10 != 0 ? headerSize : 0) }
+        var unsynchronised: Bool { flags & 0x80 != 0 }
+        var hasExtendedHeader: Bool { major >= 3 && flags & 0x40 != 0 }
+        /// v2.2's flag 0x40 is compression, never specified: such a tag cannot be read.
+        var isReadable: Bool { !(major == 2 && flags & 0x40 != 0) }
+        /// Whether frame sizes are file offsets: not under v2.2/2.3's whole-tag unsynchronisation,
+        /// where they count the bytes with the escapes taken out.
+        var framesMapToFile: Bool { major == 4 || !unsynchronised }
+    }
+
+    static func header(_ bytes: ArraySlice<UInt8>) -> TagHeader? {
         var reader = ByteReader(bytes)
         guard reader.take(3)?.elementsEqual("ID3".utf8) == true,
               let major = reader.u8(), (2...4).contains(major),
               let revision = reader.u8(), revision != 0xFF,
               let flags = reader.u8(),
               let size = syncsafe(reader.take(4)) else { return nil }
-        let footer = major == 4 && flags & 0x10 != 0 ? headerSize : 0
-        return headerSize + size + footer
+        return TagHeader(major: major, flags: flags, bodySize: size)
+    }
+
+    /// The tag's total size (header, frames, padding, footer) if `bytes` starts with a valid
+    /// ID3v2 header, else nil.
+    package static func tagSize(_ bytes: ArraySlice<UInt8>) -> Int? {
+        header(bytes)?.total
+    }
+
+    /// The size of the extended header at the start of `body` (v2.3 gives its size without the
+    /// size field, v2.4 with it, syncsafe); nil if it cannot be read.
+    static func extendedHeaderSize(_ body: ArraySlice<UInt8>, major: UInt8) -> Int? {
+        var reader = ByteReader(body)
+        if major == 3 {
+            guard let size = reader.u32be() else { return nil }
+            return 4 + size
+        }
+        guard let size = syncsafe(reader.take(4)), size >= 4 else { return nil }
+        return size
     }
 
     /// The tags in `bytes`, which start with the tag's header and may end before the tag does.
     package static func parse(_ bytes: ArraySlice<UInt8>) -> TrackTags {
-        var tags = TrackTags()
-        guard let total = tagSize(bytes) else { return tags }
+        guard let header = header(bytes), header.isReadable else { return TrackTags() }
         let start = bytes.startIndex
-        let major = bytes[start + 3], flags = bytes[start + 5]
-        // v2.2's flag 0x40 is compression, never specified: such a tag cannot be read.
-        if major == 2 && flags & 0x40 != 0 { return tags }
-        var body = bytes[(start + headerSize)..<(start + min(bytes.count, total))]
-        let unsynchronised = flags & 0x80 != 0
-        if unsynchronised && major < 4 { body = removingUnsynchronisation(body)[...] }
+        var body = bytes[(start + headerSize)..<(start + min(bytes.count, header.total))]
+        if header.unsynchronised && header.major < 4 { body = removingUnsynchronisation(body)[...] }
         var reader = ByteReader(body)
-        if major >= 3 && flags & 0x40 != 0 {
-            // Extended header: v2.3 gives its size without the size field, v2.4 with it (syncsafe).
-            if major == 3 {
-                guard let size = reader.u32be(), reader.skip(size) else { return tags }
-            } else {
-                guard let size = syncsafe(reader.take(4)), size >= 4, reader.skip(size - 4) else { return tags }
-            }
+        if header.hasExtendedHeader {
+            guard let size = extendedHeaderSize(body, major: header.major), reader.skip(size) else { return TrackTags() }
         }
-        var pictures = PictureChoice()
-        var originalYear: Int?
-        while let frame = nextFrame(&reader, major: major) {
-            var data = frame.data
-            if major == 3 {
-                if frame.format & 0xC0 != 0 { continue }  // compressed or encrypted
-                if frame.format & 0x20 != 0 { data = data.dropFirst(1) }  // group identifier
-            } else if major == 4 {
-                if frame.format & 0x0C != 0 { continue }  // compressed or encrypted
-                if frame.format & 0x40 != 0 { data = data.dropFirst(1) }
-                if frame.format & 0x01 != 0 { data = data.dropFirst(4) }  // data length indicator
-                if frame.format & 0x02 != 0 || unsynchronised { data = removingUnsynchronisation(data)[...] }
-            }
-            apply(frame.id, data, to: &tags, pictures: &pictures, originalYear: &originalYear)
+        var frames = FrameCollector(major: header.major, unsynchronised: header.unsynchronised)
+        while let frame = nextFrame(&reader, major: header.major) {
+            frames.add(frame.header, frame.data)
         }
-        tags.artwork = pictures.chosen
-        tags.year = tags.year ?? originalYear
-        return tags
+        return frames.tags
     }
 
-    private struct Frame {
+    /// A frame's 10-byte (v2.2: 6-byte) header.
+    struct FrameHeader {
         var id: String
         var format: UInt8
-        var data: ArraySlice<UInt8>
+        /// The size as the version says it is written.
+        var size: Int
+        /// v2.4 only: the plain big-endian reading of the size when it differs from the
+        /// syncsafe one, which old iTunes wrote (nil when only one reading is possible).
+        var otherSize: Int?
+
+        static func length(major: UInt8) -> Int { major == 2 ? 6 : 10 }
     }
 
-    /// The next frame, or nil at padding, garbage, or the end of what was read.
-    private static func nextFrame(_ reader: inout ByteReader, major: UInt8) -> Frame? {
-        let idLength = major == 2 ? 3 : 4
-        guard let idBytes = reader.take(idLength), idBytes.allSatisfy(isFrameIDByte) else { return nil }
+    /// The frame header at the start of `bytes`, or nil at padding or garbage.
+    static func frameHeader(_ bytes: ArraySlice<UInt8>, major: UInt8) -> FrameHeader? {
+        var reader = ByteReader(bytes)
+        guard let idBytes = reader.take(major == 2 ? 3 : 4), idBytes.allSatisfy(isFrameIDByte) else { return nil }
         let id = String(decoding: idBytes, as: UTF8.self)
-        let size: Int
-        var format: UInt8 = 0
         switch major {
         case 2:
             guard let value = reader.bigEndian(3) else { return nil }
-            size = Int(value)
+            return FrameHeader(id: id, format: 0, size: Int(value))
         case 3:
-            guard let value = reader.u32be(), reader.skip(1), let second = reader.u8() else { return nil }
-            size = value
-            format = second
+            guard let value = reader.u32be(), reader.skip(1), let format = reader.u8() else { return nil }
+            return FrameHeader(id: id, format: format, size: value)
         default:
-            guard let raw = reader.take(4), reader.skip(1), let second = reader.u8() else { return nil }
-            format = second
-            size = frameSize24(raw, after: reader)
+            guard let raw = reader.take(4), reader.skip(1), let format = reader.u8() else { return nil }
+            let plain = raw.reduce(0) { $0 << 8 | Int($1) }
+            guard let safe = syncsafe(raw) else { return FrameHeader(id: id, format: format, size: plain) }
+            return FrameHeader(id: id, format: format, size: safe, otherSize: safe == plain ? nil : plain)
         }
-        guard let data = reader.take(size) else { return nil }
-        return Frame(id: id, format: format, data: data)
     }
 
-    /// A v2.4 frame size is syncsafe, but some writers (old iTunes) stored it plain: take the
-    /// plain reading when the syncsafe one is impossible or lands somewhere that is no frame.
-    private static func frameSize24(_ raw: ArraySlice<UInt8>, after reader: ByteReader) -> Int {
-        let plain = raw.reduce(0) { $0 << 8 | Int($1) }
-        guard let safe = syncsafe(raw) else { return plain }
-        guard safe != plain else { return safe }
-        func landsWell(_ size: Int) -> Bool {
-            guard size <= reader.remaining else { return false }
-            var probe = reader
-            probe.skip(size)
-            guard let next = probe.take(min(4, probe.remaining)), !next.isEmpty else { return true }
-            return next.first == 0 || (next.count == 4 && next.allSatisfy(isFrameIDByte))
+    /// Whether `bytes` (what follows a frame) look like the next frame header, padding, or the
+    /// end of the frames: how a size reading is checked.
+    static func isPlausibleNext(_ bytes: ArraySlice<UInt8>, major: UInt8) -> Bool {
+        guard let first = bytes.first else { return true }
+        if first == 0 { return true }
+        let idLength = major == 2 ? 3 : 4
+        return bytes.count >= idLength && bytes.prefix(idLength).allSatisfy(isFrameIDByte)
+    }
+
+    /// The next frame, or nil at padding, garbage, or the end of what was read.
+    private static func nextFrame(_ reader: inout ByteReader, major: UInt8) -> (header: FrameHeader, data: ArraySlice<UInt8>)? {
+        let length = FrameHeader.length(major: major)
+        guard let header = frameHeader(reader.bytes[(reader.bytes.startIndex + reader.offset)...], major: major),
+              reader.skip(length) else { return nil }
+        var size = header.size
+        if let other = header.otherSize {
+            // Prefer the syncsafe reading unless only the plain one lands on a frame.
+            func landsWell(_ candidate: Int) -> Bool {
+                guard candidate <= reader.remaining else { return false }
+                let next = reader.bytes.dropFirst(reader.offset + candidate).prefix(4)
+                return isPlausibleNext(next, major: major)
+            }
+            if !landsWell(size) && landsWell(other) { size = other }
         }
-        if landsWell(safe) || !landsWell(plain) { return safe }
-        return plain
+        guard let data = reader.take(size) else { return nil }
+        return (header, data)
+    }
+
+    /// Whether a frame's body is worth fetching: text frames the tags use, and pictures when
+    /// `pictures` are wanted. Anything else (pictures for a scan, lyrics, private data, objects)
+    /// is skipped by its size.
+    static func isWanted(_ header: FrameHeader, pictures: Bool) -> Bool {
+        if header.id == "APIC" || header.id == "PIC" { return pictures && header.size <= maxPicture + 1024 }
+        return header.id.hasPrefix("T") && header.size <= TextDecoding.maxBytes + 16
     }
 
     private static func isFrameIDByte(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-    }
-
-    private static func apply(_ id: String, _ data: ArraySlice<UInt8>, to tags: inout TrackTags,
-                              pictures: inout PictureChoice, originalYear: inout Int?) {
-        switch id {
-        case "APIC", "PIC":
-            if let (type, artwork) = picture(data, legacy: id == "PIC") { pictures.offer(artwork, type: type) }
-            return
-        default: break
-        }
-        guard id.hasPrefix("T"), let value = ID3Text.firstValue(ofTextFrame: data) else { return }
-        switch id {
-        case "TIT2", "TT2": tags.title = tags.title ?? value
-        case "TPE1", "TP1": tags.artist = tags.artist ?? value
-        case "TALB", "TAL": tags.album = tags.album ?? value
-        case "TPE2", "TP2": tags.albumArtist = tags.albumArtist ?? value
-        case "TRCK", "TRK": tags.trackNumber = tags.trackNumber ?? TagValue.leadingNumber(value)
-        case "TPOS", "TPA": tags.discNumber = tags.discNumber ?? TagValue.leadingNumber(value)
-        case "TYER", "TYE", "TDRC": tags.year = tags.year ?? TagValue.year(value)
-        case "TDOR", "TORY", "TOR": originalYear = originalYear ?? TagValue.year(value)
-        case "TCON", "TCO": tags.genre = tags.genre ?? ID3Genre.resolve(value)
-        default: break
-        }
-    }
-
-    /// An APIC (v2.3/2.4: MIME type) or PIC (v2.2: three-letter format) frame's picture type and image.
-    private static func picture(_ data: ArraySlice<UInt8>, legacy: Bool) -> (UInt8, Artwork)? {
-        var reader = ByteReader(data)
-        guard let encoding = reader.u8() else { return nil }
-        let mimeType: String
-        if legacy {
-            guard let format = reader.take(3) else { return nil }
-            mimeType = TextDecoding.latin1(format).uppercased() == "PNG" ? "image/png" : "image/jpeg"
-        } else {
-            let (mime, rest) = ID3Text.terminated(reader.rest(), encoding: 0)
-            reader = ByteReader(rest)
-            mimeType = mime.lowercased() == "png" ? "image/png" : mime
-        }
-        guard let type = reader.u8() else { return nil }
-        let (_, image) = ID3Text.terminated(reader.rest(), encoding: encoding)
-        guard !image.isEmpty, image.count <= maxPicture else { return nil }
-        return (type, Artwork(data: Array(image), mimeType: mimeType))
     }
 
     /// A 28-bit syncsafe integer from four bytes of seven bits each.

@@ -3,11 +3,6 @@ import Model
 /// Reads Opus's two header packets: `OpusHead` for the pre-skip (samples a decoder drops at the
 /// start, needed for the exact duration) and `OpusTags` for the Vorbis-style comments.
 package enum OpusHeaderParser {
-    /// The largest picture kept.
-    static let maxPicture = 16 * 1024 * 1024
-    /// More comments than any real file has: the loop stays bounded whatever the count says.
-    static let maxComments = 10_000
-
     /// The pre-skip, nil if `packet` is not an OpusHead packet.
     static func preSkip(ofHead packet: [UInt8]) -> Int? {
         var reader = ByteReader(packet)
@@ -20,39 +15,9 @@ package enum OpusHeaderParser {
 
     /// The tags in an OpusTags packet, which may be cut short (comments past the end are lost).
     static func tags(_ packet: [UInt8]) throws -> TrackTags {
-        var reader = ByteReader(packet)
-        guard reader.take(8)?.elementsEqual("OpusTags".utf8) == true else {
+        guard packet.starts(with: "OpusTags".utf8) else {
             throw ParseError.malformed("an Opus stream whose second packet is not OpusTags")
         }
-        var tags = TrackTags()
-        guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else { return tags }
-        var pictures = PictureChoice()
-        for _ in 0..<min(count, maxComments) {
-            guard let length = reader.u32le(), let comment = reader.take(length) else { break }
-            guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let key = TextDecoding.latin1(comment[..<equals].prefix(64)).uppercased()
-            let raw = comment[(equals + 1)...]
-            if key == "METADATA_BLOCK_PICTURE" {
-                if let block = Base64.decode(raw, maxBytes: maxPicture + 64 * 1024),
-                   let (type, artwork) = FLACPicture.parse(block[...], maxBytes: maxPicture) {
-                    pictures.offer(artwork, type: type)
-                }
-                continue
-            }
-            guard let value = TextDecoding.nonEmpty(TextDecoding.utf8(raw)) else { continue }
-            switch key {
-            case "TITLE": tags.title = tags.title ?? value
-            case "ARTIST": tags.artist = tags.artist ?? value
-            case "ALBUM": tags.album = tags.album ?? value
-            case "ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST": tags.albumArtist = tags.albumArtist ?? value
-            case "TRACKNUMBER": tags.trackNumber = tags.trackNumber ?? TagValue.leadingNumber(value)
-            case "DISCNUMBER": tags.discNumber = tags.discNumber ?? TagValue.leadingNumber(value)
-            case "DATE", "YEAR": tags.year = tags.year ?? TagValue.year(value)
-            case "GENRE": tags.genre = tags.genre ?? value
-            default: break
-            }
-        }
-        tags.artwork = pictures.chosen
-        return tags
+        return VorbisComments.parse(packet.dropFirst(8))
     }
 }

@@ -8,11 +8,12 @@ package enum TagReader {
     package static let headSize = 16 * 1024
     /// Bytes fetched after an ID3v2 tag to reach the first MPEG frame and its Xing header.
     package static let frameWindow = 4 * 1024
-    /// A tag up to this size is fetched whole (a 16 MiB picture and its frames); a bigger one
-    /// only in part, so its pictures are skipped.
+    /// A tag whose frames cannot be walked (unsynchronised whole) is fetched whole up to this
+    /// size (a 16 MiB picture and its frames); a bigger one only in part, so its pictures are skipped.
     static let maxTag = 16 * 1024 * 1024 + 256 * 1024
     package static let partialTag = 256 * 1024
-    /// Opus header packets are followed up to this size (a 16 MiB picture in base64, and more).
+    /// Opus and Vorbis header packets are followed up to this size (a 16 MiB picture in base64,
+    /// and more).
     static let maxOpusHeaders = 24 * 1024 * 1024
     /// The most 48 kHz samples one byte of an Ogg Opus file can stand for: a 120 ms packet (the
     /// longest RFC 6716 allows) takes at least a byte.
@@ -27,29 +28,45 @@ package enum TagReader {
     }
 
     /// `length`: the file's size. `fetch(range)` returns exactly those bytes (may throw). It runs
-    /// on the caller's actor (`isolation`), so it may use that actor's state.
-    package static func read(length: Int64, isolation: isolated (any Actor)? = #isolation,
-                     fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
+    /// on the caller's actor (`isolation`), so it may use that actor's state. `pictures`: false
+    /// for a library scan, which skips ID3v2 picture frames by their sizes (the cover is read
+    /// when the track plays).
+    package static func read(length: Int64, pictures: Bool = true, isolation: isolated (any Actor)? = #isolation,
+                             fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         guard length > 0 else { throw ParseError.malformed("an empty file") }
         let head = try await checkedFetch(0..<min(length, Int64(headSize)), fetch)
         if head.starts(with: "OggS".utf8) {
-            return try await readOpus(head: head, length: length, isolation: isolation, fetch)
+            return try await readOgg(head: head, length: length, isolation: isolation, fetch)
+        }
+        if head.starts(with: FLACMetadataReader.magic) {
+            return try await FLACMetadataReader.read(head: head, start: 0, length: length, fetch: { try await checkedFetch($0, fetch) })
+        }
+        // FLAC after an ID3v2 tag that fits in the head; after a bigger one, readMP3 finds it.
+        if let size = ID3v2Parser.tagSize(head[...]), size < head.count, head[size...].starts(with: FLACMetadataReader.magic) {
+            return try await FLACMetadataReader.read(head: head, start: Int64(size), length: length, fetch: { try await checkedFetch($0, fetch) })
         }
         if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
-            return try await readMP3(head: head, length: length, isolation: isolation, fetch)
+            return try await readMP3(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
         }
-        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame) nor an Ogg Opus file")
+        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), a FLAC nor an Ogg Opus or Vorbis file")
     }
 
     // MARK: MP3
 
-    private static func readMP3(head: [UInt8], length: Int64, isolation: isolated (any Actor)?,
+    private static func readMP3(head: [UInt8], length: Int64, pictures: Bool, isolation: isolated (any Actor)?,
                                 _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         var tags = TrackTags()
         // The bytes where the first frame is looked for, and their offset in the file.
         var window = head[...]
         var windowStart: Int64 = 0
-        if let size = ID3v2Parser.tagSize(head[...]) {
+        if let header = ID3v2Parser.header(head[...]), header.isReadable, header.framesMapToFile {
+            let read = try await ID3v2RangedReader.read(head: head, header: header, length: length, pictures: pictures,
+                                                        frameWindow: frameWindow, isolation: isolation, fetch: fetch)
+            tags = read.tags
+            window = read.window
+            windowStart = read.windowStart
+        } else if let size = ID3v2Parser.tagSize(head[...]) {
+            // Frame sizes that are no file offsets (whole-tag unsynchronisation): read on.
             let tagEnd = Int64(size)
             if size <= maxTag {
                 let needed = min(length, tagEnd + Int64(frameWindow))
@@ -75,6 +92,11 @@ package enum TagReader {
         }
         // Two frames back to back, or one the window ends after: where the audio starts.
         let first = MPEGFrameRun.first(in: window, frames: 2, windowEnd: .counts)
+        // Not MP3 but FLAC behind a big ID3v2 tag: its metadata blocks start here.
+        if first == nil, window.starts(with: FLACMetadataReader.magic) {
+            return try await FLACMetadataReader.read(head: Array(window), headStart: windowStart, start: windowStart, length: length,
+                                                     fetch: { try await checkedFetch($0, fetch) })
+        }
         // ID3v1 sits in the last 128 bytes, if they come after the first frame.
         var audioEnd = length
         let tailStart = length - Int64(ID3v1Parser.size)
@@ -106,9 +128,9 @@ package enum TagReader {
         return Double(audioBytes) * 8 / Double(header.bitrate)
     }
 
-    // MARK: Opus
+    // MARK: Ogg: Opus and Vorbis
 
-    private static func readOpus(head: [UInt8], length: Int64, isolation: isolated (any Actor)?,
+    private static func readOgg(head: [UInt8], length: Int64, isolation: isolated (any Actor)?,
                                  _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         var bytes = head
         let packets: [[UInt8]], serial: UInt32
@@ -122,7 +144,7 @@ package enum TagReader {
                 throw ParseError.malformed(message)
             case .needsMore:
                 guard bytes.count < maxOpusHeaders + OggPage.maxSize else {
-                    throw ParseError.malformed("Opus header packets larger than \(maxOpusHeaders) bytes")
+                    throw ParseError.malformed("Ogg header packets larger than \(maxOpusHeaders) bytes")
                 }
                 // Doubling keeps the number of fetches small for a large picture.
                 let end = min(length, Int64(bytes.count) * 2, Int64(maxOpusHeaders + OggPage.maxSize))
@@ -131,10 +153,16 @@ package enum TagReader {
             }
             break
         }
-        guard packets.count == 2, let preSkip = OpusHeaderParser.preSkip(ofHead: packets[0]) else {
-            throw ParseError.unsupported("an Ogg file that is not Opus")
+        let codec: AudioCodec, tags: TrackTags, preSkip: Int, rate: Int
+        if packets.count == 2, let skip = OpusHeaderParser.preSkip(ofHead: packets[0]) {
+            (codec, tags, preSkip, rate) = (.opus, try OpusHeaderParser.tags(packets[1]), skip, 48000)
+        } else if packets.count == 2, let vorbisRate = VorbisHeaderParser.sampleRate(ofIdentification: packets[0]) {
+            (codec, tags, preSkip, rate) = (.vorbis, try VorbisHeaderParser.tags(packets[1]), 0, vorbisRate)
+        } else if packets.count == 2, let flacRate = OggFLACHeaderParser.sampleRate(ofFirst: packets[0]) {
+            (codec, tags, preSkip, rate) = (.flac, OggFLACHeaderParser.tags(packets[1]), 0, flacRate)
+        } else {
+            throw ParseError.unsupported("an Ogg file that is neither Opus, Vorbis nor FLAC")
         }
-        let tags = try OpusHeaderParser.tags(packets[1])
         var granule: Int64?
         if Int64(bytes.count) >= length {
             granule = OggPage.lastGranule(in: bytes[...], serial: serial)
@@ -152,9 +180,11 @@ package enum TagReader {
         }
         // A granule no file of this length can reach is forged, and one not past the pre-skip
         // (a header page's 0) says nothing: the duration is then unknown, not a year or 0 s long.
-        let plausible = granule.flatMap { $0 > Int64(preSkip) && $0 / maxOpusSamplesPerByte <= length ? $0 : nil }
-        let duration = plausible.map { Double($0 - Int64(preSkip)) / 48000 }
-        return ScannedTags(codec: .opus, tags: tags, duration: duration)
+        // (Vorbis packets are at least a byte for at most 8192 samples, fewer than Opus's bound.)
+        let perByte = maxOpusSamplesPerByte * Int64(rate) / 48000 + 1
+        let plausible = granule.flatMap { $0 > Int64(preSkip) && $0 / perByte <= length ? $0 : nil }
+        let duration = plausible.map { Double($0 - Int64(preSkip)) / Double(rate) }
+        return ScannedTags(codec: codec, tags: tags, duration: duration)
     }
 
     // MARK: Fetching
@@ -170,7 +200,7 @@ package enum TagReader {
     }
 
     /// Fetches `range`, refusing an answer of another size (a server that ignores ranges).
-    private static func checkedFetch(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
+    static func checkedFetch(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
                                      _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [UInt8] {
         guard !range.isEmpty else { return [] }
         let bytes = try await fetch(range)

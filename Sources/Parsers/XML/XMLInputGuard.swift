@@ -12,8 +12,11 @@ package enum XMLInputGuard {
     /// The document, ready for XMLParser: without a byte order mark or whitespace before its
     /// declaration, and, if `convertingLatin1` and it declares ISO-8859-1 or windows-1252,
     /// converted to UTF-8 with its declaration saying so. `kind` names the document in errors
-    /// ("a PROPFIND answer", "a podcast feed").
-    package static func checked(_ input: [UInt8], kind: String, convertingLatin1: Bool = false) throws -> Data {
+    /// ("a PROPFIND answer", "a podcast feed"). `allowingPlainDoctype`: a DOCTYPE that only names
+    /// an external DTD (no `[…]` of declarations, and the DTD is never loaded) may stand, as RSS
+    /// 0.91 feeds carry Netscape's.
+    package static func checked(_ input: [UInt8], kind: String, convertingLatin1: Bool = false,
+                                allowingPlainDoctype: Bool = false) throws -> Data {
         guard input.count <= maxBytes else { throw ParseError.malformed("\(kind) larger than \(maxBytes) bytes") }
         var bytes = input[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
@@ -45,7 +48,7 @@ package enum XMLInputGuard {
         guard String(validating: document, as: UTF8.self) != nil else {
             throw ParseError.malformed("\(kind) that is not UTF-8")
         }
-        if let problem = forbiddenMarkup(document[(declaration?.upperBound ?? 0)...]) {
+        if let problem = forbiddenMarkup(document[(declaration?.upperBound ?? 0)...], allowingPlainDoctype: allowingPlainDoctype) {
             throw ParseError.unsupported("\(kind) with \(problem)")
         }
         return Data(document)
@@ -68,7 +71,7 @@ package enum XMLInputGuard {
     }
 
     /// What the parser must not see, outside comments and CDATA sections (where `<?` is text).
-    private static func forbiddenMarkup(_ bytes: ArraySlice<UInt8>) -> String? {
+    private static func forbiddenMarkup(_ bytes: ArraySlice<UInt8>, allowingPlainDoctype: Bool) -> String? {
         var index = bytes.startIndex
         func at(_ marker: String) -> Bool { bytes[index...].starts(with: marker.utf8) }
         /// Moves past `end`; false if the document ends first.
@@ -77,6 +80,24 @@ package enum XMLInputGuard {
             while index < bytes.endIndex, !bytes[index...].starts(with: marker) { index += 1 }
             index += marker.count
             return index <= bytes.endIndex
+        }
+        /// Moves past a DOCTYPE whose quoted identifiers are followed by `>`; false at a `[`.
+        func skipPlainDoctype() -> Bool {
+            var quote: UInt8?
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                index += 1
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "[") {
+                    return false
+                } else if byte == UInt8(ascii: ">") {
+                    return true
+                }
+            }
+            return false
         }
         while index < bytes.endIndex {
             guard bytes[index] == UInt8(ascii: "<") else {
@@ -89,6 +110,8 @@ package enum XMLInputGuard {
                 guard skip(past: "]]>") else { return "an unterminated CDATA section" }
             } else if at("<?") {
                 return "a processing instruction"
+            } else if allowingPlainDoctype && at("<!DOCTYPE") {
+                guard skipPlainDoctype() else { return "a DOCTYPE with declarations" }
             } else if at("<!") {
                 return "a DOCTYPE or other declaration"
             } else {

@@ -47,6 +47,8 @@ struct FeedStorage: MediaStorage {
         switch type.lowercased() {
         case "audio/mpeg", "audio/mp3": .mp3
         case "audio/ogg", "audio/opus": .opus
+        case "audio/flac", "audio/x-flac": .flac
+        case "audio/vorbis": .vorbis
         default: nil
         }
     }

@@ -200,6 +200,22 @@ struct FeedParserTests {
         #expect(parsed > 0)
     }
 
+    @Test("a DOCTYPE naming only an external DTD (RSS 0.91's) is read, and mutations of it never crash the parser")
+    func plainDoctypeMutationsNeverCrash() throws {
+        let original = Array("""
+            <?xml version="1.0"?>
+            <!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://127.0.0.1:9/rss-0.91.dtd">
+            <rss version="0.91"><channel><title>Old</title><item><title>A</title><enclosure url="https://e.com/a.mp3" type="audio/mpeg"/></item></channel></rss>
+            """.utf8)
+        #expect(try FeedParser.parse(original, base: base).items.map(\.title) == ["A"])
+        var generator = MutationGenerator(seed: 0xD0C7)
+        var parsed = 0
+        for _ in 0..<3000 {
+            if (try? FeedParser.parse(generator.mutate(original), base: base)) != nil { parsed += 1 }
+        }
+        #expect(parsed > 0)
+    }
+
     @Test(arguments: [("1:02:03", 3723.0), ("62:03", 3723), ("3723", 3723), ("3723.5", 3723.5), ("0:00:05", 5),
                       ("1:60:00", nil), ("", nil), ("-5", nil), ("1::2", nil), ("1:2:3:4", nil), ("12.5:00", nil)] as [(String, Double?)])
     func durations(_ text: String, _ expected: Double?) {

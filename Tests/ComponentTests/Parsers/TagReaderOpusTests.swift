@@ -75,12 +75,4 @@ struct TagReaderOpusTests {
         #expect(samples(scanned) == (try fixtures.opusdecSamples("a.opus")))
         #expect(file.requests.map(\.count) == [16 * 1024, 8 * 1024, 64 * 1024 - 8 * 1024])
     }
-
-    @Test(.enabled(if: ParserFixtures.have("sox")))
-    func oggVorbisIsUnsupported() async throws {
-        let fixtures = try ParserFixtures()
-        try fixtures.tone("a.wav", seconds: 0.5)
-        guard (try? fixtures.run("sox", ["a.wav", "a.ogg"])) != nil else { return }  // sox without Vorbis
-        await #expect(throws: ParseError.self) { try await VirtualFile(try fixtures.bytes("a.ogg")).read() }
-    }
 }

@@ -1,0 +1,79 @@
+import Model
+
+extension ID3v2Parser {
+    /// Turns frames into tags, one at a time, whether they come from a tag read whole or from
+    /// ranged reads that skip what is not wanted.
+    struct FrameCollector {
+        let major: UInt8
+        /// The tag's unsynchronisation flag: in v2.4 it means every frame is unsynchronised.
+        let unsynchronised: Bool
+        private var collected = TrackTags()
+        private var pictures = PictureChoice()
+        private var originalYear: Int?
+
+        init(major: UInt8, unsynchronised: Bool) {
+            self.major = major
+            self.unsynchronised = unsynchronised
+        }
+
+        var tags: TrackTags {
+            var tags = collected
+            tags.artwork = pictures.chosen
+            tags.year = tags.year ?? originalYear
+            return tags
+        }
+
+        mutating func add(_ header: FrameHeader, _ body: ArraySlice<UInt8>) {
+            var data = body
+            if major == 3 {
+                if header.format & 0xC0 != 0 { return }  // compressed or encrypted
+                if header.format & 0x20 != 0 { data = data.dropFirst(1) }  // group identifier
+            } else if major == 4 {
+                if header.format & 0x0C != 0 { return }  // compressed or encrypted
+                if header.format & 0x40 != 0 { data = data.dropFirst(1) }
+                if header.format & 0x01 != 0 { data = data.dropFirst(4) }  // data length indicator
+                if header.format & 0x02 != 0 || unsynchronised { data = removingUnsynchronisation(data)[...] }
+            }
+            apply(header.id, data)
+        }
+
+        private mutating func apply(_ id: String, _ data: ArraySlice<UInt8>) {
+            if id == "APIC" || id == "PIC" {
+                if let (type, artwork) = picture(data, legacy: id == "PIC") { pictures.offer(artwork, type: type) }
+                return
+            }
+            guard id.hasPrefix("T"), let value = ID3Text.firstValue(ofTextFrame: data) else { return }
+            switch id {
+            case "TIT2", "TT2": collected.title = collected.title ?? value
+            case "TPE1", "TP1": collected.artist = collected.artist ?? value
+            case "TALB", "TAL": collected.album = collected.album ?? value
+            case "TPE2", "TP2": collected.albumArtist = collected.albumArtist ?? value
+            case "TRCK", "TRK": collected.trackNumber = collected.trackNumber ?? TagValue.leadingNumber(value)
+            case "TPOS", "TPA": collected.discNumber = collected.discNumber ?? TagValue.leadingNumber(value)
+            case "TYER", "TYE", "TDRC": collected.year = collected.year ?? TagValue.year(value)
+            case "TDOR", "TORY", "TOR": originalYear = originalYear ?? TagValue.year(value)
+            case "TCON", "TCO": collected.genre = collected.genre ?? ID3Genre.resolve(value)
+            default: break
+            }
+        }
+
+        /// An APIC (v2.3/2.4: MIME type) or PIC (v2.2: three-letter format) frame's picture type and image.
+        private func picture(_ data: ArraySlice<UInt8>, legacy: Bool) -> (UInt8, Artwork)? {
+            var reader = ByteReader(data)
+            guard let encoding = reader.u8() else { return nil }
+            let mimeType: String
+            if legacy {
+                guard let format = reader.take(3) else { return nil }
+                mimeType = TextDecoding.latin1(format).uppercased() == "PNG" ? "image/png" : "image/jpeg"
+            } else {
+                let (mime, rest) = ID3Text.terminated(reader.rest(), encoding: 0)
+                reader = ByteReader(rest)
+                mimeType = mime.lowercased() == "png" ? "image/png" : mime
+            }
+            guard let type = reader.u8() else { return nil }
+            let (_, image) = ID3Text.terminated(reader.rest(), encoding: encoding)
+            guard !image.isEmpty, image.count <= maxPicture else { return nil }
+            return (type, Artwork(data: Array(image), mimeType: mimeType))
+        }
+    }
+}

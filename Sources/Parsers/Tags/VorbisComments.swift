@@ -1,0 +1,46 @@
+import Model
+
+/// Reads a Vorbis comment list — the tags of Vorbis, Opus and FLAC alike: a vendor string, then
+/// `KEY=value` comments; cover art as base64 of a FLAC picture block (`METADATA_BLOCK_PICTURE`).
+package enum VorbisComments {
+    /// The largest picture kept.
+    static let maxPicture = 16 * 1024 * 1024
+    /// More comments than any real file has: the loop stays bounded whatever the count says.
+    static let maxComments = 10_000
+
+    /// The tags in `body` (the list after any codec's magic), which may be cut short: comments
+    /// past the end are lost, the ones before them kept.
+    static func parse(_ body: ArraySlice<UInt8>) -> TrackTags {
+        var reader = ByteReader(body)
+        var tags = TrackTags()
+        guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else { return tags }
+        var pictures = PictureChoice()
+        for _ in 0..<min(count, maxComments) {
+            guard let length = reader.u32le(), let comment = reader.take(length) else { break }
+            guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = TextDecoding.latin1(comment[..<equals].prefix(64)).uppercased()
+            let raw = comment[(equals + 1)...]
+            if key == "METADATA_BLOCK_PICTURE" {
+                if let block = Base64.decode(raw, maxBytes: maxPicture + 64 * 1024),
+                   let (type, artwork) = FLACPicture.parse(block[...], maxBytes: maxPicture) {
+                    pictures.offer(artwork, type: type)
+                }
+                continue
+            }
+            guard let value = TextDecoding.nonEmpty(TextDecoding.utf8(raw)) else { continue }
+            switch key {
+            case "TITLE": tags.title = tags.title ?? value
+            case "ARTIST": tags.artist = tags.artist ?? value
+            case "ALBUM": tags.album = tags.album ?? value
+            case "ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST": tags.albumArtist = tags.albumArtist ?? value
+            case "TRACKNUMBER": tags.trackNumber = tags.trackNumber ?? TagValue.leadingNumber(value)
+            case "DISCNUMBER": tags.discNumber = tags.discNumber ?? TagValue.leadingNumber(value)
+            case "DATE", "YEAR": tags.year = tags.year ?? TagValue.year(value)
+            case "GENRE": tags.genre = tags.genre ?? value
+            default: break
+            }
+        }
+        tags.artwork = pictures.chosen
+        return tags
+    }
+}

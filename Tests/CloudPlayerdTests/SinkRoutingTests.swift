@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Where the sound goes when sinks come and go (issue 14): with no sink named, the default one,
+/// followed when it changes (headphones plugged in); a named sink that goes away is left for the
+/// default, said once, and taken back when it returns. On PulseAudio and on PipeWire.
+// One case at a time: each starts sound servers of its own, and side by side on two cores
+// they starved each other into dropouts no listener would meet.
+@Suite(.serialized) struct SinkRoutingTests {
+    /// Waits until `condition` holds, a bounded number of times.
+    private func waitFor(_ condition: () async throws -> Bool) async throws {
+        for _ in 0..<600 where !(try await condition()) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// The reference frames one sink's recording holds: from where its audio starts in the track
+    /// to where it ends (nil: none of the track). Located from a stretch a little way in: the
+    /// first moments on a sink may be a server's ramp or dropout.
+    private func span(of recording: PCMAudio, in reference: PCMAudio) -> Range<Int>? {
+        let audible = recording.audibleSpan()
+        guard audible.count > 8192 else { return nil }
+        let heard = recording.frames(from: audible.lowerBound, to: audible.upperBound)
+        let into = min(reference.sampleRate / 4, heard.frameCount / 2)
+        guard let found = reference.firstFrame(matching: heard.frames(from: into), probeFrames: 1024) else { return nil }
+        return (found - into)..<(found - into + heard.frameCount)
+    }
+
+    @Test("With no sink named, a new default sink takes the stream over where it was, and it plays there to the end",
+          arguments: PulseTestServer.Kind.allCases)
+    func followsTheDefault(kind: PulseTestServer.Kind) async throws {
+        let server = PulseTestServer(kind)
+        defer { Task { await server.stop() } }
+        let first = try await server.makeSink(named: "speakers")
+        let second = try await server.makeSink(named: "headphones")
+        let address = try await server.serverAddress()
+        try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "speakers"])
+        let file = try await Fixtures.shared.url(.vbrMP3)  // 6 s
+        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse", file.path],
+                                      environment: ["PULSE_SERVER": address])
+        try await waitFor { player.outputSoFar().contains("Playing") }
+        try await Task.sleep(for: .seconds(2))
+        // Where the listener was just before the move: the end of what the speakers played, their
+        // recording stopped (the sink stays). Nothing can have played faster than the clock since.
+        let stopping = ContinuousClock.now
+        let onSpeakers = try await first.stopRecording()
+        try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "headphones"])
+        let sinceStopping = ContinuousClock.now - stopping
+        let result = await player.wait()
+        let after = try await second.finish()
+        _ = try await first.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+
+        // The headphones carry on from where the speakers were when `pactl` returned (the server
+        // rewinds what it had queued for the speakers), bit for bit to the end: no repeat, no skip.
+        let reference = try await ReferenceDecoder.mpg123(file)
+        let before = try #require(span(of: onSpeakers, in: reference), "the speakers played none of the track")
+        let onHeadphones = try #require(span(of: after, in: reference), "the stream did not move to the new default")
+        #expect(onHeadphones.upperBound == reference.frameCount)
+        let seconds = Double(sinceStopping.components.seconds) + Double(sinceStopping.components.attoseconds) / 1e18
+        let latest = before.upperBound + Int((seconds + 0.25) * Double(reference.sampleRate))
+        #expect(onHeadphones.lowerBound >= before.upperBound - reference.sampleRate / 10 && onHeadphones.lowerBound <= latest,
+                "the speakers played \(before), the headphones from \(onHeadphones.lowerBound); \(seconds) s between")
+        #expect(try after.gaps(against: reference.frames(from: onHeadphones.lowerBound)).longestLoss <= kind.dropoutBound)
+    }
+
+    @Test("A named sink that goes away: the stream plays on the default and says so; when the sink is back, it plays there again",
+          arguments: PulseTestServer.Kind.allCases)
+    func namedSinkGoesAndReturns(kind: PulseTestServer.Kind) async throws {
+        let server = PulseTestServer(kind)
+        defer { Task { await server.stop() } }
+        let fallback = try await server.makeSink(named: "speakers")
+        let named = try await server.makeSink(named: "usb-dac")
+        let address = try await server.serverAddress()
+        try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "speakers"])
+        let file = try await Fixtures.shared.url(.longMP3)  // 60 s; stopped once it is back
+        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse:usb-dac", "--log-level", "notice", file.path],
+                                      environment: ["PULSE_SERVER": address])
+        defer { player.signal(SIGTERM) }
+        try await waitFor { player.outputSoFar().contains("Playing") }
+        try await Task.sleep(for: .seconds(1.5))
+        let beforeLeaving = try await named.finish()  // the DAC unplugged
+        try await waitFor { player.errorSoFar().contains("sink usb-dac is gone") }
+        #expect(player.errorSoFar().contains("sink usb-dac is gone; playing on speakers"), "stderr: \(player.errorSoFar())")
+        try await Task.sleep(for: .seconds(1.5))
+        let returned = try await server.makeSink(named: "usb-dac")  // plugged in again
+        try await waitFor { player.errorSoFar().contains("sink usb-dac is back") }
+        #expect(player.errorSoFar().contains("sink usb-dac is back"), "stderr: \(player.errorSoFar())")
+        try await Task.sleep(for: .seconds(1.5))
+        player.signal(SIGTERM)
+        _ = await player.wait()
+        let (meanwhile, afterReturn) = (try await fallback.finish(), try await returned.finish())
+
+        let reference = try await ReferenceDecoder.mpg123(file)
+        let first = try #require(span(of: beforeLeaving, in: reference), "the named sink played none of the track")
+        let second = try #require(span(of: meanwhile, in: reference), "the default sink played none of the track while the named one was away")
+        let third = try #require(span(of: afterReturn, in: reference), "the stream did not go back to the returned sink")
+        #expect(first.lowerBound == 0 && first.upperBound <= second.lowerBound + 4410 && second.upperBound <= third.lowerBound + 4410,
+                "\(first), then \(second), then \(third)")
+    }
+
+    @Test("A named sink not there at the start: the default plays, it says so, and the stream goes to the sink once it appears",
+          arguments: PulseTestServer.Kind.allCases)
+    func namedSinkAppearsLater(kind: PulseTestServer.Kind) async throws {
+        let server = PulseTestServer(kind)
+        defer { Task { await server.stop() } }
+        let fallback = try await server.makeSink(named: "speakers")
+        let address = try await server.serverAddress()
+        let file = try await Fixtures.shared.url(.longMP3)  // 60 s; stopped once it moved
+        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse:usb-dac", "--log-level", "notice", file.path],
+                                      environment: ["PULSE_SERVER": address])
+        defer { player.signal(SIGTERM) }
+        try await waitFor { player.outputSoFar().contains("Playing") }
+        #expect(player.errorSoFar().contains("sink usb-dac is not there; playing on the default sink"), "stderr: \(player.errorSoFar())")
+        try await Task.sleep(for: .seconds(1))
+        let named = try await server.makeSink(named: "usb-dac")
+        try await waitFor { player.errorSoFar().contains("sink usb-dac is back") }
+        #expect(player.errorSoFar().contains("sink usb-dac is back"), "stderr: \(player.errorSoFar())")
+        try await Task.sleep(for: .seconds(1.5))
+        player.signal(SIGTERM)
+        _ = await player.wait()
+        let (before, after) = (try await fallback.finish(), try await named.finish())
+        let reference = try await ReferenceDecoder.mpg123(file)
+        let first = try #require(span(of: before, in: reference), "the default sink played none of the track")
+        let second = try #require(span(of: after, in: reference), "the stream did not go to the sink that appeared")
+        #expect(first.lowerBound == 0 && second.lowerBound > 0, "\(first), then \(second)")
+    }
+}

@@ -1,0 +1,72 @@
+/// How a sink's recording differs from the audio played into it: silence the player inserted
+/// (it waited for bytes, or for the sound server) moves nothing; a short stretch a sound server
+/// put in place of audio — silence, or a ramp, when PipeWire's graph on a starved machine misses
+/// a cycle — loses what it covers and keeps the rest in place. Anything else — audio repeated,
+/// audio skipped, a long stretch of other audio — is a wrong recording (an error that says where).
+public struct RecordingGaps: Sendable, CustomStringConvertible {
+    /// Frames of reference audio lost, one entry per stretch that replaced some.
+    public var lost: [Int] = []
+    /// Runs of silence that lost nothing.
+    public var waits = 0
+
+    /// The longest stretch of audio one silence took.
+    public var longestLoss: Int { lost.max() ?? 0 }
+
+    /// All the audio lost.
+    public var totalLoss: Int { lost.reduce(0, +) }
+
+    public var description: String { "\(waits) waits, losses of \(lost) frames" }
+}
+
+extension PCMAudio {
+    /// Compares this recording with `reference`, both taken from their first audible frame on.
+    /// A silence is matched to the reference by where the audio after it goes on: the earliest
+    /// place at most `damage` frames further on than the silence was long (a server that lost
+    /// its own time, frozen, may skip a little more than it filled), checked over `probe` frames.
+    /// Other audio in place of the reference's is a loss when the two agree again, in place,
+    /// within `damage` frames.
+    public func gaps(against reference: PCMAudio, probe: Int = 256, damage: Int = 4096) throws -> RecordingGaps {
+        let heard = frames(from: audibleSpan().lowerBound), played = reference.frames(from: reference.audibleSpan().lowerBound)
+        let width = channels
+        guard played.channels == width else { throw TestSupportError("\(width) channels recorded, \(played.channels) played") }
+        func frame(_ audio: PCMAudio, _ index: Int) -> ArraySlice<Int16> {
+            audio.samples[(index * width)..<((index + 1) * width)]
+        }
+        func silent(_ index: Int) -> Bool { frame(heard, index).allSatisfy { $0 == 0 } }
+        func matches(_ i: Int, _ j: Int) -> Bool {
+            let count = min(probe, played.frameCount - j, heard.frameCount - i)
+            guard count > 0 else { return false }
+            return heard.samples[(i * width)..<((i + count) * width)] == played.samples[(j * width)..<((j + count) * width)]
+        }
+        var gaps = RecordingGaps()
+        var i = 0, j = 0
+        func wrong(_ what: String) -> TestSupportError {
+            let rate = Double(sampleRate)
+            return TestSupportError("\(what) at \(Double(j) / rate) s of the audio (\(Double(i) / rate) s of the recording): \(gaps)")
+        }
+        while j < played.frameCount {
+            guard i < heard.frameCount else { throw wrong("the recording ends") }
+            if frame(heard, i) == frame(played, j) { i += 1; j += 1; continue }
+            guard silent(i) else {
+                guard let replaced = (1...damage).first(where: { matches(i + $0, j + $0) }) else { throw wrong("other audio") }
+                gaps.lost.append(replaced)
+                i += replaced
+                j += replaced
+                continue
+            }
+            var end = i
+            while end < heard.frameCount && silent(end) { end += 1 }
+            let length = end - i
+            if end == heard.frameCount { throw wrong("silence to the end") }
+            guard let skipped = (0...min(length + damage, played.frameCount - j)).first(where: { matches(end, j + $0) }) else {
+                throw wrong("after \(length) frames of silence, audio from elsewhere")
+            }
+            if skipped > 0 { gaps.lost.append(skipped) } else { gaps.waits += 1 }
+            i = end
+            j += skipped
+        }
+        // After the audio, nothing but silence: no frame played twice.
+        guard (i..<heard.frameCount).allSatisfy(silent) else { throw wrong("audio after the end") }
+        return gaps
+    }
+}
