@@ -76,10 +76,15 @@ package actor Player {
     /// second), so sound is back at most a second after the server.
     private static let soundServerRetryEvery = Duration.seconds(1)
 
-    package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor) {
+    /// How ReplayGain tags scale what plays: read by each track as it starts decoding.
+    private var loudness: ReplayGainSettings
+
+    package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor,
+                 loudness: ReplayGainSettings = ReplayGainSettings()) {
         self.loader = loader
         self.decoder = decoder
         self.output = output
+        self.loudness = loudness
         let (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
         self.mailbox = mailbox
         Task { await self.run(messages) }
@@ -295,6 +300,9 @@ package actor Player {
         case .setShuffle(let on):
             state.queue.setShuffle(on)
             publish(.shuffleChanged(on))
+        case .setLoudness(let settings):
+            // From the next track on (as MPD does): the one playing keeps its level.
+            loudness = settings
         }
     }
 
@@ -319,6 +327,12 @@ package actor Player {
     private func startingEntry() -> QueueEntry? {
         if let current = state.current, let stillQueued = state.queue.entry(id: current.id) { return stillQueued }
         return state.queue.first
+    }
+
+    /// How a track about to be decoded is scaled: the settings, and whether it plays among
+    /// tracks of its own album (for `auto`).
+    private func loudness(for entry: QueueEntry) -> (ReplayGainSettings, Bool) {
+        (loudness, loudness.mode == .auto && state.queue.isInAlbumRun(entry.id))
     }
 
     /// The entry the pipeline decodes after `id` when it ends by itself.
@@ -367,7 +381,9 @@ package actor Player {
                     let source = try await loader.open(item.location) { mailbox.yield(.buffering(item, $0, generation: generation)) }
                     // A seek or skip must reach a decoder that waits for the network, on its thread.
                     try await withTaskCancellationHandler {
-                        try await decoder.decode(item, from: source, startingAt: start, readingTags: !tagsKnown, into: packets)
+                        let (loudness, inAlbumRun) = await self.loudness(for: item)
+                        try await decoder.decode(item, from: source, startingAt: start, readingTags: !tagsKnown,
+                                                 loudness: loudness, inAlbumRun: inAlbumRun, into: packets)
                     } onCancel: {
                         source.cancel()
                     }

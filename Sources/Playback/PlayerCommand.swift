@@ -28,4 +28,6 @@ package enum PlayerCommand: Sendable, Equatable {
     case setVolume(Double)
     case setLoop(LoopMode)
     case setShuffle(Bool)
+    /// How ReplayGain tags are applied, from the next track on (a reloaded config).
+    case setLoudness(ReplayGainSettings)
 }
