@@ -130,6 +130,10 @@ package final class Manager1Service: Sendable {
             if let problem = await reload() { throw ManagerError.invalid(problem) }
             return BusNothing()
         }
+        interface.method(Manager1.control) { [self] command, value in
+            await player.perform(try Self.playerCommand(command, value))
+            return BusNothing()
+        }
         interface.signal(Manager1.scanFinished)
         return interface
     }
@@ -338,6 +342,29 @@ package final class Manager1Service: Sendable {
     }
 
     /// What the queue and MPRIS show of a library track before it plays.
+    /// What a `Control` call asks of the player.
+    static func playerCommand(_ name: String, _ value: Double) throws -> PlayerCommand {
+        let needsValue = ["seek", "skip", "volume"].contains(name)
+        guard !needsValue || value.isFinite else { throw ManagerError.invalid("\(name) needs a number, not \(value)") }
+        switch name {
+        case "play": return .play
+        case "pause": return .pause
+        case "toggle": return .playPause
+        case "stop": return .stop
+        case "next": return .next
+        case "previous": return .previous
+        case "seek":
+            guard value >= 0 else { throw ManagerError.invalid("seek needs a position of 0 seconds or more") }
+            return .seek(to: value)
+        case "skip": return .skip(by: value)
+        case "volume":
+            guard value >= 0, value <= 1.5 else { throw ManagerError.invalid("the volume goes from 0 to 1.5 (150 %)") }
+            return .setVolume(value)
+        default:
+            throw ManagerError.invalid("'\(name.prefix(40))' is not a control (play, pause, toggle, stop, next, previous, seek, skip, volume)")
+        }
+    }
+
     static func metadata(_ track: LibraryTrack) -> TrackMetadata {
         TrackMetadata(tags: track.tags, duration: track.duration)
     }
