@@ -78,6 +78,12 @@ package actor Player {
 
     /// How ReplayGain tags scale what plays: read by each track as it starts decoding.
     private var loudness: ReplayGainSettings
+    /// Waits for the sleep timer, then fades out and pauses.
+    private var sleepTask: Task<Void, Never>?
+    /// How long the sleep timer's fade lasts: the last part of the time it was given.
+    package static let sleepFade = 10.0
+    /// How often the fade lowers the volume: small steps, and few wake-ups.
+    private static let fadeStep = Duration.milliseconds(250)
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor,
                  loudness: ReplayGainSettings = ReplayGainSettings()) {
@@ -158,6 +164,7 @@ package actor Player {
 
     /// Stops playback, ends the event streams and refuses further commands.
     package func shutdown() async {
+        await perform(.sleep(at: nil))
         await perform(.stop)
         await loader.shutdown()
         mailbox.finish()
@@ -303,6 +310,14 @@ package actor Player {
         case .setLoudness(let settings):
             // From the next track on (as MPD does): the one playing keeps its level.
             loudness = settings
+        case .sleep(let date):
+            state.sleepAt = date
+            armSleepTimer()
+            publish(.timersChanged)
+        case .stopAfterCurrent(let on):
+            guard on != state.stopsAfterCurrent else { return }
+            state.stopsAfterCurrent = on
+            publish(.timersChanged)
         }
     }
 
@@ -333,6 +348,64 @@ package actor Player {
     /// tracks of its own album (for `auto`).
     private func loudness(for entry: QueueEntry) -> (ReplayGainSettings, Bool) {
         (loudness, loudness.mode == .auto && state.queue.isInAlbumRun(entry.id))
+    }
+
+    private func stopsAfter(_ entry: QueueEntry) -> Bool {
+        state.stopsAfterCurrent && entry.id == state.current?.id
+    }
+
+    /// Stop-after, as `entry`'s last frame is heard: stopped, with the track that would have
+    /// followed current, so Play goes on from there.
+    private func stopAfter(_ entry: QueueEntry) async {
+        let following = state.queue.entry(after: entry.id, automatically: true)
+        state.stopsAfterCurrent = false
+        await stopPipeline()
+        if let following, following.id != entry.id {
+            state.queue.setCurrent(following)
+            state.currentInfo = nil
+            state.artwork = nil
+            publish(.currentChanged(following))
+        }
+        logger.notice("stopped after the track, as asked", metadata: ["track": "\(entry.displayName)"])
+        publish(.timersChanged)
+    }
+
+    /// Waits for the sleep timer by the wall clock — read again after every wait, so a laptop
+    /// that slept through it pauses on waking — then fades out.
+    private func armSleepTimer() {
+        sleepTask?.cancel()
+        sleepTask = nil
+        guard let deadline = state.sleepAt else { return }
+        sleepTask = Task { [weak self] in
+            while !Task.isCancelled {
+                let untilFade = deadline.timeIntervalSinceNow - Self.sleepFade
+                if untilFade <= 0 { break }
+                try? await Task.sleep(for: .seconds(min(untilFade, 3600)))
+            }
+            await self?.fadeOutAndPause(at: deadline)
+        }
+    }
+
+    /// The fade: the stream's volume (not the player's, which MPRIS shows) steps down to 0 by
+    /// `deadline`, then playback pauses and the volume is put back. A cancelled timer puts it
+    /// back at once.
+    private func fadeOutAndPause(at deadline: Date) async {
+        while !Task.isCancelled {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { break }
+            if state.status == .playing { await output.setVolume(state.volume * min(1, left / Self.sleepFade)) }
+            try? await Task.sleep(for: Self.fadeStep)
+        }
+        guard !Task.isCancelled else {
+            await output.setVolume(state.volume)
+            return
+        }
+        if state.status == .playing { await execute(.pause) }
+        await output.setVolume(state.volume)
+        state.sleepAt = nil
+        sleepTask = nil
+        logger.notice("sleep timer ran out: paused")
+        publish(.timersChanged)
     }
 
     /// The entry the pipeline decodes after `id` when it ends by itself.
@@ -395,6 +468,9 @@ package actor Player {
                     if failuresInARow >= max(1, await self.queueLength) { break }
                 }
                 start = 0
+                // Stop-after: nothing follows into the output (a flag set later, once the next
+                // track is under way, is caught when this one's last frame is heard).
+                if await self.stopsAfter(item) { break }
                 next = await self.entry(following: item.id)
                 tagsKnown = next?.id == item.id  // a track loop
             }
@@ -466,6 +542,7 @@ package actor Player {
             }
         case .trackEnded(let entry):
             publish(.trackEnded(entry))
+            if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
         case .trackRejected(let entry, let error):
             publish(.trackFailed(entry, error))
         case .finished:

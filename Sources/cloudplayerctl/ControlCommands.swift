@@ -4,7 +4,7 @@ import Manager1
 /// The ordinary controls, so no second tool is needed: each one `Control` call to the daemon.
 enum ControlCommands {
     static let all: [any ParsableCommand.Type] = [Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Previous.self,
-                                                  Seek.self, Forward.self, Back.self, Volume.self]
+                                                  Seek.self, Forward.self, Back.self, Volume.self, Sleep.self, StopAfter.self]
 
     static func send(_ options: GlobalOptions, _ command: String, _ value: Double = 0) async throws {
         _ = try await Daemon.call(options, Manager1.control, command, value)
@@ -92,6 +92,39 @@ enum ControlCommands {
                 throw ValidationError("'\(level)' is not a volume such as 50% or 0.5.")
             }
             try await send(options, "volume", percent ? number / 100 : number)
+        }
+    }
+}
+
+extension ControlCommands {
+    struct Sleep: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sleep",
+            abstract: "Fades out over the last 10 s and pauses after a while: sleep 30m, sleep 1h30m; sleep off; sleep alone shows what is left.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "How long: 90s, 10m, 1h30m (or 1:30:00); off cancels.") var duration: String?
+        func run() async throws {
+            guard let duration else {
+                let (status, raw) = try await Daemon.call(options, Manager1.status)
+                if options.json { return say(raw.json) }
+                return say(status.sleepLeft.map { "pauses in \(Formatting.duration($0))" } ?? "no sleep timer")
+            }
+            if duration == "off" { return try await send(options, "sleep", 0) }
+            guard let seconds = ClockText.seconds(duration), seconds > 0 else {
+                throw ValidationError("'\(duration)' is not a duration such as 90s, 10m or 1h30m.")
+            }
+            try await send(options, "sleep", seconds)
+        }
+    }
+
+    struct StopAfter: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "stop-after",
+                                                        abstract: "Stops when the current track ends; stop-after off cancels.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "off cancels.") var off: String?
+        func run() async throws {
+            guard off == nil || off == "off" else { throw ValidationError("stop-after takes nothing, or off.") }
+            try await send(options, "stop-after", off == nil ? 1 : 0)
         }
     }
 }
