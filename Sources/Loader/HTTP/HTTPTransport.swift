@@ -4,6 +4,7 @@ import Foundation
 import Model
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// The HTTP client of one source: its TLS trust and timeouts, and redirects followed here, not by
@@ -31,9 +32,12 @@ package final class HTTPTransport: Sendable {
             tls.trustRoots = .file(tlsCAFile)
         }
         let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                            configuration: HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                                    timeout: .init(connect: read, read: read)))
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: read, read: read))
+        // A refused connection is an answer at once: the client's own retries would hide it for
+        // the whole connect timeout. The loader retries what is worth retrying itself.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     package func shutdown() async {
@@ -92,7 +96,18 @@ package final class HTTPTransport: Sendable {
             }
             return .tls("the secure connection failed")
         }
+        if isConnectFailure(error) { return .unreachable(describe(error)) }
         return .network(describe(error))
+    }
+
+    /// Whether no connection could be made at all — as opposed to one that broke.
+    static func isConnectFailure(_ error: any Error) -> Bool {
+        if error is NIOConnectionError { return true }
+        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
+        if let error = error as? IOError {
+            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(error.errnoCode)
+        }
+        return false
     }
 
     /// A transport error in words, without URLs (they may carry tokens in their query).
