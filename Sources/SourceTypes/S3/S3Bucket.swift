@@ -36,6 +36,8 @@ final class S3Bucket: Sendable {
                                       headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
         var movedRegion = false, setClock = false
         while true {
+            // What this request is signed for: another request may correct the region meanwhile.
+            let signedRegion = signing.region
             let response = try await transport.send(signing.url(key: key, query: query), method: method, headers: headers)
             let status = response.status.code
             if status < 300 || status == 304 || status == 416 || status >= 500 || status == 408 || status == 429 { return response }
@@ -43,10 +45,12 @@ final class S3Bucket: Sendable {
             if method != .HEAD, let body = try? await response.body.collect(upTo: 64 << 10) {
                 failure = S3AnswerParser.failure(Data(body.readableBytesView))
             }
-            if !movedRegion, let region = Self.region(in: response, failure), signing.move(to: region) {
+            if !movedRegion, let region = Self.region(in: response, failure), region != signedRegion {
                 movedRegion = true
-                logger.notice("the bucket is in another region; signing for it from now on",
-                              metadata: ["source": "\(source)", "region": "\(region)"])
+                if signing.move(to: region) {
+                    logger.notice("the bucket is in another region; signing for it from now on",
+                                  metadata: ["source": "\(source)", "region": "\(region)"])
+                }
                 continue
             }
             if !setClock, let serverTime = skewedTime(in: response, failure) {
