@@ -49,8 +49,10 @@ struct S3SourceTests {
         }
 
         /// A loader with a cache of its own, or the one named `cache` (to be replayed from).
-        func loader(_ source: S3Source, cache: String = UUID().uuidString) -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent(cache)), sources: SourceSet([source]))
+        func loader(_ source: S3Source, cache: String = UUID().uuidString, readAhead: Int64? = nil) -> LoaderActor {
+            var settings = LoaderSettings(cacheDirectory: folder.appendingPathComponent(cache))
+            if let readAhead { settings.readAhead = readAhead }
+            return LoaderActor(settings: settings, sources: SourceSet([source]))
         }
 
         /// Every file name under the rig's folder (cache entries among them).
@@ -135,6 +137,28 @@ struct S3SourceTests {
         #expect(replayed.filter { $0.method == "GET" }.isEmpty && replayed.reduce(0) { $0 + $1.bodyBytes } == 0,
                 "a replay from the cache fetches nothing: \(replayed.map { "\($0.method) \($0.status) \($0.range ?? "")" })")
         #expect(!rig.fileNames.contains { $0.contains(rig.server.secretAccessKey) || $0.contains(rig.server.accessKeyID) })
+    }
+
+    @Test("an object deleted while it plays: the bytes not fetched yet fail with 'no such file', no retry storm, no crash")
+    func deletedWhilePlaying() async throws {
+        let rig = try await Rig.start()
+        let file = try await Fixtures.shared.url(.longMP3)
+        let origin = try Data(contentsOf: file)
+        try await rig.server.upload([("gone.mp3", file)])
+        let loader = rig.loader(try rig.source(), readAhead: 64 << 10)
+        let track = try await loader.open(TrackLocation(source: "s3", key: "gone.mp3"))
+        #expect(try await read(track, at: 0, count: 4000) == Array(origin[0..<4000]))
+        try await rig.server.delete(["gone.mp3"])
+        await #expect {
+            // Places not read ahead yet (the loader reads 64 KiB ahead here).
+            for offset in stride(from: origin.count - 5000, to: 100_000, by: -150_000) {
+                _ = try await read(track, at: offset, count: 4000)
+            }
+        } throws: { error in
+            "\(error)" == "\(LoaderError.notFound)"
+        }
+        await loader.shutdown()
+        #expect(rig.proxy.log.filter { $0.status == 404 }.count <= 3)
     }
 
     @Test("keys with + and non-ASCII letters are read right (from a moto that does not check signatures: its check gets them wrong)")

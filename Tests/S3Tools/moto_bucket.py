@@ -6,6 +6,8 @@
       Then makes the bucket (path-style, us-east-1).
   moto_bucket.py upload PORT BUCKET KEY_ID SECRET KEY=FILE...
       Uploads each file under its key.
+  moto_bucket.py delete PORT BUCKET KEY_ID SECRET KEY...
+      Deletes those objects.
   moto_bucket.py fill PORT BUCKET KEY_ID SECRET COUNT FILE
       Uploads FILE COUNT times, 100 to a folder (a bucket for the library benchmark).
 """
@@ -40,6 +42,10 @@ def main(command, port, bucket, *rest):
             key, _, path = pair.rpartition("=")
             with open(path, "rb") as file:
                 s3.put_object(Bucket=bucket, Key=key, Body=file.read())
+    elif command == "delete":
+        s3 = client("s3", port, rest[0], rest[1])
+        for key in rest[2:]:
+            s3.delete_object(Bucket=bucket, Key=key)
     elif command == "fill":
         s3 = client("s3", port, rest[0], rest[1])
         with open(rest[3], "rb") as file:

@@ -41,6 +41,11 @@ public final class S3TestServer: Sendable {
         try await Self.script(["upload", String(port), bucket, accessKeyID, secretAccessKey] + files.map { "\($0.key)=\($0.file.path)" })
     }
 
+    /// Deletes objects (a track gone from the bucket while it plays).
+    public func delete(_ keys: [String]) async throws {
+        try await Self.script(["delete", String(port), bucket, accessKeyID, secretAccessKey] + keys)
+    }
+
     /// Uploads `file` `count` times, 100 objects to a folder.
     public func fill(count: Int, with file: URL) async throws {
         try await Self.script(["fill", String(port), bucket, accessKeyID, secretAccessKey, String(count), file.path])
