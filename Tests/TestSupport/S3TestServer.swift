@@ -21,17 +21,32 @@ public final class S3TestServer: Sendable {
     public init(bucket: String = "music", checksSignatures: Bool = true) async throws {
         self.bucket = bucket
         self.checksSignatures = checksSignatures
-        let port = try WebDAVTestServer.freePort()
-        let server = try ServerProcess("moto", command: #"moto_server "$@""#, arguments: ["-H", "127.0.0.1", "-p", String(port)],
-                                       environment: checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:])
-        try await WebDAVTestServer.waitForListener(port: port) { "moto_server did not come up: \(server.errorSoFar())" }
-        self.port = port
-        process = server
+        (port, process) = try await Self.start(checksSignatures: checksSignatures)
         let made = try await Self.script(["setup", String(port), bucket, checksSignatures ? "1" : "0"])
         let keys = made.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard keys.count == 2 else { throw TestSupportError("moto setup printed no keys: \(made.stderr)") }
         accessKeyID = keys[0]
         secretAccessKey = keys[1]
+    }
+
+    /// moto on a free port — its own: a port found free may be taken by another server starting
+    /// at the same moment (tests run in parallel), so it counts as ours only once moto says it
+    /// runs on it, and another port is tried when moto finds it in use.
+    private static func start(checksSignatures: Bool) async throws -> (Int, ServerProcess) {
+        var said = ""
+        for _ in 0..<5 {
+            let port = try WebDAVTestServer.freePort()
+            let server = try ServerProcess("moto", command: #"moto_server "$@""#, arguments: ["-H", "127.0.0.1", "-p", String(port)],
+                                           environment: checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:])
+            for _ in 0..<1200 {
+                said = server.errorSoFar()
+                if said.contains("Running on http://127.0.0.1:\(port)") { return (port, server) }
+                if said.contains("in use") { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            await server.stop()
+        }
+        throw TestSupportError("moto_server did not come up: \(said)")
     }
 
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
