@@ -69,13 +69,17 @@ final class S3Bucket: Sendable {
         S3Refusal(source: source, bucket: signing.bucket, status: Int(status.code), failure: nil).error
     }
 
-    /// The region an answer says the bucket is in, if it says so.
+    /// The region an answer says the bucket is in, if it says so — and it looks like a region: on
+    /// AWS's endpoints it becomes part of a host name.
     private static func region(in response: HTTPClientResponse, _ failure: S3AnswerParser.Failure?) -> String? {
-        if let region = response.headers.first(name: "x-amz-bucket-region"), !region.isEmpty { return region }
-        guard let failure, ["AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException"].contains(failure.code) else {
-            return nil
+        var named = response.headers.first(name: "x-amz-bucket-region")
+        if named == nil, let failure,
+           ["AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException"].contains(failure.code) {
+            named = failure.region
         }
-        return failure.region.flatMap { $0.isEmpty ? nil : $0 }
+        guard let region = named, (1...40).contains(region.count),
+              region.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else { return nil }
+        return region
     }
 
     /// The server's time, when the answer refuses a request for a clock that is off: its
