@@ -57,7 +57,7 @@ package final class S3Signing: Sendable {
     package func headers(for url: URL, method: String, now: Date = Date()) throws -> HTTPHeaders {
         let (credentials, region, origin, offset) = state.withLock { ($0.credentials, $0.region, $0.origin, $0.clockOffset) }
         guard let target = URLOrigin(url), target.scheme == origin.scheme, target.port == origin.port,
-              target.host == (pathStyle ? origin.host : "\(bucket).\(origin.host)") else { return [:] }
+              target.host == (pathStyle ? origin.host : "\(bucket).\(origin.host)".lowercased()) else { return [:] }
         let keys: S3Signer.Credentials
         if let credentials {
             keys = credentials
