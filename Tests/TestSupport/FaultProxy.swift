@@ -21,8 +21,9 @@ public final class FaultProxy: @unchecked Sendable {
         /// Answers 302 with this Location (the path of the request appended) instead of asking the server.
         case redirect(to: String)
         /// Answers the next request of this method (PROPFIND, GET) with this status and body
-        /// instead of asking the server: a server that lies, or is broken.
-        case answer(method: String, status: Int, body: String)
+        /// (and these header lines, `Name: value`) instead of asking the server: a server that
+        /// lies, or is broken, or redirects to a bucket's region.
+        case answer(method: String, status: Int, body: String, headers: [String] = [])
         /// Answers the next GET with this status (429, 503) and `Retry-After`: `seconds`, or
         /// with `asDate` an HTTP-date that many seconds after the answer's `Date`.
         case busy(status: Int, retryAfter: Int, asDate: Bool)
@@ -244,12 +245,13 @@ public final class FaultProxy: @unchecked Sendable {
             _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(base)\(request.target)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
-        if case .answer(_, let code, let body)? = takeFault(where: {
-            if case .answer(let method, _, _) = $0 { method == request.method } else { false }
+        if case .answer(_, let code, let body, let extra)? = takeFault(where: {
+            if case .answer(let method, _, _, _) = $0 { method == request.method } else { false }
         }) {
             record.status = code
             record.bytes = body.utf8.count
             _ = Self.send(client, "HTTP/1.1 \(code) Answered\r\nContent-Type: application/xml; charset=utf-8\r\n"
+                          + extra.map { "\($0)\r\n" }.joined()
                           + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
             return
         }
