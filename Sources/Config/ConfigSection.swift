@@ -36,6 +36,10 @@ package struct ConfigSection {
         try reader.string(table, key, in: "source")
     }
 
+    package func boolean(_ key: String) throws(ConfigError) -> (value: Bool, line: Int)? {
+        try reader.boolean(table, key, in: "source '\(name)'")
+    }
+
     /// A key that must be there; `what` says what it is for.
     package func required(_ key: String, _ what: String) throws(ConfigError) -> (value: String, line: Int) {
         guard let value = try string(key) else { throw error(key, "missing (\(what))") }

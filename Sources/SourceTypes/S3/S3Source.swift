@@ -44,12 +44,7 @@ package struct S3Source: SourceType, Equatable {
         var prefix = try section.string("prefix")?.value ?? ""
         while prefix.hasPrefix("/") { prefix.removeFirst() }
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
-        var pathStyle = false
-        switch section.table["path_style"] {
-        case nil: break
-        case .boolean(let value, _)?: pathStyle = value
-        case let other?: throw section.error("path_style", line: other.line, "expected true or false, found \(other.kind)")
-        }
+        let pathStyle = try section.boolean("path_style")?.value ?? false
         let keyID = try section.string("access_key_id")
         let secret = try section.secret("secret_access_key")
         let token = try section.secret("session_token")
