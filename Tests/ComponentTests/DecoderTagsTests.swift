@@ -54,7 +54,7 @@ import TestSupport
             try await Self.start(try FileByteSource(path: try await Fixtures.shared.url(file).path)).info.tags
         }
         let cover = Artwork(data: [UInt8](try Data(contentsOf: try await Fixtures.shared.url(.coverArt))), mimeType: "image/png")
-        #expect(try await playing(.vbrMP3) == TrackTags(title: "Vbr Title", artist: "Some Artist", album: "Some Album", trackNumber: 3))
+        #expect(try await playing(.vbrMP3).text == TrackTags(title: "Vbr Title", artist: "Some Artist", album: "Some Album", trackNumber: 3))
         #expect(try await playing(.opus) == TrackTags(title: "Opus Title", artist: "Opus Artist", album: "Opus Album", trackNumber: 7))
         #expect(try await playing(.artMP3).artwork == cover)
         #expect(try await playing(.artOpus).artwork == cover)
@@ -92,7 +92,7 @@ import TestSupport
             #expect(info.tags == expected, "\(name)")
         }
         let v2v1 = try await Self.start(try FileByteSource(path: fixtures.path("v2v1.mp3"))).info.tags
-        #expect(v2v1 == TrackTags(title: "V2 Title", artist: "V1 Artist", trackNumber: 9, genre: "Jazz", year: 1999))
+        #expect(v2v1.text == TrackTags(title: "V2 Title", artist: "V1 Artist", trackNumber: 9, genre: "Jazz", year: 1999))
     }
 
     @Test("a track whose tags cannot be read plays without them")

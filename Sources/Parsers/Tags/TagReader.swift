@@ -115,13 +115,15 @@ package enum TagReader {
             return ScannedTags(codec: .mp3, tags: tags, duration: nil)
         }
         let frame = window.dropFirst(first.offset)
-        let duration = mp3Duration(frame: frame, header: first.header, audioBytes: audioEnd - audioStart)
+        let lengthHeader = MPEGLengthHeader(frame: frame, header: first.header)
+        let duration = mp3Duration(lengthHeader, header: first.header, audioBytes: audioEnd - audioStart)
+        // LAME's own measurement only where no tagger wrote a ReplayGain tag.
+        if tags.replayGain.isEmpty, let lame = lengthHeader?.replayGain { tags.replayGain = lame }
         return ScannedTags(codec: .mp3, tags: tags, duration: duration)
     }
 
-    private static func mp3Duration(frame: ArraySlice<UInt8>, header: MPEGFrameHeader, audioBytes: Int64) -> Double? {
-        if let info = MPEGLengthHeader(frame: frame, header: header),
-           let samples = info.samples(samplesPerFrame: header.samplesPerFrame, audioBytes: audioBytes) {
+    private static func mp3Duration(_ info: MPEGLengthHeader?, header: MPEGFrameHeader, audioBytes: Int64) -> Double? {
+        if let info, let samples = info.samples(samplesPerFrame: header.samplesPerFrame, audioBytes: audioBytes) {
             return Double(samples) / Double(header.sampleRate)
         }
         guard audioBytes > 0 else { return nil }

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 
 /// ReplayGain tags as taggers write them (mutagen, which Picard and beets use): `TXXX` and
-/// `RVA2` frames in MP3, `REPLAYGAIN_*` comments in FLAC and Vorbis, `R128_*` in Opus — read by
-/// the scan's ranged reads, as the library stores them.
+/// `RVA2` frames in MP3, `REPLAYGAIN_*` comments in FLAC and Vorbis, `R128_*` in Opus — and the
+/// gain LAME writes in its header — read by the scan's ranged reads, as the library stores them.
 @Suite struct TagReaderReplayGainTests {
     private func scan(_ file: Fixtures.File, named name: String, fields: [String: String],
                       rva2: [Tagger.RVA2] = []) async throws -> ReplayGain {
@@ -48,6 +48,18 @@ import TestSupport
         let gain = try await scan(.opus, named: "a.opus", fields: ["R128_TRACK_GAIN": "-2560", "R128_ALBUM_GAIN": "384",
                                                                    "REPLAYGAIN_TRACK_GAIN": "+3.00 dB"])
         #expect(gain == ReplayGain(trackGain: -5, albumGain: 6.5))
+    }
+
+    /// LAME measures a track gain as it encodes (by default): read from its header when no tagger
+    /// wrote one, as eyeD3's lameinfo reads it; a TXXX tag wins over it.
+    @Test func lameHeaderGain() async throws {
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        let info = try await ChildProcess.check("eyeD3", ["-P", "lameinfo", file.path]).stdout
+        let line = try #require(info.split(separator: "\n").first { $0.contains("Radio Replay Gain") }, "\(info)")
+        let reference = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+        let scanned = try await VirtualFile([UInt8](Data(contentsOf: file))).read().tags.replayGain
+        #expect(scanned.trackGain == reference)
+        #expect(try await scan(.vbrMP3, named: "lame.mp3", fields: ["REPLAYGAIN_TRACK_GAIN": "-1.25 dB"]).trackGain == -1.25)
     }
 
     /// Garbage in a gain field is no gain, not an error: the track still scans.
