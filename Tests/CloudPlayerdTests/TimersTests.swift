@@ -111,8 +111,13 @@ import TestSupport
         #expect(paused["sleep_left"] == nil)
         #expect(paused["volume"] as? Double == 1, "the player's volume is the user's, never the fade's")
         // The stream, paused (corked), has its own volume back at full for the next Play.
+        // Ours: on this rig's sink (other tests' daemons play on the same server).
+        let sinks = try await ChildProcess.check("pactl", ["-s", rig.sink.server, "list", "short", "sinks"]).stdout
+        let index = try #require(sinks.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == rig.sink.name }?.first)
         let inputs = try await ChildProcess.check("pactl", ["-s", rig.sink.server, "list", "sink-inputs"]).stdout
-        let ours = inputs.components(separatedBy: "Sink Input #").filter { $0.contains("application.name = \"cloudplayerd\"") }
+        let ours = inputs.components(separatedBy: "Sink Input #").filter {
+            $0.contains("application.name = \"cloudplayerd\"") && $0.contains("Sink: \(index)\n")
+        }
         #expect(ours.count == 1 && ours.allSatisfy { $0.contains("/ 100% /") }, "\(inputs)")
         let recording = try await rig.stop()
 
