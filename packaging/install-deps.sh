@@ -5,6 +5,7 @@
 #                                       for fixtures, a PulseAudio server and its tools, WebDAV
 #                                       servers (rclone, nginx with dav-ext, Apache httpd with mod_dav,
 #                                       and WsgiDAV — not packaged for Debian 12, so from PyPI with pip),
+#                                       a Subsonic server (Supysonic on waitress, from PyPI too),
 #                                       and PipeWire with WirePlumber and pipewire-pulse (the other
 #                                       sound server)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
@@ -21,7 +22,7 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse)
-                python_modules+=(wsgidav cheroot) ;;
+                python_modules+=(wsgidav cheroot supysonic waitress) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
         --mpd) packages+=(mpd mpc) ;;
         --sample) packages+=(lame sox) ;;

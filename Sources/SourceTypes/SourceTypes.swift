@@ -8,5 +8,6 @@ package enum SourceTypes {
         HTTPSource.self,
         WebDAVSource.self,
         FeedSource.self,
+        SubsonicSource.self,
     ]
 }

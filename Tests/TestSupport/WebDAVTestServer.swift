@@ -205,7 +205,7 @@ public final class WebDAVTestServer: Sendable {
     }
 
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket failed") }
         defer { close(fd) }
@@ -223,7 +223,7 @@ public final class WebDAVTestServer: Sendable {
     }
 
     /// Waits until something accepts connections on 127.0.0.1:`port`.
-    private static func waitForListener(port: Int, failure: () -> String) async throws {
+    static func waitForListener(port: Int, failure: () -> String) async throws {
         for _ in 0..<300 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()

@@ -1,0 +1,64 @@
+import AsyncHTTPClient
+import Foundation
+import Loader
+import Model
+import NIOCore
+import NIOHTTP1
+
+/// A Subsonic server's songs, fetched with `download` (the original file: ranges served, and
+/// the answer's ETag, Last-Modified and length are its version). The credentials are added to
+/// each request's URL here, so the location the loader and the cache know has none. A server
+/// that refuses answers with a document, not audio, and a 200: that is turned into its error
+/// before the loader could take it for the file.
+struct SubsonicInput: RemoteInput {
+    /// The most of a document read when a media request is answered with one.
+    static let largestRefusal = 1 << 20
+
+    let client: SubsonicClient
+
+    var name: String { client.name }
+
+    nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
+        let response = try await client.transport.send(try await url(of: location), method: .HEAD, headers: ["Accept-Encoding": "identity"])
+        guard response.status == .ok else { throw client.transport.failure(response.status) }
+        if Self.isDocument(response) {
+            // A HEAD has no body to say why: the GET does.
+            _ = try await get(location, headers: [:])
+            throw LoaderError.service(source: name, reason: "the server answered a media request with a document, not audio")
+        }
+        return try ResourceInfo.described(by: response.headers)
+    }
+
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+        let response = try await client.transport.send(try await url(of: location), method: .GET, headers: headers)
+        guard [200, 206].contains(response.status.code), Self.isDocument(response) else { return response }
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: Self.largestRefusal)
+        } catch {
+            throw LoaderError.service(source: name, reason: "the server answered a media request with a document, not audio")
+        }
+        throw await client.failure(in: Array(body.readableBytesView))
+    }
+
+    func server(of location: TrackLocation) -> String {
+        URLOrigin(client.source.url)?.description ?? name
+    }
+
+    func shutdown() async {
+        await client.transport.shutdown()
+    }
+
+    private nonisolated(nonsending) func url(of location: TrackLocation) async throws -> URL {
+        guard location.source == name, case .song(let id)? = SubsonicKey(location.key) else {
+            throw LoaderError.notFound
+        }
+        return try await client.mediaURL("download", [("id", id)])
+    }
+
+    /// An envelope where audio was asked for: JSON or XML.
+    private static func isDocument(_ response: HTTPClientResponse) -> Bool {
+        let type = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
+        return type.hasPrefix("application/json") || type.hasPrefix("text/xml") || type.hasPrefix("application/xml")
+    }
+}
