@@ -4,6 +4,7 @@ import Foundation
 import Library
 import Loader
 import Model
+import MPRIS
 import Parsers
 import SourceTypes
 import Testing
@@ -97,7 +98,8 @@ struct SubsonicSourceTests {
         #expect(!again.failed && again.tracks == 4 && again.gone == 0 && again.tagsRead == 0, "\(again)")
         // One page of albums, the list of playlists, then one request per album and playlist: the
         // API version was learned by the first scan.
-        #expect(rig.proxy.log.count == 2 + again.playlists, "\(rig.proxy.log.map(\.path))")
+        let log = await rig.proxy.settledLog()
+        #expect(log.count == 2 + again.playlists, "\(log.map(\.path))")
         await rig.loader.shutdown()
     }
 
@@ -133,7 +135,7 @@ struct SubsonicSourceTests {
         #expect(try await onOwnThread { try source.readBytes(at: Int64(offset), count: 5000) } == Array(origin[offset..<offset + 5000]))
         #expect(try await readAll(source) == origin)
         await rig.loader.shutdown()
-        let downloads = rig.proxy.log.filter { $0.path.contains("/rest/download") && $0.method == "GET" }
+        let downloads = await rig.proxy.settledLog().filter { $0.path.contains("/rest/download") && $0.method == "GET" }
         #expect(downloads.allSatisfy { $0.status == 206 && $0.range != nil })
         #expect(downloads.reduce(0) { $0 + $1.bodyBytes } <= origin.count + origin.count / 50, "each byte about once")
         #expect(try CacheInspector(cacheDirectory: rig.directory.appendingPathComponent("cache")).holdsWhole(origin))
@@ -142,7 +144,7 @@ struct SubsonicSourceTests {
         let again = try Rig.loader(proxy: rig.proxy, server: rig.server, password: nil, directory: rig.directory)
         #expect(try await readAll(try await again.open(location)) == origin)
         await again.shutdown()
-        let sent = rig.proxy.log.filter { $0.path.contains("/rest/download") && $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes }
+        let sent = await rig.proxy.settledLog().filter { $0.path.contains("/rest/download") && $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes }
         #expect(sent == 0, "a replay sends no byte of the track")
     }
 
@@ -156,8 +158,6 @@ struct SubsonicSourceTests {
         #expect(message.contains("sub") && message.contains("Subsonic error 40") && message.contains("username or password"), "\(message)")
         let wrongHex = wrong.utf8.map { String(format: "%02x", $0) }.joined()
         #expect(!message.contains(wrong) && !message.contains(wrongHex))
-        #expect(rig.proxy.log.contains { $0.path.contains("p=enc%3A\(wrongHex)") }, "the hex password, which Supysonic takes")
-        #expect(!rig.proxy.log.contains { $0.path.contains(wrong) }, "never the plain password")
 
         // Playing a song by its location: the same error, not an envelope taken for audio.
         let location = TrackLocation(source: "sub", key: "song/0")
@@ -168,6 +168,9 @@ struct SubsonicSourceTests {
         }
         await rig.loader.shutdown()
         #expect(CacheInspector(cacheDirectory: rig.directory.appendingPathComponent("cache")).entries.isEmpty)
+        let log = await rig.proxy.settledLog()
+        #expect(log.contains { $0.path.contains("p=enc%3A\(wrongHex)") }, "the hex password, which Supysonic takes")
+        #expect(!log.contains { $0.path.contains(wrong) || $0.path.contains("p=wrong") }, "never the plain password")
     }
 
     @Test("no credential in a location, a library row, a cache file's name or what MPRIS would show")
@@ -178,12 +181,14 @@ struct SubsonicSourceTests {
         let first = try #require(tracks.first)
         _ = try await rig.loader.bytes(in: 0..<1000, of: TrackLocation(uri: first.url))
         await rig.loader.shutdown()
-        #expect(rig.proxy.log.contains { $0.path.contains("p=enc%3A") }, "requests did carry the credentials")
+        #expect(await rig.proxy.settledLog().contains { $0.path.contains("p=enc%3A") }, "requests did carry the credentials")
         let cacheNames = try FileManager.default.subpathsOfDirectory(atPath: rig.directory.appendingPathComponent("cache").path)
         var shown: [String] = cacheNames
-        for track in tracks {
+        for (number, track) in tracks.enumerated() {
             let location = TrackLocation(uri: track.url)
             shown += [track.url, location.publicURI, location.description, location.displayName, track.folder]
+            let entry = QueueEntry(id: UInt64(number), location: location, metadata: TrackMetadata(tags: track.tags, duration: track.duration))
+            shown.append("\(MPRISState().metadata(of: entry))")
         }
         shown += try await rig.library.playlists().compactMap(\.playlist.url)
         for text in shown {
