@@ -123,6 +123,19 @@ package actor LoaderActor {
         }
     }
 
+    /// Tells the source of a track that it started playing (`heard` false) or has been heard
+    /// (`RemoteInput.played`), without holding up the caller; a failure is only logged.
+    package func played(_ location: TrackLocation, heard: Bool) {
+        guard case .remote(let input)? = try? input(for: location) else { return }
+        Task {
+            do {
+                try await input.played(location, heard: heard)
+            } catch {
+                logger.notice("play not reported to the server", metadata: ["source": "\(input.name)", "reason": "\(error)"])
+            }
+        }
+    }
+
     /// Reads exactly `range` of a track — through the cache for a remote file, fetching only its
     /// holes and nothing around them (a library scan reads heads and tails this way, and the
     /// bytes stay for the first play). `known`: length and version a folder listing just gave,

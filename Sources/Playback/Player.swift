@@ -61,6 +61,11 @@ package actor Player {
     private var generation = 0
     /// While playing: asks now and then for the position to be checked against the output.
     private var positionClock: Task<Void, Never>?
+    /// Entries reported heard to their source (`LoaderActor.played`) since they last started:
+    /// once per play, even when the next track starts before this one's end is heard.
+    private var reportedHeard: Set<UInt64> = []
+    /// Heard: half the track, or this much of a longer one (as Last.fm and Subsonic count).
+    private static let heardAfter = 240.0
     /// How often, while playing, the position is checked against what the output has played
     /// (a stream that starts late, a pause in the sound server, a clock that runs its own way).
     private static let positionCheckEvery = Duration.seconds(2)
@@ -431,6 +436,8 @@ package actor Player {
                 state.currentInfo = decoded
                 logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                        "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
+                reportedHeard.remove(entry.id)
+                await loader.played(entry.location, heard: false)
             }
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
@@ -449,6 +456,7 @@ package actor Player {
                 }
             }
         case .trackEnded(let entry):
+            await reportHeard(entry)
             publish(.trackEnded(entry))
         case .trackRejected(let entry, let error):
             publish(.trackFailed(entry, error))
@@ -527,8 +535,17 @@ package actor Player {
     private func checkPosition(announce: Bool) async {
         guard state.status == .playing, state.position.moving, let heard = await output.position(),
               heard.entry.id == state.current?.id else { return }
+        if let duration = state.currentInfo?.duration, heard.seconds >= min(duration / 2, Self.heardAfter) {
+            await reportHeard(heard.entry)
+        }
         guard abs(heard.seconds - state.position.seconds(at: .now)) > Self.positionTolerance else { return }
         state.position = PositionAnchor(seconds: heard.seconds, moving: true)
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
+    }
+
+    /// Tells the track's source it has been heard, once for this start of it.
+    private func reportHeard(_ entry: QueueEntry) async {
+        guard reportedHeard.insert(entry.id).inserted else { return }
+        await loader.played(entry.location, heard: true)
     }
 }

@@ -5,7 +5,9 @@ import Library
 import Loader
 import Model
 import MPRIS
+import Output
 import Parsers
+import Playback
 import SourceTypes
 import Testing
 import TestSupport
@@ -146,6 +148,29 @@ struct SubsonicSourceTests {
         await again.shutdown()
         let sent = await rig.proxy.settledLog().filter { $0.path.contains("/rest/download") && $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes }
         #expect(sent == 0, "a replay sends no byte of the track")
+    }
+
+    @Test("playing a track tells the server: now playing as it starts, then a play once it has been heard")
+    func scrobble() async throws {
+        let rig = try await Rig()
+        _ = await rig.library.scan(["sub"], loader: rig.loader)
+        let track = try #require(try await rig.library.tracks(TrackFilter(source: "sub")).first { $0.title == "Opus Title" })
+        let id = String(track.url.split(separator: "/").last!)
+        let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
+        let events = EventLog(player)
+        await player.perform(.add([QueueItem(location: TrackLocation(uri: track.url))], at: .end, play: true))
+        _ = try await events.next("the end of the queue") { if case .queueFinished = $0.change { true } else { false } }
+        // Reported without holding up playback: the second call may still be on its way.
+        var scrobbles: [FaultProxy.Exchange] = []
+        for _ in 0..<100 {
+            scrobbles = await rig.proxy.settledLog().filter { $0.path.contains("/rest/scrobble") }
+            if scrobbles.count >= 2 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await player.shutdown()
+        #expect(scrobbles.map { $0.path.contains("submission=false") } == [true, false], "\(scrobbles.map(\.path))")
+        #expect(scrobbles.map { $0.path.contains("submission=true") } == [false, true])
+        #expect(scrobbles.allSatisfy { $0.path.contains("id=\(id)") && $0.status == 200 })
     }
 
     @Test("a wrong password is one error naming the source and Subsonic's code 40; no secret is anywhere to be seen")

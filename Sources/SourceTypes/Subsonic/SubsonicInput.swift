@@ -41,6 +41,12 @@ struct SubsonicInput: RemoteInput {
         throw await client.failure(in: Array(body.readableBytesView))
     }
 
+    /// `scrobble`: "now playing" when a track starts, a play counted once it has been heard
+    /// (a server that forwards these to Last.fm or ListenBrainz forwards them too).
+    nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws {
+        _ = try await client.call("scrobble", [("id", try Self.id(of: location, in: name)), ("submission", heard ? "true" : "false")])
+    }
+
     func server(of location: TrackLocation) -> String {
         URLOrigin(client.source.url)?.description ?? name
     }
@@ -50,10 +56,13 @@ struct SubsonicInput: RemoteInput {
     }
 
     private nonisolated(nonsending) func url(of location: TrackLocation) async throws -> URL {
-        guard location.source == name, case .song(let id)? = SubsonicKey(location.key) else {
-            throw LoaderError.notFound
-        }
-        return try await client.mediaURL("download", [("id", id)])
+        try await client.mediaURL("download", [("id", try Self.id(of: location, in: name))])
+    }
+
+    /// The song id a location of the source `source` names.
+    private static func id(of location: TrackLocation, in source: String) throws -> String {
+        guard location.source == source, case .song(let id)? = SubsonicKey(location.key) else { throw LoaderError.notFound }
+        return id
     }
 
     /// An envelope where audio was asked for: JSON or XML.
