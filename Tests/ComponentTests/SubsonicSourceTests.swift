@@ -36,16 +36,18 @@ struct SubsonicSourceTests {
         let library: LibraryActor
         let loader: LoaderActor
 
-        init(password: String? = nil, directory: URL? = nil) async throws {
+        /// `credentials`: the source's lines of them, instead of the right username and password.
+        init(password: String? = nil, credentials: String? = nil) async throws {
             server = try await SubsonicSourceTests.server.value
             proxy = try FaultProxy(originPort: server.port)
-            self.directory = try directory ?? Fixtures.shared.scratchDirectory()
-            loader = try Self.loader(proxy: proxy, server: server, password: password, directory: self.directory)
+            directory = try Fixtures.shared.scratchDirectory()
+            loader = try Self.loader(proxy: proxy, server: server, password: password, directory: directory, credentials: credentials)
             library = LibraryActor()
-            try await library.openDatabase(at: self.directory.appendingPathComponent("library.sqlite"))
+            try await library.openDatabase(at: directory.appendingPathComponent("library.sqlite"))
         }
 
-        static func loader(proxy: FaultProxy, server: SubsonicTestServer, password: String?, directory: URL) throws -> LoaderActor {
+        static func loader(proxy: FaultProxy, server: SubsonicTestServer, password: String?, directory: URL,
+                           credentials: String? = nil) throws -> LoaderActor {
             let passwordFile = directory.appendingPathComponent("sub.pass")
             try (password ?? server.password).write(to: passwordFile, atomically: true, encoding: .utf8)
             let config = """
@@ -58,8 +60,7 @@ struct SubsonicSourceTests {
                 name = "sub"
                 type = "subsonic"
                 url = "\(proxy.baseURL.absoluteString)"
-                username = "\(server.username)"
-                password_file = "\(passwordFile.path)"
+                \(credentials ?? "username = \"\(server.username)\"\npassword_file = \"\(passwordFile.path)\"")
                 """
             return LoaderActor(configuration: try Configuration.parse(config, relativeTo: directory))
         }
@@ -196,6 +197,35 @@ struct SubsonicSourceTests {
         let log = await rig.proxy.settledLog()
         #expect(log.contains { $0.path.contains("p=enc%3A\(wrongHex)") }, "the hex password, which Supysonic takes")
         #expect(!log.contains { $0.path.contains(wrong) || $0.path.contains("p=wrong") }, "never the plain password")
+    }
+
+    @Test("a server that answers XML though JSON was asked, and refuses with code 50: one error naming the source")
+    func xmlRefusal() async throws {
+        let rig = try await Rig()
+        let envelope = #"<subsonic-response xmlns="http://subsonic.org/restapi" version="1.12.0" status="failed">"#
+        rig.proxy.inject(.answer(method: "GET", status: 200, body: envelope + #"<error code="10" message="u"/></subsonic-response>"#),
+                         .answer(method: "GET", status: 200, body: envelope + #"<error code="50" message="Not allowed."/></subsonic-response>"#))
+        let report = try #require(await rig.library.scan(["sub"], loader: rig.loader).first)
+        let message = report.problems.joined(separator: "\n")
+        #expect(report.failed && message.contains("sub: the user may not do this on the server (Subsonic error 50: Not allowed.)"), "\(message)")
+        await rig.loader.shutdown()
+    }
+
+    @Test("an API key for a server without OpenSubsonic, or a page that is no Subsonic answer: one clear error naming the source")
+    func noSubsonicHere() async throws {
+        let keyed = try await Rig(credentials: #"api_key = "key-4711-secret""#)
+        let report = try #require(await keyed.library.scan(["sub"], loader: keyed.loader).first)
+        let message = report.problems.joined(separator: "\n")
+        #expect(report.failed && message.contains("sub: the server takes no API key"), "\(message)")
+        #expect(!message.contains("key-4711-secret"))
+        #expect(!(await keyed.proxy.settledLog()).contains { $0.path.contains("key-4711") }, "a key the server cannot take is not sent")
+        await keyed.loader.shutdown()
+
+        let rig = try await Rig()
+        rig.proxy.inject(.answer(method: "GET", status: 200, body: "<html><body>Please log in</body></html>"))
+        let page = try #require(await rig.library.scan(["sub"], loader: rig.loader).first)
+        #expect(page.failed && page.problems.joined().contains("sub: no Subsonic server answers at"), "\(page)")
+        await rig.loader.shutdown()
     }
 
     @Test("no credential in a location, a library row, a cache file's name or what MPRIS would show")
