@@ -99,6 +99,19 @@ package actor LoaderActor {
         try artwork.store(art)
     }
 
+    /// A local file holding the cover art the source of a track keeps apart from it
+    /// (`RemoteInput.artwork`); nil when it has none, or cannot give it now (that is only logged).
+    package func sourceArtwork(of location: TrackLocation) async -> URL? {
+        guard case .remote(let input)? = try? input(for: location) else { return nil }
+        do {
+            guard let art = try await input.artwork(location) else { return nil }
+            return try artwork.store(art)
+        } catch {
+            logger.debug("no cover art from the source", metadata: ["source": "\(input.name)", "reason": "\(error)"])
+            return nil
+        }
+    }
+
     // MARK: Reading
 
     /// Opens a track for reading. `waiting` hears when a read starts and stops waiting for the

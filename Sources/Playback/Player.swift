@@ -32,6 +32,8 @@ package actor Player {
         case checkPosition
         /// The sound server answers again and has a sink (`OutputActor.reconnect`).
         case soundServerBack
+        /// Cover art the track's source keeps apart from the file, now in a local file.
+        case sourceArtwork(QueueEntry, URL)
     }
 
     /// The listeners and the last state published, changed together so that a new listener's
@@ -194,6 +196,11 @@ package actor Player {
                 await checkPosition(announce: true)
             case .soundServerBack:
                 await soundServerReturned()
+            case .sourceArtwork(let entry, let file):
+                // Still its track, and none better came with the file itself.
+                guard state.current?.id == entry.id, state.artwork == nil else { continue }
+                state.artwork = file
+                publish(.artworkReady(entry, file))
             }
         }
     }
@@ -445,15 +452,20 @@ package actor Player {
             if let following = state.queue.entry(after: entry.id, automatically: true) {
                 Task { [loader] in await loader.prefetch(following.location) }
             }
-            if let art = info.tags.artwork {
-                do {
-                    let file = try await loader.storeArtwork(art)
-                    guard state.current?.id == entry.id else { return }
-                    state.artwork = file
-                    publish(.artworkReady(entry, file))
-                } catch {
-                    logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
+            guard let art = info.tags.artwork else {
+                // None in the file: the source may keep one (fetched without holding up the player).
+                Task { [loader, mailbox] in
+                    if let file = await loader.sourceArtwork(of: entry.location) { mailbox.yield(.sourceArtwork(entry, file)) }
                 }
+                return
+            }
+            do {
+                let file = try await loader.storeArtwork(art)
+                guard state.current?.id == entry.id else { return }
+                state.artwork = file
+                publish(.artworkReady(entry, file))
+            } catch {
+                logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
             }
         case .trackEnded(let entry):
             await reportHeard(entry)

@@ -22,6 +22,7 @@ struct SubsonicSourceTests {
         let server = try await SubsonicTestServer()
         try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Some Artist/Some Album/vbr.mp3")
         try server.publish(try await Fixtures.shared.url(.opus), as: "Opus Artist/Opus Album/stereo.opus")
+        try server.publish(try await Fixtures.shared.url(.coverArt), as: "Opus Artist/Opus Album/cover.png")
         try server.publish(try await Fixtures.shared.url(.flac), as: "FLAC Artist/FLAC Album/song.flac")
         try server.publish(try await Fixtures.shared.url(.longMP3), as: "Some Artist/Some Album/long.mp3")
         try await server.scan()
@@ -172,6 +173,33 @@ struct SubsonicSourceTests {
         #expect(scrobbles.map { $0.path.contains("submission=false") } == [true, false], "\(scrobbles.map(\.path))")
         #expect(scrobbles.map { $0.path.contains("submission=true") } == [false, true])
         #expect(scrobbles.allSatisfy { $0.path.contains("id=\(id)") && $0.status == 200 })
+    }
+
+    @Test("a track without art of its own shows its album's cover as the server keeps it, from a local file")
+    func coverArt() async throws {
+        let rig = try await Rig()
+        _ = await rig.library.scan(["sub"], loader: rig.loader)
+        let tracks = try await rig.library.tracks(TrackFilter(source: "sub"))
+        let opus = TrackLocation(uri: try #require(tracks.first { $0.title == "Opus Title" }).url)
+        let bare = TrackLocation(uri: try #require(tracks.first { $0.title == "Vbr Title" }).url)
+        #expect(await rig.loader.sourceArtwork(of: bare) == nil, "a song without a cover has none")
+
+        let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput()))
+        let events = EventLog(player)
+        await player.perform(.add([QueueItem(location: opus)], at: .end, play: true))
+        let event = try await events.next("cover art, or the end") {
+            switch $0.change {
+            case .artworkReady, .queueFinished: true
+            default: false
+            }
+        }
+        await player.shutdown()
+        guard case .artworkReady(_, let file) = event.change else {
+            Issue.record("no cover art came while the track played")
+            return
+        }
+        #expect(file.isFileURL && !file.path.contains(rig.server.password))
+        #expect(try Data(contentsOf: file) == Data(contentsOf: try await Fixtures.shared.url(.coverArt)))
     }
 
     @Test("a wrong password is one error naming the source and Subsonic's code 40; no secret is anywhere to be seen")

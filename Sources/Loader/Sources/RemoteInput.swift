@@ -28,10 +28,15 @@ package protocol RemoteInput: Sendable {
     /// told. Most sources have no one to tell.
     nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws
 
+    /// A track's cover art as the source keeps it apart from the file (Subsonic's
+    /// `getCoverArt`); nil when it has none. Art embedded in a file needs no source's help.
+    nonisolated(nonsending) func artwork(_ location: TrackLocation) async throws -> Artwork?
+
     /// Closes its connections.
     func shutdown() async
 }
 
 extension RemoteInput {
     package nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws {}
+    package nonisolated(nonsending) func artwork(_ location: TrackLocation) async throws -> Artwork? { nil }
 }

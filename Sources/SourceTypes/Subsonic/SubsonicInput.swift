@@ -4,6 +4,7 @@ import Loader
 import Model
 import NIOCore
 import NIOHTTP1
+import Parsers
 
 /// A Subsonic server's songs, fetched with `download` (the original file: ranges served, and
 /// the answer's ETag, Last-Modified and length are its version). The credentials are added to
@@ -13,6 +14,8 @@ import NIOHTTP1
 struct SubsonicInput: RemoteInput {
     /// The most of a document read when a media request is answered with one.
     static let largestRefusal = 1 << 20
+    /// The largest cover art taken.
+    static let largestPicture = 16 << 20
 
     let client: SubsonicClient
 
@@ -45,6 +48,28 @@ struct SubsonicInput: RemoteInput {
     /// (a server that forwards these to Last.fm or ListenBrainz forwards them too).
     nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws {
         _ = try await client.call("scrobble", [("id", try Self.id(of: location, in: name)), ("submission", heard ? "true" : "false")])
+    }
+
+    /// The song's `coverArt` (`getSong`: the id is its own, often its folder's or album's, not
+    /// the song's), then `getCoverArt`: the cover as the server keeps it; nil when it has none.
+    nonisolated(nonsending) func artwork(_ location: TrackLocation) async throws -> Artwork? {
+        let song = try await client.call("getSong", [("id", try Self.id(of: location, in: name))])
+        guard let cover = song.first("song")?["coverArt"] else { return nil }
+        let url = try await client.mediaURL("getCoverArt", [("id", cover)])
+        let response = try await client.transport.send(url, method: .GET)
+        guard response.status == .ok else { throw client.transport.failure(response.status) }
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: Self.largestPicture)
+        } catch {
+            throw LoaderError.badResponse("cover art larger than \(Self.largestPicture >> 20) MiB, or broken off")
+        }
+        let bytes = Array(body.readableBytesView)
+        guard Self.isDocument(response) else {
+            return Artwork(data: bytes, mimeType: response.headers.first(name: "Content-Type") ?? "image/jpeg")
+        }
+        if (try? SubsonicAnswerParser.parse(bytes))?.failure?.code == 70 { return nil }
+        throw await client.failure(in: bytes)
     }
 
     func server(of location: TrackLocation) -> String {
