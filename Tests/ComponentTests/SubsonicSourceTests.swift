@@ -256,6 +256,38 @@ struct SubsonicSourceTests {
         await rig.loader.shutdown()
     }
 
+    @Test("a server that says API 1.13.0 or later gets a token, md5(password + salt), with a new salt each request; an OpenSubsonic one with apiKeyAuthentication gets the API key alone")
+    func negotiation() async throws {
+        // Supysonic answers 1.12.0: the proxy answers the unauthenticated probes as newer servers
+        // would, and Supysonic itself answers the rest (refusing what it cannot take, code 10).
+        let rig = try await Rig()
+        rig.proxy.inject(.answer(method: "GET", status: 200,
+                                 body: #"<subsonic-response status="failed" version="1.16.1"><error code="10" message="u"/></subsonic-response>"#))
+        let report = try #require(await rig.library.scan(["sub"], loader: rig.loader).first)
+        #expect(report.failed && report.problems.joined().contains("sub: the server says a parameter is missing (Subsonic error 10"))
+        _ = try? await rig.loader.open(TrackLocation(source: "sub", key: "song/1"))
+        await rig.loader.shutdown()
+        let signed = await rig.proxy.settledLog().dropFirst().map { exchange in
+            Dictionary(URLComponents(string: exchange.path)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [], uniquingKeysWith: { a, _ in a })
+        }
+        #expect(signed.count == 2 && signed.allSatisfy { $0["p"] == nil && $0["u"] == rig.server.username && $0["v"] == "1.16.1" })
+        #expect(Set(signed.compactMap { $0["s"] }).count == 2, "a new salt for each request")
+        for query in signed {
+            #expect(query["t"] == SubsonicAuth.token(password: rig.server.password, salt: query["s"] ?? ""))
+        }
+
+        let keyed = try await Rig(credentials: #"api_key = "key-4711""#)
+        keyed.proxy.inject(.answer(method: "GET", status: 200,
+                                   body: #"<subsonic-response status="failed" version="1.16.1" openSubsonic="true"><error code="10" message="u"/></subsonic-response>"#),
+                           .answer(method: "GET", status: 200,
+                                   body: #"<subsonic-response status="ok" version="1.16.1" openSubsonic="true"><openSubsonicExtensions name="apiKeyAuthentication"><versions>1</versions></openSubsonicExtensions></subsonic-response>"#))
+        _ = await keyed.library.scan(["sub"], loader: keyed.loader)
+        await keyed.loader.shutdown()
+        let log = await keyed.proxy.settledLog()
+        #expect(log.count == 3 && log[1].path.contains("/rest/getOpenSubsonicExtensions"))
+        #expect(log[2].path.contains("apiKey=key-4711") && !log[2].path.contains("u=") && !log[2].path.contains("p="), "\(log[2].path)")
+    }
+
     @Test("no credential in a location, a library row, a cache file's name or what MPRIS would show")
     func noSecrets() async throws {
         let rig = try await Rig()
