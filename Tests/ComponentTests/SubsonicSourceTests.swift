@@ -38,17 +38,19 @@ struct SubsonicSourceTests {
         let loader: LoaderActor
 
         /// `credentials`: the source's lines of them, instead of the right username and password.
-        init(password: String? = nil, credentials: String? = nil) async throws {
+        /// `extra`: more lines of the source (`format`).
+        init(password: String? = nil, credentials: String? = nil, extra: String = "") async throws {
             server = try await SubsonicSourceTests.server.value
             proxy = try FaultProxy(originPort: server.port)
             directory = try Fixtures.shared.scratchDirectory()
-            loader = try Self.loader(proxy: proxy, server: server, password: password, directory: directory, credentials: credentials)
+            loader = try Self.loader(proxy: proxy, server: server, password: password, directory: directory, credentials: credentials,
+                                     extra: extra)
             library = LibraryActor()
             try await library.openDatabase(at: directory.appendingPathComponent("library.sqlite"))
         }
 
         static func loader(proxy: FaultProxy, server: SubsonicTestServer, password: String?, directory: URL,
-                           credentials: String? = nil) throws -> LoaderActor {
+                           credentials: String? = nil, extra: String = "") throws -> LoaderActor {
             let passwordFile = directory.appendingPathComponent("sub.pass")
             try (password ?? server.password).write(to: passwordFile, atomically: true, encoding: .utf8)
             let config = """
@@ -62,6 +64,7 @@ struct SubsonicSourceTests {
                 type = "subsonic"
                 url = "\(proxy.baseURL.absoluteString)"
                 \(credentials ?? "username = \"\(server.username)\"\npassword_file = \"\(passwordFile.path)\"")
+                \(extra)
                 """
             return LoaderActor(configuration: try Configuration.parse(config, relativeTo: directory))
         }
@@ -200,6 +203,31 @@ struct SubsonicSourceTests {
         }
         #expect(file.isFileURL && !file.path.contains(rig.server.password))
         #expect(try Data(contentsOf: file) == Data(contentsOf: try await Fixtures.shared.url(.coverArt)))
+    }
+
+    @Test("format = \"opus\": a song plays as the server's transcode — no length, no ranges — cached once whole; a replay sends nothing")
+    func transcode() async throws {
+        let extra = "format = \"opus\"\nmax_bitrate = 64"
+        let rig = try await Rig(extra: extra)
+        _ = await rig.library.scan(["sub"], loader: rig.loader)
+        let track = try #require(try await rig.library.tracks(TrackFilter(source: "sub")).first { $0.title == "Vbr Title" })
+        #expect(track.url.contains("/stream/opus-64/") && track.codec == "Opus" && track.size == nil)
+        let location = TrackLocation(uri: track.url)
+        let source = try await rig.loader.open(location)
+        let bytes = try await readAll(source)
+        #expect(Int64(bytes.count) == source.length && bytes.starts(with: Data("OggS".utf8)))
+        #expect(bytes.range(of: Data("OpusHead".utf8)) != nil)
+        #expect(await rig.loader.isCached(location))
+        await rig.loader.shutdown()
+        let streams = await rig.proxy.settledLog().filter { $0.path.contains("/rest/stream") }
+        #expect(streams.count == 1 && streams.allSatisfy { $0.status == 200 && $0.path.contains("format=opus") && $0.path.contains("maxBitRate=64") },
+                "\(streams.map(\.path))")
+
+        rig.proxy.clearLog()
+        let again = try Rig.loader(proxy: rig.proxy, server: rig.server, password: nil, directory: rig.directory, extra: extra)
+        #expect(try await readAll(try await again.open(location)) == bytes)
+        await again.shutdown()
+        #expect(!(await rig.proxy.settledLog()).contains { $0.path.contains("/rest/stream") }, "a replay asks for no transcode")
     }
 
     @Test("a wrong password is one error naming the source and Subsonic's code 40; no secret is anywhere to be seen")

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A real Subsonic server on 127.0.0.1 — Supysonic, which speaks API 1.12.0 and so takes only
-/// the hex-encoded password — with one user and one music folder, its own config and SQLite
+/// the hex-encoded password — with one user and one music folder, MP3 to Opus transcoding
+/// (mpg123 and opusenc: a `stream` sent as it is made, without a length), its own config and SQLite
 /// database in a scratch folder, stopped when the test process ends (a `ServerProcess`). Put
 /// files in `music`, then `scan()`: Supysonic reads their tags, and serves them from then on.
 public final class SubsonicTestServer: Sendable {
@@ -32,6 +33,9 @@ public final class SubsonicTestServer: Sendable {
             [daemon]
             socket = \(folder.path)/daemon.sock
             run_watcher = no
+            [transcoding]
+            decoder_mp3 = mpg123 --quiet -w - %srcpath
+            encoder_opus = opusenc --quiet --bitrate %outrate - -
             """.write(to: folder.appendingPathComponent("supysonic.conf"), atomically: true, encoding: .utf8)
         try await Self.cli(folder, ["user", "add", username, "-p", password])
         try await Self.cli(folder, ["folder", "add", "music", music.path])

@@ -7,7 +7,8 @@ import NIOHTTP1
 import Parsers
 
 /// A Subsonic server's songs, fetched with `download` (the original file: ranges served, and
-/// the answer's ETag, Last-Modified and length are its version). The credentials are added to
+/// the answer's ETag, Last-Modified and length are its version), or as a transcode with
+/// `stream` (no length, no ranges: the loader takes it whole, then caches it). The credentials are added to
 /// each request's URL here, so the location the loader and the cache know has none. A server
 /// that refuses answers with a document, not audio, and a 200: that is turned into its error
 /// before the loader could take it for the file.
@@ -22,6 +23,10 @@ struct SubsonicInput: RemoteInput {
     var name: String { client.name }
 
     nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
+        if case .stream? = SubsonicKey(location.key) {
+            // Asking would start a transcode: a cached one is kept as it is.
+            throw LoaderError.badResponse("a transcode is known only once it has come")
+        }
         let response = try await client.transport.send(try await url(of: location), method: .HEAD, headers: ["Accept-Encoding": "identity"])
         guard response.status == .ok else { throw client.transport.failure(response.status) }
         if Self.isDocument(response) {
@@ -80,14 +85,22 @@ struct SubsonicInput: RemoteInput {
         await client.transport.shutdown()
     }
 
+    /// `download` for the file; `stream` for a transcode (`format`, and `maxBitRate` if the
+    /// format's text names one: `opus-128`).
     private nonisolated(nonsending) func url(of location: TrackLocation) async throws -> URL {
-        try await client.mediaURL("download", [("id", try Self.id(of: location, in: name))])
+        let id = try Self.id(of: location, in: name)
+        guard case .stream(_, let format)? = SubsonicKey(location.key) else { return try await client.mediaURL("download", [("id", id)]) }
+        let parts = format.split(separator: "-", maxSplits: 1).map(String.init)
+        return try await client.mediaURL("stream", [("id", id), ("format", parts[0])] + parts.dropFirst().map { ("maxBitRate", $0) })
     }
 
     /// The song id a location of the source `source` names.
     private static func id(of location: TrackLocation, in source: String) throws -> String {
-        guard location.source == source, case .song(let id)? = SubsonicKey(location.key) else { throw LoaderError.notFound }
-        return id
+        guard location.source == source else { throw LoaderError.notFound }
+        switch SubsonicKey(location.key) {
+        case .song(let id)?, .stream(let id, _)?: return id
+        default: throw LoaderError.notFound
+        }
     }
 
     /// An envelope where audio was asked for: JSON or XML.

@@ -28,7 +28,7 @@ struct SubsonicStorage: MediaStorage {
         case .root: return try await rootListing()
         case .album(let id): return try await albumListing(id)
         case .playlist(let id): return try await playlistListing(id)
-        case .song: throw LoaderError.badResponse("a song is not a folder")
+        case .song, .stream: throw LoaderError.badResponse("a song is not a folder")
         }
     }
 
@@ -57,7 +57,7 @@ struct SubsonicStorage: MediaStorage {
     private nonisolated(nonsending) func albumListing(_ id: String) async throws -> StorageListing {
         let answer = try await client.call("getAlbum", [("id", id)])
         var listing = StorageListing()
-        listing.files = (answer.first("album")?.all("song") ?? []).compactMap { SubsonicSong.file($0, source: client.name) }
+        listing.files = (answer.first("album")?.all("song") ?? []).compactMap { SubsonicSong.file($0, source: client.source) }
         return listing
     }
 
@@ -66,7 +66,7 @@ struct SubsonicStorage: MediaStorage {
         let playlist = answer.first("playlist")
         var listing = StorageListing()
         listing.playlistTitle = playlist?["name"] ?? id
-        listing.files = (playlist?.all("entry") ?? []).compactMap { SubsonicSong.file($0, source: client.name) }
+        listing.files = (playlist?.all("entry") ?? []).compactMap { SubsonicSong.file($0, source: client.source) }
         return listing
     }
 }
