@@ -1,18 +1,16 @@
 import Foundation
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 /// Reads a Subsonic answer, JSON (`f=json`, what we ask for) or XML (what a server that ignores
 /// `f` sends), into one `SubsonicAnswer`. A document that is neither, or has no
 /// `subsonic-response` envelope (a login page, a proxy's error), is an error.
 package enum SubsonicAnswerParser {
     package static func parse(_ bytes: [UInt8]) throws -> SubsonicAnswer {
-        let first = bytes.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+        // The first byte that is not a byte order mark or white space says which form it is.
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        let first = text.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
         let envelope: SubsonicElement
         switch first {
-        case UInt8(ascii: "{"): envelope = try json(bytes)
+        case UInt8(ascii: "{"): envelope = try json(Array(text))
         case UInt8(ascii: "<"): envelope = try SubsonicXMLReader.read(bytes)
         default: throw ParseError.unsupported("an answer that is neither JSON nor XML")
         }

@@ -63,7 +63,7 @@ final class SubsonicClient: Sendable {
     }
 
     /// The error an answer that failed stands for (a media request answered with an envelope).
-    nonisolated(nonsending) func failure(in bytes: [UInt8]) async -> LoaderError {
+    func failure(in bytes: [UInt8]) -> LoaderError {
         let auth = negotiated.withLock { $0?.auth }
         guard let answer = try? SubsonicAnswerParser.parse(bytes), let failure = answer.failure else {
             return .service(source: name, reason: "the server answered a media request with a document, not audio")
@@ -95,12 +95,17 @@ final class SubsonicClient: Sendable {
     /// was sent to learn it), then `getOpenSubsonicExtensions` on an OpenSubsonic server.
     private nonisolated(nonsending) func agreed() async throws -> (auth: SubsonicAuth, version: String) {
         if let known = negotiated.withLock({ $0 }) { return known }
-        let probe = try await answer("ping", Self.common(Self.probeVersion))
-        // A server that does not say (none seen) is taken for a modern one: a token it refuses
-        // with error 41 falls back to the hex password (`call`).
-        let serverVersion = probe.version ?? SubsonicAuth.tokenVersion
+        let probe: SubsonicAnswer?
+        do {
+            probe = try await answer("ping", Self.common(Self.probeVersion))
+        } catch LoaderError.refused {
+            probe = nil  // a server (or a proxy before it) that answers no one without credentials
+        }
+        // A server that does not say is taken for a modern one: a token it refuses with error 41
+        // falls back to the hex password (`call`).
+        let serverVersion = probe?.version ?? SubsonicAuth.tokenVersion
         var extensions: Set<String> = []
-        if probe.isOpenSubsonic,
+        if probe?.isOpenSubsonic == true,
            let answer = try? await answer("getOpenSubsonicExtensions", Self.common(Self.probeVersion)), answer.failure == nil {
             extensions = Set(answer.envelope.all("openSubsonicExtensions").compactMap { $0["name"] })
         }

@@ -46,7 +46,7 @@ struct SubsonicInput: RemoteInput {
         } catch {
             throw LoaderError.service(source: name, reason: "the server answered a media request with a document, not audio")
         }
-        throw await client.failure(in: Array(body.readableBytesView))
+        throw client.failure(in: Array(body.readableBytesView))
     }
 
     /// `scrobble`: "now playing" when a track starts, a play counted once it has been heard
@@ -74,7 +74,7 @@ struct SubsonicInput: RemoteInput {
             return Artwork(data: bytes, mimeType: response.headers.first(name: "Content-Type") ?? "image/jpeg")
         }
         if (try? SubsonicAnswerParser.parse(bytes))?.failure?.code == 70 { return nil }
-        throw await client.failure(in: bytes)
+        throw client.failure(in: bytes)
     }
 
     func server(of location: TrackLocation) -> String {
