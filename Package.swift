@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Model", "Config", "Loader", "SourceTypes", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),

@@ -83,6 +83,9 @@ expect() {  # MODE PATH
 for program in "${programs[@]}"; do
     expect 755 "/usr/bin/$program"
     expect 644 "/usr/share/man/man1/$program.1.gz"
+    expect 644 "/usr/share/bash-completion/completions/$program"
+    expect 644 "/usr/share/zsh/vendor-completions/_$program"
+    expect 644 "/usr/share/fish/vendor_completions.d/$program.fish"
 done
 expect 644 /usr/lib/systemd/user/cloudplayerd.service
 expect 644 /usr/share/dbus-1/services/org.mpris.MediaPlayer2.cloudplayerd.service
@@ -103,8 +106,15 @@ for program in "${programs[@]}"; do
     help=$(env -i PATH=/usr/bin:/bin HOME=/nonexistent "/usr/bin/$program" --help 2>&1) \
         || { echo "$help" >&2; fail "/usr/bin/$program --help failed"; }
     grep -q "USAGE: $program" <<<"$help" || { echo "$help" >&2; fail "/usr/bin/$program --help printed no usage"; }
+    version=$(env -i PATH=/usr/bin:/bin HOME=/nonexistent "/usr/bin/$program" --version 2>&1) \
+        || { echo "$version" >&2; fail "/usr/bin/$program --version failed"; }
+    [[ $(head -n 1 <<<"$version") == "$program $(dpkg-query -W -f='${Version}' cloudplayerd)" ]] \
+        || { echo "$version" >&2; fail "/usr/bin/$program --version does not name the package's version"; }
+    # The bash completion loads and completes the first word.
+    bash -c "source /usr/share/bash-completion/completions/$program && complete -p $program" >/dev/null \
+        || fail "the bash completion of $program does not load"
 done
-note "the programs run: ${programs[*]} --help"
+note "the programs run: ${programs[*]} --help and --version; completions load"
 
 # The user unit, as installed, as a user manager reads it. systemd-analyze needs a runtime folder
 # for --user (none in a container without a login session); it also runs `man cloudplayerd(1)`

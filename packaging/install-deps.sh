@@ -7,7 +7,7 @@
 #                                       and WsgiDAV — not packaged for Debian 12, so from PyPI with pip),
 #                                       a Subsonic server (Supysonic on waitress, from PyPI too),
 #                                       and PipeWire with WirePlumber and pipewire-pulse (the other
-#                                       sound server)
+#                                       sound server); mutagen (PyPI) writes the tags taggers write
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -22,8 +22,9 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse)
-                python_modules+=(wsgidav cheroot supysonic waitress) ;;
-        --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3) ;;
+                python_modules+=(wsgidav cheroot mutagen supysonic waitress) ;;
+        --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
+                 python_modules+=(mutagen) ;;
         --mpd) packages+=(mpd mpc) ;;
         --sample) packages+=(lame sox) ;;
         --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;

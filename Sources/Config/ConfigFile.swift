@@ -1,6 +1,6 @@
 import Foundation
 
-/// `config.toml` read as far as its shape goes: the `[cache]` and `[network]` values, checked,
+/// `config.toml` read as far as its shape goes: the `[cache]`, `[network]` and `[playback]` values, checked,
 /// and each `[[source]]` with its name, handed on whole to the source type it names.
 package struct ConfigFile {
     /// `[cache] max_size`: the cache is trimmed to stay under it.
@@ -18,6 +18,12 @@ package struct ConfigFile {
     package var retries: Int?
     /// `[network] per_host`: downloads at a time per host.
     package var perHost: Int?
+    /// `[playback] replaygain`: "off", "track", "album" or "auto" (checked here).
+    package var replayGainMode: String?
+    /// `[playback] replaygain_preamp`, in dB.
+    package var replayGainPreamp: Double?
+    /// `[playback] replaygain_clip`: keep the tagged peak from clipping.
+    package var replayGainClip: Bool?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
     package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
 
@@ -25,7 +31,7 @@ package struct ConfigFile {
     package static func parse(_ text: String, relativeTo directory: URL) throws(ConfigError) -> ConfigFile {
         let document = try TOMLParser.parse(text)
         let reader = ConfigReader(directory: directory)
-        try reader.allow(document, keys: ["cache", "network", "source"], in: nil)
+        try reader.allow(document, keys: ["cache", "network", "playback", "source"], in: nil)
         var file = ConfigFile()
         if let cache = try reader.table(document, "cache") {
             try reader.allow(cache, keys: ["max_size", "dir", "read_ahead", "fill"], in: "cache")
@@ -60,6 +66,23 @@ package struct ConfigFile {
                 }
                 file.perHost = Int(perHost.value)
             }
+        }
+        if let playback = try reader.table(document, "playback") {
+            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip"], in: "playback")
+            if let mode = try reader.string(playback, "replaygain", in: "playback") {
+                let modes = ["off", "track", "album", "auto"]
+                guard modes.contains(mode.value) else {
+                    throw ConfigError(line: mode.line, key: "playback.replaygain", "expected \"off\", \"track\", \"album\" or \"auto\", found \"\(mode.value)\"")
+                }
+                file.replayGainMode = mode.value
+            }
+            if let preamp = try reader.number(playback, "replaygain_preamp", in: "playback") {
+                guard abs(preamp.value) <= 24 else {
+                    throw ConfigError(line: preamp.line, key: "playback.replaygain_preamp", "must be between -24 and 24 dB")
+                }
+                file.replayGainPreamp = preamp.value
+            }
+            file.replayGainClip = try reader.boolean(playback, "replaygain_clip", in: "playback")?.value
         }
         for (table, line) in try reader.tables(document, "source") {
             guard let name = try reader.string(table, "name", in: "source"), !name.value.isEmpty else {

@@ -59,6 +59,14 @@ package struct ConfigReader {
         }
     }
 
+    package func boolean(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> (value: Bool, line: Int)? {
+        switch table[key] {
+        case nil: return nil
+        case .boolean(let value, let line)?: return (value, line)
+        case let other?: throw ConfigError(line: other.line, key: qualified(key, section), "expected true or false, found \(other.kind)")
+        }
+    }
+
     /// `~/x` is in the home folder; a relative path is beside the config file.
     package func path(_ text: String) -> URL {
         if text.hasPrefix("~/") {

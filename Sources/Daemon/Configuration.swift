@@ -2,17 +2,22 @@ import Base
 import Config
 import Foundation
 import Loader
+import Model
 import SourceTypes
 
 /// What `config.toml` says, checked: the cache and the network's patience (`[cache]`,
-/// `[network]`), and the sources — each `[[source]]` table read by the source type it names.
+/// `[network]`), how loud tracks play (`[playback]`), and the sources — each `[[source]]` table read by the source type it names.
 package struct Configuration: Sendable {
     package var loader: LoaderSettings
     package var sources: SourceSet
+    /// `[playback]`: how ReplayGain tags are applied.
+    package var loudness: ReplayGainSettings
 
-    package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = []) {
+    package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = [],
+                 loudness: ReplayGainSettings = ReplayGainSettings()) {
         self.loader = loader
         self.sources = SourceSet(sources)
+        self.loudness = loudness
     }
 }
 
@@ -64,6 +69,10 @@ extension Configuration {
             }
             sources.append(try type.configure(section))
         }
-        return Configuration(loader: settings, sources: sources)
+        var loudness = ReplayGainSettings()
+        if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { loudness.mode = mode }
+        if let preamp = file.replayGainPreamp { loudness.preamp = preamp }
+        if let clip = file.replayGainClip { loudness.preventClipping = clip }
+        return Configuration(loader: settings, sources: sources, loudness: loudness)
     }
 }

@@ -130,6 +130,10 @@ package final class Manager1Service: Sendable {
             if let problem = await reload() { throw ManagerError.invalid(problem) }
             return BusNothing()
         }
+        interface.method(Manager1.control) { [self] command, value in
+            await player.perform(try Self.playerCommand(command, value))
+            return BusNothing()
+        }
         interface.signal(Manager1.scanFinished)
         return interface
     }
@@ -253,6 +257,8 @@ package final class Manager1Service: Sendable {
         var status = Manager1.Status(status: snapshot.status.rawValue, volume: snapshot.volume, loop: snapshot.queue.loop.rawValue,
                                      shuffle: snapshot.queue.shuffle, queueLength: UInt32(clamping: snapshot.queue.entries.count),
                                      scanning: await library.currentScan != nil)
+        status.sleepLeft = snapshot.sleepAt.map { max(0, $0.timeIntervalSinceNow) }
+        status.stopAfter = snapshot.stopsAfterCurrent ? true : nil
         if let current = snapshot.current {
             let tags = current.metadata.tags
             status.url = current.location.uri
@@ -338,6 +344,35 @@ package final class Manager1Service: Sendable {
     }
 
     /// What the queue and MPRIS show of a library track before it plays.
+    /// What a `Control` call asks of the player.
+    static func playerCommand(_ name: String, _ value: Double) throws -> PlayerCommand {
+        let needsValue = ["seek", "skip", "volume", "sleep"].contains(name)
+        guard !needsValue || value.isFinite else { throw ManagerError.invalid("\(name) needs a number, not \(value)") }
+        switch name {
+        case "play": return .play
+        case "pause": return .pause
+        case "toggle": return .playPause
+        case "stop": return .stop
+        case "next": return .next
+        case "previous": return .previous
+        case "seek":
+            guard value >= 0 else { throw ManagerError.invalid("seek needs a position of 0 seconds or more") }
+            return .seek(to: value)
+        case "skip": return .skip(by: value)
+        case "volume":
+            guard value >= 0, value <= 1.5 else { throw ManagerError.invalid("the volume goes from 0 to 1.5 (150 %)") }
+            return .setVolume(value)
+        case "sleep":
+            guard value >= 0, value <= 7 * 86400 else { throw ManagerError.invalid("a sleep timer runs from 0 (off) to 7 days") }
+            return .sleep(at: value == 0 ? nil : Date(timeIntervalSinceNow: value))
+        case "stop-after":
+            return .stopAfterCurrent(value != 0)
+        default:
+            throw ManagerError.invalid("'\(name.prefix(40))' is not a control "
+                + "(play, pause, toggle, stop, next, previous, seek, skip, volume, sleep, stop-after)")
+        }
+    }
+
     static func metadata(_ track: LibraryTrack) -> TrackMetadata {
         TrackMetadata(tags: track.tags, duration: track.duration)
     }

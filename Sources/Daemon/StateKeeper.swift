@@ -45,10 +45,15 @@ package actor StateKeeper {
         executor.shutdown()
     }
 
-    /// Puts the saved queue back, and the current track paused at its saved place; `items` turns
-    /// saved locations into queue items (placed among the sources, with what the library knows).
+    /// Puts the saved queue back, the current track paused at its saved place, and the timers;
+    /// `items` turns saved locations into queue items (placed among the sources, with what the
+    /// library knows).
     package func restore(_ items: @Sendable ([String]) async -> [QueueItem]) async {
-        guard let saved = file.load(), !saved.queue.isEmpty else { return }
+        guard let saved = file.load() else { return }
+        // A timer that ran out while the daemon was down has nothing left to do.
+        if let sleepAt = saved.sleepAt, sleepAt > Date() { await player.perform(.sleep(at: sleepAt)) }
+        if saved.stopAfterCurrent == true { await player.perform(.stopAfterCurrent(true)) }
+        guard !saved.queue.isEmpty else { return }
         let items = await items(saved.queue)
         let added = await player.perform(.add(items, at: .end, play: false)).queue.entries
         if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
@@ -129,6 +134,7 @@ extension PlaybackState {
         self.init(queue: snapshot.queue.entries.map(\.location.uri),
                   current: snapshot.current.flatMap { snapshot.queue.index(of: $0.id) },
                   position: position.isFinite ? max(0, position) : 0, volume: snapshot.volume,
-                  loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle)
+                  loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle,
+                  sleepAt: snapshot.sleepAt, stopAfterCurrent: snapshot.stopsAfterCurrent ? true : nil)
     }
 }

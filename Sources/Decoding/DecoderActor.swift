@@ -30,12 +30,15 @@ package actor DecoderActor {
     /// Decodes `entry` from `start` seconds into `packets`, framed by `.trackStart` and `.trackEnd`,
     /// and returns at its end or when the task is cancelled. An error after the track started still
     /// ends it in the channel, then propagates. `readingTags`: false when the track's tags are
-    /// known already (a seek in it), so its head and tail are not read again.
+    /// known already (a seek in it), so its head and tail are not read again. `loudness`: how
+    /// its ReplayGain tags (its own, else the entry's) scale it; `inAlbumRun` for `auto`.
     package func decode(_ entry: QueueEntry, from source: any ByteSource, startingAt start: Double,
-                        readingTags: Bool = true, into packets: BoundedQueue<PCMPacket>) async throws {
+                        readingTags: Bool = true, loudness: ReplayGainSettings = ReplayGainSettings(), inAlbumRun: Bool = false,
+                        into packets: BoundedQueue<PCMPacket>) async throws {
         let decoder = try Self.open(source)
         var info = decoder.info
         if readingTags { info.tags = await tags(of: source) }
+        let gain = loudness.factor(for: info.tags.replayGain.filled(from: entry.metadata.tags.replayGain), inAlbumRun: inAlbumRun)
         let startFrame = info.frame(at: start)
         if let total = info.totalFrames, startFrame >= total {
             // At or past the end: nothing to play (opusfile refuses to seek there at all).
@@ -58,7 +61,7 @@ package actor DecoderActor {
                     let frames = Int64(samples.count / info.format.channels)
                     await packets.send(.trackStart(entry, info, startFrame: decoder.position - frames))
                 }
-                await packets.send(.samples(samples))
+                await packets.send(.samples(gain.map { samples.scaled(by: $0) } ?? samples))
                 size = min(size * 2, Self.packetFrames)
             }
         } catch {

@@ -81,6 +81,16 @@ package enum LibrarySchema {
                 END;
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            // ReplayGain tags. Tracks scanned before have none stored until their file changes;
+            // the player reads a track's own tags as it starts, so they play at their level anyway.
+            try db.alter(table: "track") { t in
+                t.add(column: "trackGain", .double)
+                t.add(column: "trackPeak", .double)
+                t.add(column: "albumGain", .double)
+                t.add(column: "albumPeak", .double)
+            }
+        }
         return migrator
     }
 }

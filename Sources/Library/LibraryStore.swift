@@ -10,6 +10,12 @@ package final class LibraryStore {
     /// Made by this open (no tables before): the user's playlists are read back into it.
     let fresh: Bool
 
+    /// SQLite as loaded at run time, for `cloudplayerd --version` (asked of an in-memory
+    /// database: no file is touched).
+    package static var sqliteVersion: String? {
+        (try? DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") }).flatMap { $0 }.map { "SQLite \($0)" }
+    }
+
     /// `$XDG_DATA_HOME/cloudplayerd/library.sqlite`.
     static var defaultFile: URL { XDGDirectories.data.appendingPathComponent("library.sqlite") }
 

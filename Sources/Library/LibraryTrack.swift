@@ -25,6 +25,11 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
     package var trackNumber: Int?
     package var discNumber: Int?
     package var year: Int?
+    /// ReplayGain tags (dB, and peaks as fractions of full scale).
+    package var trackGain: Double?
+    package var trackPeak: Double?
+    package var albumGain: Double?
+    package var albumPeak: Double?
     package var duration: Double?
     package var codec: String?
     /// Embedded cover art, as a file in the cache (for `mpris:artUrl`).
@@ -59,6 +64,10 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
         trackNumber = try row.decode(forColumn: "trackNumber")
         discNumber = try row.decode(forColumn: "discNumber")
         year = try row.decode(forColumn: "year")
+        trackGain = try row.decode(forColumn: "trackGain")
+        trackPeak = try row.decode(forColumn: "trackPeak")
+        albumGain = try row.decode(forColumn: "albumGain")
+        albumPeak = try row.decode(forColumn: "albumPeak")
         duration = try row.decode(forColumn: "duration")
         codec = try row.decode(forColumn: "codec")
         artPath = try row.decode(forColumn: "artPath")
@@ -75,7 +84,8 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
     package var tags: TrackTags {
         get {
             TrackTags(title: title, artist: artist, album: album, albumArtist: albumArtist, trackNumber: trackNumber, genre: genre,
-                      year: year, discNumber: discNumber)
+                      year: year, discNumber: discNumber,
+                      replayGain: ReplayGain(trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain, albumPeak: albumPeak))
         }
         set {
             title = newValue.title
@@ -86,6 +96,10 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
             trackNumber = newValue.trackNumber
             discNumber = newValue.discNumber
             year = newValue.year
+            trackGain = newValue.replayGain.trackGain
+            trackPeak = newValue.replayGain.trackPeak
+            albumGain = newValue.replayGain.albumGain
+            albumPeak = newValue.replayGain.albumPeak
         }
     }
 

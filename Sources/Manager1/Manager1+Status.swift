@@ -1,7 +1,7 @@
 import DBus
 
 extension Manager1 {
-    /// What plays, the queue's length, volume, loop, shuffle, and the library's size.
+    /// What plays, the queue's length, volume, loop, shuffle, the timers, and the library's size.
     package struct Status: BusRecord, Equatable {
         package var status: String
         /// The current track: its location (never with credentials), tags and where it is.
@@ -20,6 +20,10 @@ extension Manager1 {
         package var playlists: UInt32?
         /// Why the library cannot be used, when it cannot.
         package var libraryProblem: String?
+        /// Seconds until the sleep timer pauses playback, when one is set.
+        package var sleepLeft: Double?
+        /// Set when playback stops at the end of the current track.
+        package var stopAfter: Bool?
 
         package init(status: String, volume: Double, loop: String, shuffle: Bool, queueLength: UInt32, scanning: Bool) {
             self.status = status

@@ -1,6 +1,6 @@
 import DBus
 
-/// `org.cloudplayerd.Manager1`: the library, the queue, playlists and the cache, for
+/// `org.cloudplayerd.Manager1`: the library, the queue, playlists, the cache and the ordinary controls, for
 /// `cloudplayerctl`. Each method is described once, typed, here; the daemon carries them out
 /// with these descriptions, `cloudplayerctl` calls them with them, and a test checks them against
 /// `dbus/org.cloudplayerd.Manager1.xml`. It lives on the daemon's MPRIS bus name.
@@ -51,5 +51,6 @@ package enum Manager1 {
     package static let cacheUnpin = BusMethod<String, BusNothing>("CacheUnpin", arguments: ["Playlist"])
     package static let cacheClear = BusMethod<Int64>("CacheClear", answer: "Freed")
     package static let reload = BusMethod<BusNothing>("Reload")
+    package static let control = BusMethod<String, Double, BusNothing>("Control", arguments: ["Command", "Value"])
     package static let scanFinished = BusSignalDescription<[ScanReport]>("ScanFinished", arguments: ["Reports"])
 }

@@ -21,6 +21,11 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// Server-side buffer of the stream (PulseAudio's own default): it rides out a process that
     /// is starved of CPU for a while. Its length costs no responsiveness: pause is a cork, volume
     /// acts on the sink input, and a seek drops the stream.
+    /// libpulse as loaded at run time, for `cloudplayerd --version`.
+    package static var libraryVersion: String {
+        "libpulse " + String(cString: pa_get_library_version())
+    }
+
     private static let bufferSeconds = 2.0
     /// How many server requests fill the buffer once (`minreq` = its quarter).
     private static let requestsPerBuffer: UInt32 = 4

@@ -134,6 +134,25 @@ package struct PlayQueue: Sendable {
         return loop != .none ? entry(id: playOrder[playOrder.count - 1]) : nil
     }
 
+    /// Whether the entry plays between tracks of its own album — the one before or after it in
+    /// play order is of the same album (`replaygain = "auto"`). Where either's album is not
+    /// known yet (files given to `play`, before they have played), the same folder stands for it.
+    package func isInAlbumRun(_ id: QueueEntry.ID) -> Bool {
+        guard let entry = entry(id: id) else { return false }
+        let index = playOrder.firstIndex(of: id)
+        let neighbours = [index.flatMap { $0 > 0 ? playOrder[$0 - 1] : nil },
+                          index.flatMap { $0 + 1 < playOrder.count ? playOrder[$0 + 1] : nil }]
+        return neighbours.compactMap { $0.flatMap { self.entry(id: $0) } }.contains { Self.sameAlbum($0, entry) }
+    }
+
+    private static func sameAlbum(_ one: QueueEntry, _ other: QueueEntry) -> Bool {
+        let (a, b) = (one.metadata.tags, other.metadata.tags)
+        if let first = a.album, let second = b.album {
+            return first == second && (a.albumArtist ?? a.artist) == (b.albumArtist ?? b.artist)
+        }
+        return one.location.folder == other.location.folder
+    }
+
     /// Whether Next has somewhere to go from the current entry.
     package var hasNext: Bool {
         current.map { entry(after: $0.id) != nil } ?? false

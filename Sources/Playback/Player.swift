@@ -83,10 +83,21 @@ package actor Player {
     /// second), so sound is back at most a second after the server.
     private static let soundServerRetryEvery = Duration.seconds(1)
 
-    package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor) {
+    /// How ReplayGain tags scale what plays: read by each track as it starts decoding.
+    private var loudness: ReplayGainSettings
+    /// Waits for the sleep timer, then fades out and pauses.
+    private var sleepTask: Task<Void, Never>?
+    /// How long the sleep timer's fade lasts: the last part of the time it was given.
+    package static let sleepFade = 10.0
+    /// How often the fade lowers the volume: small steps, and few wake-ups.
+    private static let fadeStep = Duration.milliseconds(250)
+
+    package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor,
+                 loudness: ReplayGainSettings = ReplayGainSettings()) {
         self.loader = loader
         self.decoder = decoder
         self.output = output
+        self.loudness = loudness
         let (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
         self.mailbox = mailbox
         Task { await self.run(messages) }
@@ -160,6 +171,7 @@ package actor Player {
 
     /// Stops playback, ends the event streams and refuses further commands.
     package func shutdown() async {
+        await perform(.sleep(at: nil))
         await perform(.stop)
         await loader.shutdown()
         mailbox.finish()
@@ -307,6 +319,17 @@ package actor Player {
         case .setShuffle(let on):
             state.queue.setShuffle(on)
             publish(.shuffleChanged(on))
+        case .setLoudness(let settings):
+            // From the next track on (as MPD does): the one playing keeps its level.
+            loudness = settings
+        case .sleep(let date):
+            state.sleepAt = date
+            armSleepTimer()
+            publish(.timersChanged)
+        case .stopAfterCurrent(let on):
+            guard on != state.stopsAfterCurrent else { return }
+            state.stopsAfterCurrent = on
+            publish(.timersChanged)
         }
     }
 
@@ -331,6 +354,70 @@ package actor Player {
     private func startingEntry() -> QueueEntry? {
         if let current = state.current, let stillQueued = state.queue.entry(id: current.id) { return stillQueued }
         return state.queue.first
+    }
+
+    /// How a track about to be decoded is scaled: the settings, and whether it plays among
+    /// tracks of its own album (for `auto`).
+    private func loudness(for entry: QueueEntry) -> (ReplayGainSettings, Bool) {
+        (loudness, loudness.mode == .auto && state.queue.isInAlbumRun(entry.id))
+    }
+
+    private func stopsAfter(_ entry: QueueEntry) -> Bool {
+        state.stopsAfterCurrent && entry.id == state.current?.id
+    }
+
+    /// Stop-after, as `entry`'s last frame is heard: stopped, with the track that would have
+    /// followed current, so Play goes on from there.
+    private func stopAfter(_ entry: QueueEntry) async {
+        let following = state.queue.entry(after: entry.id, automatically: true)
+        state.stopsAfterCurrent = false
+        await stopPipeline()
+        if let following, following.id != entry.id {
+            state.queue.setCurrent(following)
+            state.currentInfo = nil
+            state.artwork = nil
+            publish(.currentChanged(following))
+        }
+        logger.notice("stopped after the track, as asked", metadata: ["track": "\(entry.displayName)"])
+        publish(.timersChanged)
+    }
+
+    /// Waits for the sleep timer by the wall clock — read again after every wait, so a laptop
+    /// that slept through it pauses on waking — then fades out.
+    private func armSleepTimer() {
+        sleepTask?.cancel()
+        sleepTask = nil
+        guard let deadline = state.sleepAt else { return }
+        sleepTask = Task { [weak self] in
+            while !Task.isCancelled {
+                let untilFade = deadline.timeIntervalSinceNow - Self.sleepFade
+                if untilFade <= 0 { break }
+                try? await Task.sleep(for: .seconds(min(untilFade, 3600)))
+            }
+            await self?.fadeOutAndPause(at: deadline)
+        }
+    }
+
+    /// The fade: the stream's volume (not the player's, which MPRIS shows) steps down to 0 by
+    /// `deadline`, then playback pauses and the volume is put back. A cancelled timer puts it
+    /// back at once.
+    private func fadeOutAndPause(at deadline: Date) async {
+        while !Task.isCancelled {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { break }
+            if state.status == .playing { await output.setVolume(state.volume * min(1, left / Self.sleepFade)) }
+            try? await Task.sleep(for: Self.fadeStep)
+        }
+        guard !Task.isCancelled else {
+            await output.setVolume(state.volume)
+            return
+        }
+        if state.status == .playing { await execute(.pause) }
+        await output.setVolume(state.volume)
+        state.sleepAt = nil
+        sleepTask = nil
+        logger.notice("sleep timer ran out: paused")
+        publish(.timersChanged)
     }
 
     /// The entry the pipeline decodes after `id` when it ends by itself.
@@ -379,7 +466,9 @@ package actor Player {
                     let source = try await loader.open(item.location) { mailbox.yield(.buffering(item, $0, generation: generation)) }
                     // A seek or skip must reach a decoder that waits for the network, on its thread.
                     try await withTaskCancellationHandler {
-                        try await decoder.decode(item, from: source, startingAt: start, readingTags: !tagsKnown, into: packets)
+                        let (loudness, inAlbumRun) = await self.loudness(for: item)
+                        try await decoder.decode(item, from: source, startingAt: start, readingTags: !tagsKnown,
+                                                 loudness: loudness, inAlbumRun: inAlbumRun, into: packets)
                     } onCancel: {
                         source.cancel()
                     }
@@ -391,6 +480,9 @@ package actor Player {
                     if failuresInARow >= max(1, await self.queueLength) { break }
                 }
                 start = 0
+                // Stop-after: nothing follows into the output (a flag set later, once the next
+                // track is under way, is caught when this one's last frame is heard).
+                if await self.stopsAfter(item) { break }
                 next = await self.entry(following: item.id)
                 tagsKnown = next?.id == item.id  // a track loop
             }
@@ -444,7 +536,7 @@ package actor Player {
                 logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                        "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
                 reportedHeard.remove(entry.id)
-                await loader.played(entry.location, heard: false)
+                Task { [loader] in await loader.played(entry.location, heard: false) }
             }
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
@@ -468,8 +560,9 @@ package actor Player {
                 logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
             }
         case .trackEnded(let entry):
-            await reportHeard(entry)
+            reportHeard(entry)
             publish(.trackEnded(entry))
+            if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
         case .trackRejected(let entry, let error):
             publish(.trackFailed(entry, error))
         case .finished:
@@ -548,16 +641,16 @@ package actor Player {
         guard state.status == .playing, state.position.moving, let heard = await output.position(),
               heard.entry.id == state.current?.id else { return }
         if let duration = state.currentInfo?.duration, heard.seconds >= min(duration / 2, Self.heardAfter) {
-            await reportHeard(heard.entry)
+            reportHeard(heard.entry)
         }
         guard abs(heard.seconds - state.position.seconds(at: .now)) > Self.positionTolerance else { return }
         state.position = PositionAnchor(seconds: heard.seconds, moving: true)
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
     }
 
-    /// Tells the track's source it has been heard, once for this start of it.
-    private func reportHeard(_ entry: QueueEntry) async {
+    /// Tells the track's source it has been heard, once for this start of it (without waiting).
+    private func reportHeard(_ entry: QueueEntry) {
         guard reportedHeard.insert(entry.id).inserted else { return }
-        await loader.played(entry.location, heard: true)
+        Task { [loader] in await loader.played(entry.location, heard: true) }
     }
 }

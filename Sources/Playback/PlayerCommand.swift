@@ -1,3 +1,4 @@
+import Foundation
 import Model
 
 /// What can be asked of the player. Commands run one at a time, in order, each to its end.
@@ -28,4 +29,11 @@ package enum PlayerCommand: Sendable, Equatable {
     case setVolume(Double)
     case setLoop(LoopMode)
     case setShuffle(Bool)
+    /// How ReplayGain tags are applied, from the next track on (a reloaded config).
+    case setLoudness(ReplayGainSettings)
+    /// Fades out over the last `Player.sleepFade` before `at` (wall clock), then pauses and puts
+    /// the volume back; nil cancels.
+    case sleep(at: Date?)
+    /// Stops when the current track ends (the next one becomes current); false cancels.
+    case stopAfterCurrent(Bool)
 }

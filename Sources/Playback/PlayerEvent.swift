@@ -33,6 +33,9 @@ package struct PlayerEvent: Sendable {
         case queueReplaced
         case loopChanged(LoopMode)
         case shuffleChanged(Bool)
+        /// The sleep timer or stop-after-this-track was set, cancelled or ran out (the snapshot
+        /// says which is set now).
+        case timersChanged
         /// The queue was played to its end.
         case queueFinished
         /// The audio output failed; playback stopped.

@@ -14,6 +14,10 @@ package struct PlayerSnapshot: Sendable {
     package var artwork: URL?
     package var volume = 1.0
     package var position = PositionAnchor()
+    /// `sleep`: when playback has faded out and pauses, by the wall clock; nil: no timer.
+    package var sleepAt: Date?
+    /// `stop-after`: playback stops when the current track ends.
+    package var stopsAfterCurrent = false
     /// Bumped by every event: of two snapshots, the one with the higher serial is the newer.
     package var serial: UInt64 = 0
 

@@ -21,7 +21,9 @@ struct StatusCommand: AsyncParsableCommand {
         say(TextTable.printable(line))
         let volume = Int((status.volume * 100).rounded())
         say("queue: \(status.queueLength) tracks · volume \(volume)% · loop \(status.loop)"
-            + " · shuffle \(status.shuffle ? "on" : "off")")
+            + " · shuffle \(status.shuffle ? "on" : "off")"
+            + (status.sleepLeft.map { " · sleep in \(Formatting.duration($0))" } ?? "")
+            + (status.stopAfter == true ? " · stops after this track" : ""))
         if let problem = status.libraryProblem {
             say("library: unavailable — \(problem)")
         } else {

@@ -2,9 +2,12 @@ import ArgumentParser
 
 @main
 struct CloudPlayerd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cloudplayerd",
-        abstract: "Plays music kept in the cloud as if it were on the disk.",
-        subcommands: [PlayCommand.self, DaemonCommand.self]
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "cloudplayerd",
+            abstract: "Plays music kept in the cloud as if it were on the disk.",
+            version: VersionReport.text,
+            subcommands: [PlayCommand.self, DaemonCommand.self]
+        )
+    }
 }

@@ -3,17 +3,20 @@ import Daemon
 import Foundation
 import Loader
 import Logging
+import Playback
 
 /// Re-reads the config file on SIGHUP (or a Manager1 Reload): a good one replaces the sources
-/// and credentials; a broken one is reported, and the last good one stays.
+/// and credentials, and the ReplayGain settings from the next track on; a broken one is reported, and the last good one stays.
 struct ConfigReloader: Sendable {
     let options: ConfigOptions
     let loader: LoaderActor
+    let player: Player
     private let logger = Logger(label: "cloudplayerd.config")
 
-    init(options: ConfigOptions, loader: LoaderActor) {
+    init(options: ConfigOptions, loader: LoaderActor, player: Player) {
         self.options = options
         self.loader = loader
+        self.player = player
     }
 
     /// nil when reloaded; else the problem (one line: file, line, key).
@@ -21,6 +24,7 @@ struct ConfigReloader: Sendable {
         do {
             let configuration = try Configuration.load(explicit: options.config)
             await loader.reload(settings: configuration.loader, sources: configuration.sources)
+            player.send(.setLoudness(configuration.loudness))
             logger.notice("config reloaded", metadata: ["sources": "\(configuration.sources.all.count)"])
             return nil
         } catch {

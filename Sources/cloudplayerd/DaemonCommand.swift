@@ -50,8 +50,8 @@ struct DaemonCommand: AsyncParsableCommand {
             // Playing and MPRIS go on; library calls answer with this reason.
             complain("\(error)")
         }
-        let player = Player(loader: loader, output: OutputActor(device: device))
-        let reloader = ConfigReloader(options: configOptions, loader: loader)
+        let player = Player(loader: loader, output: OutputActor(device: device), loudness: configuration.loudness)
+        let reloader = ConfigReloader(options: configOptions, loader: loader, player: player)
         let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
         // A library made anew for a damaged one (now, or while serving) is filled by a scan.
         await library.whenRebuilt { await manager.rescanAll() }

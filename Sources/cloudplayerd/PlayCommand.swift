@@ -49,6 +49,18 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Volume, 0 to 1 (PulseAudio only).", valueName: "level"))
     var volume: Double = 1
 
+    @Option(name: .customLong("replaygain"),
+            help: ArgumentHelp("Apply ReplayGain tags: off, track, album or auto (album gain while one album's tracks follow each other). Default: the config file's, else off.",
+                               valueName: "mode"))
+    var replayGainMode: ReplayGainSettings.Mode?
+
+    @Option(name: .customLong("replaygain-preamp"), help: ArgumentHelp("Decibels added to every ReplayGain tag (-24 to 24).", valueName: "dB"))
+    var replayGainPreamp: Double?
+
+    @Flag(name: .customLong("replaygain-clip"), inversion: .prefixedNo,
+          help: "Lower a ReplayGain gain so that the tagged peak does not clip (default: the config file's, else on).")
+    var replayGainClip: Bool?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
@@ -59,6 +71,9 @@ struct PlayCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("Give at least one file to play.") }
         guard start >= 0, start.isFinite else { throw ValidationError("--start must be zero or more seconds.") }
         guard volume >= 0, volume.isFinite else { throw ValidationError("--volume must be zero or more.") }
+        if let replayGainPreamp, !(abs(replayGainPreamp) <= 24) {
+            throw ValidationError("--replaygain-preamp must be between -24 and 24 dB.")
+        }
     }
 
     func run() async throws {
@@ -66,8 +81,12 @@ struct PlayCommand: AsyncParsableCommand {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let locations = files.map { configuration.location(of: $0, relativeTo: cwd) }
         let device = try await outputOptions.openDevice()
+        var loudness = configuration.loudness
+        if let replayGainMode { loudness.mode = replayGainMode }
+        if let replayGainPreamp { loudness.preamp = replayGainPreamp }
+        if let replayGainClip { loudness.preventClipping = replayGainClip }
         let player = Player(loader: LoaderActor(settings: configuration.loader, sources: configuration.sources),
-                            output: OutputActor(device: device))
+                            output: OutputActor(device: device), loudness: loudness)
         let events = player.subscribe()
         let service = noMPRIS ? nil : await Self.publish(player, sources: configuration.sources)
         let entries = await player.perform(.add(locations.map { QueueItem(location: $0) }, at: .end, play: false)).queue.entries
@@ -117,7 +136,7 @@ struct PlayCommand: AsyncParsableCommand {
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
-                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced:
+                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged:
                 break
             }
         }

@@ -222,6 +222,77 @@ struct LibraryCLITests {
         #expect(!everything.contains(basic))
     }
 
+    @Test("play, pause, toggle, seek, forward, back, volume, next, prev and stop from cloudplayerctl, as MPRIS then shows; nonsense is refused")
+    func controls() async throws {
+        let bus = try await DBusTestBus()
+        let home = try Fixtures.shared.scratchDirectory()
+        let config = home.appendingPathComponent("config.toml")
+        try Data().write(to: config)
+        let daemon = try Rig.daemon(bus: bus, config: config, cacheHome: home)
+        #expect(try await bus.waitForName(Self.name))
+        func ctl(_ arguments: String...) async throws -> ProcessResult {
+            try await bus.run(BuiltProducts.cloudplayerctl, arguments)
+        }
+        func status() async throws -> [String: Any] {
+            let result = try await ctl("status", "--json")
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        }
+        func mpris(_ property: String) async throws -> String {
+            try await bus.run("playerctl", ["-p", "cloudplayerd", property]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let long = try await Fixtures.shared.url(.longMP3), other = try await Fixtures.shared.url(.vbrMP3)
+        #expect(try await ctl("queue", "add", long.path, other.path, "--play").status == 0)
+        #expect(try await eventually { try await mpris("status") == "Playing" })
+
+        #expect(try await ctl("pause").status == 0)
+        #expect(try await mpris("status") == "Paused")
+        // Paused, the place stands still: each jump lands exactly.
+        #expect(try await ctl("seek", "0:30").status == 0)
+        #expect(try await status()["position"] as? Double == 30)
+        #expect(try await ctl("forward", "15").status == 0)
+        #expect(try await status()["position"] as? Double == 45)
+        #expect(try await ctl("back").status == 0)
+        #expect(try await status()["position"] as? Double == 35)
+        #expect(try await ctl("volume", "50%").status == 0)
+        #expect(try await mpris("volume") == "0.500000")
+        #expect(try await ctl("toggle").status == 0)
+        #expect(try await mpris("status") == "Playing")
+        #expect(try await ctl("next").status == 0)
+        #expect(try await eventually { try await status()["url"] as? String == other.absoluteString })
+        #expect(try await ctl("prev").status == 0)
+        #expect(try await eventually { try await status()["url"] as? String == long.absoluteString })
+        #expect(try await ctl("stop").status == 0)
+        #expect(try await mpris("status") == "Stopped")
+
+        // Refused before the daemon is asked (a usage error), or by the daemon (exit 1, why).
+        for arguments in [["volume", "loud"], ["seek", "1:75"], ["forward", "soon"]] {
+            let result = try await bus.run(BuiltProducts.cloudplayerctl, arguments)
+            #expect(result.status != 0 && result.stderr.contains(arguments[1]), "\(arguments): \(result.stderr)")
+        }
+        let tooLoud = try await ctl("volume", "300%")
+        #expect(tooLoud.status == 1 && tooLoud.stderr.contains("0 to 1.5"), "\(tooLoud.stderr)")
+        let unknown = try await bus.run("busctl", ["--user", "call", Self.name, "/org/cloudplayerd/Manager1", "org.cloudplayerd.Manager1",
+                                                   "Control", "sd", "dance", "1"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("not a control"), "\(unknown.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait().status == 0)
+        await bus.stop()
+    }
+
+    @Test("--version names the package's version on both programs, and cloudplayerd the libraries it plays with")
+    func versions() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("packaging/debian/changelog"), encoding: .utf8)
+        let version = try #require(changelog.split(separator: "\n").first.flatMap { $0.split(separator: "(").dropFirst().first?.split(separator: ")").first })
+        let daemon = try await ChildProcess.run(BuiltProducts.cloudplayerd, ["--version"])
+        let lines = daemon.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.first == "cloudplayerd \(version)")
+        for library in ["libopus", "libFLAC", "libVorbis", "libpulse", "SQLite"] {
+            #expect(lines.contains { $0.contains(library) }, "\(daemon.stdout)")
+        }
+        #expect(try await ChildProcess.run(BuiltProducts.cloudplayerctl, ["--version"]).stdout == "cloudplayerctl \(version)\n")
+    }
+
     @Test("after SIGKILL the daemon comes back paused near where it was; after SIGTERM exactly there")
     func stateSurvivesRestarts() async throws {
         let bus = try await DBusTestBus()

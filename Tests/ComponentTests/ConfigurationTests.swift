@@ -2,6 +2,7 @@ import Config
 import Daemon
 import Foundation
 import Loader
+import Model
 import SourceTypes
 import Testing
 
@@ -52,6 +53,14 @@ import Testing
         #expect(try !Configuration.parse("[cache]\nfill = \"ahead\"\n", relativeTo: directory).loader.fillWhole)
     }
 
+    @Test("[playback] replaygain, preamp and clip: read as written; off, 0 dB and clip protection by default")
+    func playbackKeys() throws {
+        let text = "[playback]\nreplaygain = \"auto\"\nreplaygain_preamp = -3.5\nreplaygain_clip = false\n"
+        #expect(try Configuration.parse(text, relativeTo: directory).loudness
+                == ReplayGainSettings(mode: .auto, preamp: -3.5, preventClipping: false))
+        #expect(try Configuration.parse("", relativeTo: directory).loudness == ReplayGainSettings(mode: .off, preamp: 0, preventClipping: true))
+    }
+
     @Test("the longest matching root wins; other hosts, ports and schemes do not match")
     func sourceMatching() throws {
         let text = """
@@ -87,6 +96,10 @@ import Testing
             ("[cache]\nfill = \"all\"\n", 2, "cache.fill"),
             ("[network]\nper_host = 0\n", 2, "network.per_host"),
             ("[network]\nper_host = 2.5\n", 2, "network.per_host"),
+            ("[playback]\nreplaygain = \"loud\"\n", 2, "playback.replaygain"),
+            ("[playback]\nreplaygain_preamp = 30\n", 2, "playback.replaygain_preamp"),
+            ("[playback]\nreplaygain_clip = \"yes\"\n", 2, "playback.replaygain_clip"),
+            ("[playback]\nreplay_gain = \"track\"\n", 2, "playback.replay_gain"),
             ("x = 1\n\n[cache]\nmax_size = \"1 GiB\"\nmax_size = \"2 GiB\"\n", 5, "cache.max_size"),
             ("x = 1\n", 1, "x"),
           ])

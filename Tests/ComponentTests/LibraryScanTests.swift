@@ -158,6 +158,20 @@ struct LibraryScanTests {
         }
     }
 
+    @Test("ReplayGain tags are stored with the track by a scan")
+    func replayGainStored() async throws {
+        try await Rig.with { rig in
+            let tagged = try await Tagger.copy(try await Fixtures.shared.url(.vbrMP3), to: try Fixtures.shared.scratchDirectory(),
+                                               named: "gain.mp3", fields: ["REPLAYGAIN_TRACK_GAIN": "-6.20 dB", "REPLAYGAIN_TRACK_PEAK": "0.8",
+                                                                           "REPLAYGAIN_ALBUM_GAIN": "-5.10 dB"])
+            try rig.publish(try Data(contentsOf: tagged), at: "gain/gain.mp3")
+            let report = try #require(await rig.scan().first)
+            #expect(report.tracks == 1 && report.problems.isEmpty)
+            let track = try #require(try await rig.library.track(at: rig.location(rig.url("gain/gain.mp3"))))
+            #expect(track.tags.replayGain == ReplayGain(trackGain: -6.2, trackPeak: 0.8, albumGain: -5.1))
+        }
+    }
+
     @Test("tracks whose tags start with a 2 MB cover: a scan fetches at most 70 KiB of each, on every server; the cover comes when the track plays",
           arguments: WebDAVTestServer.Kind.allCases)
     func coverFirst(kind: WebDAVTestServer.Kind) async throws {

@@ -173,8 +173,9 @@ struct SubsonicSourceTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         await player.shutdown()
-        #expect(scrobbles.map { $0.path.contains("submission=false") } == [true, false], "\(scrobbles.map(\.path))")
-        #expect(scrobbles.map { $0.path.contains("submission=true") } == [false, true])
+        // One of each (sent as they happen, so a track played unpaced may have them cross).
+        #expect(scrobbles.filter { $0.path.contains("submission=false") }.count == 1, "\(scrobbles.map(\.path))")
+        #expect(scrobbles.filter { $0.path.contains("submission=true") }.count == 1)
         #expect(scrobbles.allSatisfy { $0.path.contains("id=\(id)") && $0.status == 200 })
     }
 

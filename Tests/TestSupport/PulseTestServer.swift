@@ -69,9 +69,10 @@ public actor PulseTestServer {
     }
 
     /// Freezes the server's processes (SIGSTOP), as a laptop's sleep or a stalled machine does
-    /// to them, or thaws them (SIGCONT).
-    public func freeze(_ frozen: Bool) {
-        for process in processes { process.signalServer(frozen ? SIGSTOP : SIGCONT) }
+    /// to them, or thaws them (SIGCONT). Returns how many processes it reached.
+    @discardableResult
+    public func freeze(_ frozen: Bool) -> Int {
+        processes.reduce(0) { $0 + $1.signalServer(frozen ? SIGSTOP : SIGCONT) }
     }
 
     private func start() async throws -> String {

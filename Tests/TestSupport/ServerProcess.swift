@@ -55,14 +55,18 @@ public final class ServerProcess: Sendable {
     /// Sends `number` to the server itself, not to its shell: SIGSTOP and SIGCONT freeze and thaw
     /// it, as a laptop's sleep or a stalled machine does. The server is the shell's child that is
     /// neither the lifeline's `cat` nor a shell of its own.
-    public func signalServer(_ number: Int32) {
+    /// Returns how many processes it reached: a freeze that reached none froze nothing.
+    @discardableResult
+    public func signalServer(_ number: Int32) -> Int {
         let shell = watchdog.pid
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        var reached = 0
         for child in children.split(separator: " ").compactMap({ pid_t($0) }) {
             let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            if let name, name != "cat", name != "sh" { kill(child, number) }
+            if let name, name != "cat", name != "sh", kill(child, number) == 0 { reached += 1 }
         }
+        return reached
     }
 
     /// What the server (and its shell) printed to standard error so far: why it did not come up.

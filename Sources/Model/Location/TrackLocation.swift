@@ -109,6 +109,13 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
         return parts.string ?? uri
     }
 
+    /// Its identity up to the last `/` of the path: the folder it is in, to tell tracks of one
+    /// folder (an album, usually) when no tags say more.
+    package var folder: Substring {
+        let path = uri.prefix { $0 != "?" && $0 != "#" }
+        return path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
+    }
+
     /// What to call the track in messages: its file name, never a user, password or query.
     package var displayName: String {
         if let url {

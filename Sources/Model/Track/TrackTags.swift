@@ -1,4 +1,4 @@
-/// Tags read from the file itself (ID3, Opus comments).
+/// Tags read from the file itself (ID3, Vorbis comments in Opus, Vorbis and FLAC).
 package struct TrackTags: Sendable, Hashable {
     package var title: String?
     package var artist: String?
@@ -9,10 +9,12 @@ package struct TrackTags: Sendable, Hashable {
     package var artwork: Artwork?
     package var year: Int?
     package var discNumber: Int?
+    /// Loudness tags: how much to turn the track up or down (`[playback] replaygain`).
+    package var replayGain: ReplayGain
 
     package init(title: String? = nil, artist: String? = nil, album: String? = nil,
                 albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil, artwork: Artwork? = nil,
-                year: Int? = nil, discNumber: Int? = nil) {
+                year: Int? = nil, discNumber: Int? = nil, replayGain: ReplayGain = ReplayGain()) {
         self.title = title
         self.artist = artist
         self.album = album
@@ -22,6 +24,7 @@ package struct TrackTags: Sendable, Hashable {
         self.artwork = artwork
         self.year = year
         self.discNumber = discNumber
+        self.replayGain = replayGain
     }
 
     /// These tags, with the fields they leave empty taken from `other` (an ID3v1 tag behind an
@@ -37,6 +40,7 @@ package struct TrackTags: Sendable, Hashable {
         tags.artwork = artwork ?? other.artwork
         tags.year = year ?? other.year
         tags.discNumber = discNumber ?? other.discNumber
+        tags.replayGain = replayGain.filled(from: other.replayGain)
         return tags
     }
 }

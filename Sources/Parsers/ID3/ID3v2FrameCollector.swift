@@ -10,6 +10,7 @@ extension ID3v2Parser {
         private var collected = TrackTags()
         private var pictures = PictureChoice()
         private var originalYear: Int?
+        private var loudness = ReplayGainReader()
 
         init(major: UInt8, unsynchronised: Bool) {
             self.major = major
@@ -20,6 +21,7 @@ extension ID3v2Parser {
             var tags = collected
             tags.artwork = pictures.chosen
             tags.year = tags.year ?? originalYear
+            tags.replayGain = loudness.gain
             return tags
         }
 
@@ -42,6 +44,8 @@ extension ID3v2Parser {
                 if let (type, artwork) = picture(data, legacy: id == "PIC") { pictures.offer(artwork, type: type) }
                 return
             }
+            if id == "RVA2" { return loudness.takeRVA2(data) }
+            if id == "TXXX" || id == "TXX" { return userText(data) }
             guard id.hasPrefix("T"), let value = ID3Text.firstValue(ofTextFrame: data) else { return }
             switch id {
             case "TIT2", "TT2": collected.title = collected.title ?? value
@@ -55,6 +59,14 @@ extension ID3v2Parser {
             case "TCON", "TCO": collected.genre = collected.genre ?? ID3Genre.resolve(value)
             default: break
             }
+        }
+
+        /// A user-defined text frame: a description ("REPLAYGAIN_TRACK_GAIN"), then its value.
+        private mutating func userText(_ data: ArraySlice<UInt8>) {
+            guard let encoding = data.first else { return }
+            let (description, rest) = ID3Text.terminated(data.dropFirst(), encoding: encoding)
+            guard let value = ID3Text.firstValue(ofTextFrame: ArraySlice([encoding] + rest)) else { return }
+            loudness.take(description, value)
         }
 
         /// An APIC (v2.3/2.4: MIME type) or PIC (v2.2: three-letter format) frame's picture type and image.

@@ -137,6 +137,7 @@ package enum ID3v2Parser {
     /// is skipped by its size.
     static func isWanted(_ header: FrameHeader, pictures: Bool) -> Bool {
         if header.id == "APIC" || header.id == "PIC" { return pictures && header.size <= maxPicture + 1024 }
+        if header.id == "RVA2" { return header.size <= 1024 }
         return header.id.hasPrefix("T") && header.size <= TextDecoding.maxBytes + 16
     }
 

@@ -15,6 +15,7 @@ package enum VorbisComments {
         var tags = TrackTags()
         guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else { return tags }
         var pictures = PictureChoice()
+        var loudness = ReplayGainReader()
         for _ in 0..<min(count, maxComments) {
             guard let length = reader.u32le(), let comment = reader.take(length) else { break }
             guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
@@ -28,6 +29,7 @@ package enum VorbisComments {
                 continue
             }
             guard let value = TextDecoding.nonEmpty(TextDecoding.utf8(raw)) else { continue }
+            if loudness.take(key, value) { continue }
             switch key {
             case "TITLE": tags.title = tags.title ?? value
             case "ARTIST": tags.artist = tags.artist ?? value
@@ -41,6 +43,7 @@ package enum VorbisComments {
             }
         }
         tags.artwork = pictures.chosen
+        tags.replayGain = loudness.gain
         return tags
     }
 }

@@ -1,0 +1,38 @@
+/// Positions and durations as people type them: "42", "1:30", "1:02:03", or with units, "90s",
+/// "10m", "1h30m", "2.5s".
+enum ClockText {
+    /// Seconds from any of those forms; nil otherwise.
+    static func seconds(_ text: String) -> Double? {
+        if let last = text.last, "hms".contains(last) { return unitSeconds(text) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var seconds = 0.0
+        for (index, part) in parts.enumerated() {
+            let isLast = index == parts.count - 1
+            guard let value = isLast ? Double(part) : Int(part).map(Double.init), value >= 0, value.isFinite else { return nil }
+            // Minutes and seconds after the first part stay under 60.
+            guard index == 0 || value < 60 else { return nil }
+            seconds = seconds * 60 + value
+        }
+        return seconds
+    }
+
+    /// "1h30m", "90s", "10m": numbers each followed by h, m or s, in that order, each once.
+    private static func unitSeconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["h": 3600, "m": 60, "s": 1]
+        var total = 0.0, number = "", seen: [Character] = []
+        for character in text {
+            if let scale = units[character] {
+                guard let value = Double(number), value >= 0, value.isFinite,
+                      seen.allSatisfy({ units[$0]! > scale }) else { return nil }
+                total += value * scale
+                seen.append(character)
+                number = ""
+            } else {
+                guard character.isASCII, character.isNumber || character == "." else { return nil }
+                number.append(character)
+            }
+        }
+        return number.isEmpty && !seen.isEmpty ? total : nil
+    }
+}

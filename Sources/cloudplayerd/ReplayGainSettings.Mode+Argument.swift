@@ -1,0 +1,4 @@
+import ArgumentParser
+import Model
+
+extension ReplayGainSettings.Mode: ExpressibleByArgument {}
