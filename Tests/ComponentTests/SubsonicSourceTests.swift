@@ -72,7 +72,7 @@ struct SubsonicSourceTests {
         /// Every secret a request of ours may carry, in every spelling it may take.
         var secrets: [String] {
             let hex = server.password.utf8.map { String(format: "%02x", $0) }.joined()
-            return [server.password, hex, "enc:" + hex, "p=", "t=", "s=", "apiKey"]
+            return [server.password, hex, "apiKey"]
         }
     }
 
@@ -336,7 +336,7 @@ struct SubsonicSourceTests {
         }
         shown += try await rig.library.playlists().compactMap(\.playlist.url)
         for text in shown {
-            for secret in rig.secrets where secret.count > 3 {
+            for secret in rig.secrets {
                 #expect(!text.contains(secret), "\(text)")
             }
             #expect(!text.contains("?"), "no query: \(text)")
