@@ -9,7 +9,7 @@ import PackageDescription
 //                  Loader ← Library                           │
 //          Loader, Decoding, Output ← Playback                │
 //   Base ← DBus ← MPRIS (+ Playback), Manager1                │
-//   everything ← Daemon ← cloudplayerd;  Manager1 ← cloudplayerctl
+//   everything ← Daemon ← cloudplayerd;  Config, Manager1 ← cloudplayerctl
 //
 // CI builds with `--explicit-target-dependency-import-check error`, so a target that imports
 // what it does not list here does not build.
@@ -101,7 +101,7 @@ let package = Package(
         // The management CLI: talks to the daemon over org.cloudplayerd.Manager1.
         .executableTarget(
             name: "cloudplayerctl",
-            dependencies: ["DBus", "Manager1", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Config", "DBus", "Manager1", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Below: benchmarks, fuzzing and tests. None of it ships.

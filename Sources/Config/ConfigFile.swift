@@ -24,6 +24,8 @@ package struct ConfigFile {
     package var replayGainPreamp: Double?
     /// `[playback] replaygain_clip`: keep the tagged peak from clipping.
     package var replayGainClip: Bool?
+    /// `[playback] resume_longer_than`, in seconds.
+    package var resumeLongerThan: Double?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
     package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
 
@@ -68,7 +70,7 @@ package struct ConfigFile {
             }
         }
         if let playback = try reader.table(document, "playback") {
-            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip"], in: "playback")
+            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip", "resume_longer_than"], in: "playback")
             if let mode = try reader.string(playback, "replaygain", in: "playback") {
                 let modes = ["off", "track", "album", "auto"]
                 guard modes.contains(mode.value) else {
@@ -83,6 +85,13 @@ package struct ConfigFile {
                 file.replayGainPreamp = preamp.value
             }
             file.replayGainClip = try reader.boolean(playback, "replaygain_clip", in: "playback")?.value
+            if let resume = try reader.string(playback, "resume_longer_than", in: "playback") {
+                guard let seconds = DurationText.seconds(resume.value) else {
+                    throw ConfigError(line: resume.line, key: "playback.resume_longer_than",
+                                      "expected a duration such as \"10m\" or \"1h30m\", found \"\(resume.value)\"")
+                }
+                file.resumeLongerThan = seconds
+            }
         }
         for (table, line) in try reader.tables(document, "source") {
             guard let name = try reader.string(table, "name", in: "source"), !name.value.isEmpty else {

@@ -10,14 +10,14 @@ import SourceTypes
 package struct Configuration: Sendable {
     package var loader: LoaderSettings
     package var sources: SourceSet
-    /// `[playback]`: how ReplayGain tags are applied.
-    package var loudness: ReplayGainSettings
+    /// `[playback]`: ReplayGain, and which tracks resume where they were left.
+    package var playback: PlaybackSettings
 
     package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = [],
-                 loudness: ReplayGainSettings = ReplayGainSettings()) {
+                 playback: PlaybackSettings = PlaybackSettings()) {
         self.loader = loader
         self.sources = SourceSet(sources)
-        self.loudness = loudness
+        self.playback = playback
     }
 }
 
@@ -69,10 +69,11 @@ extension Configuration {
             }
             sources.append(try type.configure(section))
         }
-        var loudness = ReplayGainSettings()
-        if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { loudness.mode = mode }
-        if let preamp = file.replayGainPreamp { loudness.preamp = preamp }
-        if let clip = file.replayGainClip { loudness.preventClipping = clip }
-        return Configuration(loader: settings, sources: sources, loudness: loudness)
+        var playback = PlaybackSettings()
+        if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }
+        if let preamp = file.replayGainPreamp { playback.loudness.preamp = preamp }
+        if let clip = file.replayGainClip { playback.loudness.preventClipping = clip }
+        if let seconds = file.resumeLongerThan { playback.resumeLongerThan = seconds }
+        return Configuration(loader: settings, sources: sources, playback: playback)
     }
 }

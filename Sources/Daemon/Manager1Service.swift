@@ -130,6 +130,10 @@ package final class Manager1Service: Sendable {
             if let problem = await reload() { throw ManagerError.invalid(problem) }
             return BusNothing()
         }
+        interface.method(Manager1.mark) { [self] played, references in
+            try await library.setPlayed(played, ids: references)
+            return BusNothing()
+        }
         interface.method(Manager1.control) { [self] command, value in
             await player.perform(try Self.playerCommand(command, value))
             return BusNothing()
@@ -343,7 +347,6 @@ package final class Manager1Service: Sendable {
         asked == 0 ? 1000 : min(Int(asked), 100_000)
     }
 
-    /// What the queue and MPRIS show of a library track before it plays.
     /// What a `Control` call asks of the player.
     static func playerCommand(_ name: String, _ value: Double) throws -> PlayerCommand {
         let needsValue = ["seek", "skip", "volume", "sleep"].contains(name)
@@ -373,8 +376,9 @@ package final class Manager1Service: Sendable {
         }
     }
 
+    /// What the queue and MPRIS show of a library track before it plays.
     static func metadata(_ track: LibraryTrack) -> TrackMetadata {
-        TrackMetadata(tags: track.tags, duration: track.duration)
+        TrackMetadata(tags: track.tags, duration: track.duration, resumeAt: track.resumeAt, played: track.played)
     }
 
     static func record(_ track: LibraryTrack) -> Manager1.Track {
@@ -393,6 +397,8 @@ package final class Manager1Service: Sendable {
         record.year = track.year.map { Int32(clamping: $0) }
         record.duration = track.duration
         record.published = track.published.map { Int64($0.timeIntervalSince1970) }
+        record.resumeAt = track.resumeAt
+        record.played = track.played ? true : nil
         return record
     }
 

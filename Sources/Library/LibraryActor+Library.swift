@@ -127,6 +127,24 @@ extension LibraryActor {
         }
     }
 
+    /// Where a long track was left (nil: from the start) and whether it was heard to the end.
+    package func recordProgress(at location: TrackLocation, resumeAt: Double?, played: Bool) throws {
+        try checked { try $0.recordProgress(url: location.uri, resumeAt: resumeAt, played: played) }
+    }
+
+    /// Marks library tracks (by id) played or not; an id the library does not have is an error.
+    package func setPlayed(_ played: Bool, ids references: [String]) throws {
+        let ids = try references.map { reference in
+            guard let id = Int64(reference) else { throw LibraryError.noSuchTrack(reference) }
+            return id
+        }
+        let found = try checked { try $0.setPlayed(played, ids: ids) }
+        if found < Set(ids).count {
+            let known = try checked { store in try ids.filter { try store.track(id: $0) != nil } }
+            throw LibraryError.noSuchTrack(references.first { Int64($0).map { !known.contains($0) } ?? true } ?? "")
+        }
+    }
+
     package func pinnedURLs() throws -> [String] {
         try checked { try $0.pinnedURLs() }
     }

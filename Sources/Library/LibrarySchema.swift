@@ -82,13 +82,17 @@ package enum LibrarySchema {
                 """)
         }
         migrator.registerMigration("v3") { db in
-            // ReplayGain tags. Tracks scanned before have none stored until their file changes;
+            // ReplayGain tags, and the place long tracks were left. Tracks scanned before have no
+            // gains stored until their file changes;
             // the player reads a track's own tags as it starts, so they play at their level anyway.
             try db.alter(table: "track") { t in
                 t.add(column: "trackGain", .double)
                 t.add(column: "trackPeak", .double)
                 t.add(column: "albumGain", .double)
                 t.add(column: "albumPeak", .double)
+                // Where a long track was left, and whether it was heard to the end.
+                t.add(column: "resumeAt", .double)
+                t.add(column: "played", .boolean).notNull().defaults(to: false)
             }
         }
         return migrator

@@ -201,6 +201,19 @@ extension LibraryStore {
         try write { try $0.execute(sql: "UPDATE playlist SET pinned = ? WHERE id = ?", arguments: [pinned, playlist.id]) }
     }
 
+    /// Where a long track was left, and whether it was heard to the end; nothing for a
+    /// location the library does not know.
+    func recordProgress(url: String, resumeAt: Double?, played: Bool) throws {
+        try write { try $0.execute(sql: "UPDATE track SET resumeAt = ?, played = ? WHERE url = ?", arguments: [resumeAt, played, url]) }
+    }
+
+    /// Marks tracks played (or not), from their start either way; returns how many it found.
+    func setPlayed(_ played: Bool, ids: [Int64]) throws -> Int {
+        try write { db in
+            try LibraryTrack.filter(keys: ids).updateAll(db, Column("played").set(to: played), Column("resumeAt").set(to: nil))
+        }
+    }
+
     /// Every location in a pinned playlist: kept whole in the cache, never evicted.
     func pinnedURLs() throws -> [String] {
         let pinned = try read { try LibraryPlaylist.filter(Column("pinned") == true).fetchAll($0) }

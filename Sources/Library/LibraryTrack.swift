@@ -30,6 +30,9 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
     package var trackPeak: Double?
     package var albumGain: Double?
     package var albumPeak: Double?
+    /// Where a long track was left; whether it was heard to the end.
+    package var resumeAt: Double?
+    package var played = false
     package var duration: Double?
     package var codec: String?
     /// Embedded cover art, as a file in the cache (for `mpris:artUrl`).
@@ -68,6 +71,8 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
         trackPeak = try row.decode(forColumn: "trackPeak")
         albumGain = try row.decode(forColumn: "albumGain")
         albumPeak = try row.decode(forColumn: "albumPeak")
+        resumeAt = try row.decode(forColumn: "resumeAt")
+        played = try row.decode(forColumn: "played")
         duration = try row.decode(forColumn: "duration")
         codec = try row.decode(forColumn: "codec")
         artPath = try row.decode(forColumn: "artPath")

@@ -23,6 +23,9 @@ extension Manager1 {
         package var duration: Double?
         /// A feed episode's date, in seconds since 1970.
         package var published: Int64?
+        /// Where a long track was left; set when it was heard to the end.
+        package var resumeAt: Double?
+        package var played: Bool?
 
         package init(url: String, title: String) {
             self.url = url

@@ -52,5 +52,6 @@ package enum Manager1 {
     package static let cacheClear = BusMethod<Int64>("CacheClear", answer: "Freed")
     package static let reload = BusMethod<BusNothing>("Reload")
     package static let control = BusMethod<String, Double, BusNothing>("Control", arguments: ["Command", "Value"])
+    package static let mark = BusMethod<Bool, [String], BusNothing>("Mark", arguments: ["Played", "Tracks"])
     package static let scanFinished = BusSignalDescription<[ScanReport]>("ScanFinished", arguments: ["Reports"])
 }

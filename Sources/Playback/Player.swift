@@ -83,21 +83,23 @@ package actor Player {
     /// second), so sound is back at most a second after the server.
     private static let soundServerRetryEvery = Duration.seconds(1)
 
-    /// How ReplayGain tags scale what plays: read by each track as it starts decoding.
-    private var loudness: ReplayGainSettings
+    /// `[playback]`: ReplayGain, and which tracks resume where they were left.
+    private var settings: PlaybackSettings
     /// Waits for the sleep timer, then fades out and pauses.
     private var sleepTask: Task<Void, Never>?
+    /// How far before where a long track was left it starts again.
+    private static let resumeBackoff = 5.0
     /// How long the sleep timer's fade lasts: the last part of the time it was given.
     package static let sleepFade = 10.0
     /// How often the fade lowers the volume: small steps, and few wake-ups.
     private static let fadeStep = Duration.milliseconds(250)
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor,
-                 loudness: ReplayGainSettings = ReplayGainSettings()) {
+                 settings: PlaybackSettings = PlaybackSettings()) {
         self.loader = loader
         self.decoder = decoder
         self.output = output
-        self.loudness = loudness
+        self.settings = settings
         let (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
         self.mailbox = mailbox
         Task { await self.run(messages) }
@@ -246,6 +248,7 @@ package actor Player {
             await output.setPaused(true)
             let heard = await output.position()
             state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
+            if let current = state.current { noteProgress(of: current.id, at: state.position.seconds) }
             set(.paused)
         case .playPause:
             await execute(state.status == .playing ? .pause : .play)
@@ -319,9 +322,9 @@ package actor Player {
         case .setShuffle(let on):
             state.queue.setShuffle(on)
             publish(.shuffleChanged(on))
-        case .setLoudness(let settings):
+        case .configure(let settings):
             // From the next track on (as MPD does): the one playing keeps its level.
-            loudness = settings
+            self.settings = settings
         case .sleep(let date):
             state.sleepAt = date
             armSleepTimer()
@@ -359,7 +362,34 @@ package actor Player {
     /// How a track about to be decoded is scaled: the settings, and whether it plays among
     /// tracks of its own album (for `auto`).
     private func loudness(for entry: QueueEntry) -> (ReplayGainSettings, Bool) {
-        (loudness, loudness.mode == .auto && state.queue.isInAlbumRun(entry.id))
+        (settings.loudness, settings.loudness.mode == .auto && state.queue.isInAlbumRun(entry.id))
+    }
+
+    /// Whether `entry` is long enough to start where it was left (`resume_longer_than`).
+    private func isLong(_ entry: QueueEntry) -> Bool {
+        guard let duration = entry.metadata.duration else { return false }
+        return duration > settings.resumeLongerThan
+    }
+
+    /// Where a long track starts when played afresh: a little before where it was left, so it
+    /// does not start in the middle of a word; nil: from its start.
+    private func resumePoint(_ entry: QueueEntry) -> Double? {
+        guard isLong(entry), !entry.metadata.played, let left = entry.metadata.resumeAt, left > 0 else { return nil }
+        return max(0, left - Self.resumeBackoff)
+    }
+
+    /// Notes where a long track was left, or that it was heard to its end (within its last 30 s or
+    /// 97 % of it), in its queue entry and — through the event — in the library.
+    private func noteProgress(of id: QueueEntry.ID, at seconds: Double, ended: Bool = false) {
+        guard let entry = state.queue.entry(id: id), isLong(entry), let duration = entry.metadata.duration,
+              seconds.isFinite || ended else { return }
+        let finished = ended || seconds >= duration - 30 || seconds >= 0.97 * duration
+        var metadata = entry.metadata
+        metadata.played = finished
+        metadata.resumeAt = finished || seconds < 1 ? nil : seconds
+        guard metadata != entry.metadata else { return }
+        state.queue.update(id, metadata: metadata)
+        publish(.progressChanged(state.queue.entry(id: id) ?? entry))
     }
 
     private func stopsAfter(_ entry: QueueEntry) -> Bool {
@@ -429,12 +459,15 @@ package actor Player {
     /// the jump: another current entry, or a seek within this one.
     /// A paused player stays paused (the output keeps its pause across streams); a stopped one
     /// starts paused when asked (`cue`).
-    private func start(_ entry: QueueEntry, at seconds: Double, paused: Bool = false) async {
+    private func start(_ entry: QueueEntry, at requested: Double, paused: Bool = false) async {
+        // The same entry again (a seek) keeps what its decoder learnt, and its tags are not read again.
+        let sameEntry = entry.id == state.current?.id && state.currentInfo != nil
+        if !sameEntry, state.status != .stopped, let left = state.current { noteProgress(of: left.id, at: state.seconds()) }
         await teardown()
         if state.status == .stopped { await output.setPaused(paused) }
         let generation = self.generation
-        // The same entry again (a seek) keeps what its decoder learnt, and its tags are not read again.
-        let sameEntry = entry.id == state.current?.id && state.currentInfo != nil
+        // Played afresh, a long track starts where it was left.
+        let seconds = !sameEntry && requested == 0 ? resumePoint(entry) ?? 0 : requested
         if !sameEntry {
             state.currentInfo = nil
             state.artwork = nil
@@ -484,6 +517,7 @@ package actor Player {
                 // track is under way, is caught when this one's last frame is heard).
                 if await self.stopsAfter(item) { break }
                 next = await self.entry(following: item.id)
+                if let following = next { start = await self.resumePoint(following) ?? 0 }
                 tagsKnown = next?.id == item.id  // a track loop
             }
             packets.finish()
@@ -499,6 +533,7 @@ package actor Player {
 
     /// Stops: no pipeline, no pause kept for the next stream, the position back at 0.
     private func stopPipeline() async {
+        if state.status != .stopped, let current = state.current { noteProgress(of: current.id, at: state.seconds()) }
         await teardown()
         stopWaitingForSoundServer()  // stopped: the next Play finds out afresh
         resumeWhenBack = false
@@ -541,6 +576,9 @@ package actor Player {
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
             guard !again else { return }
+            // A new track that does not start at its start (where a long one was left): clients
+            // that follow the position are told it jumped.
+            if seconds > 0 { publish(.seeked(seconds: seconds)) }
             if let following = state.queue.entry(after: entry.id, automatically: true) {
                 Task { [loader] in await loader.prefetch(following.location) }
             }
@@ -560,6 +598,7 @@ package actor Player {
                 logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
             }
         case .trackEnded(let entry):
+            noteProgress(of: entry.id, at: .infinity, ended: true)
             reportHeard(entry)
             publish(.trackEnded(entry))
             if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }

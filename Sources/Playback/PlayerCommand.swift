@@ -29,8 +29,8 @@ package enum PlayerCommand: Sendable, Equatable {
     case setVolume(Double)
     case setLoop(LoopMode)
     case setShuffle(Bool)
-    /// How ReplayGain tags are applied, from the next track on (a reloaded config).
-    case setLoudness(ReplayGainSettings)
+    /// `[playback]` as a reloaded config says, from the next track on.
+    case configure(PlaybackSettings)
     /// Fades out over the last `Player.sleepFade` before `at` (wall clock), then pauses and puts
     /// the volume back; nil cancels.
     case sleep(at: Date?)

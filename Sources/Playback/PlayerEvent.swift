@@ -36,6 +36,9 @@ package struct PlayerEvent: Sendable {
         /// The sleep timer or stop-after-this-track was set, cancelled or ran out (the snapshot
         /// says which is set now).
         case timersChanged
+        /// Where a long track was left, or that it was heard to its end, changed: the entry as it
+        /// is now (its metadata's `resumeAt` and `played`), for the library to keep.
+        case progressChanged(QueueEntry)
         /// The queue was played to its end.
         case queueFinished
         /// The audio output failed; playback stopped.

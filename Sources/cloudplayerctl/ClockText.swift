@@ -1,9 +1,11 @@
+import Config
+
 /// Positions and durations as people type them: "42", "1:30", "1:02:03", or with units, "90s",
 /// "10m", "1h30m", "2.5s".
 enum ClockText {
     /// Seconds from any of those forms; nil otherwise.
     static func seconds(_ text: String) -> Double? {
-        if let last = text.last, "hms".contains(last) { return unitSeconds(text) }
+        if let last = text.last, "hms".contains(last) { return DurationText.seconds(text) }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
         var seconds = 0.0
@@ -15,24 +17,5 @@ enum ClockText {
             seconds = seconds * 60 + value
         }
         return seconds
-    }
-
-    /// "1h30m", "90s", "10m": numbers each followed by h, m or s, in that order, each once.
-    private static func unitSeconds(_ text: String) -> Double? {
-        let units: [Character: Double] = ["h": 3600, "m": 60, "s": 1]
-        var total = 0.0, number = "", seen: [Character] = []
-        for character in text {
-            if let scale = units[character] {
-                guard let value = Double(number), value >= 0, value.isFinite,
-                      seen.allSatisfy({ units[$0]! > scale }) else { return nil }
-                total += value * scale
-                seen.append(character)
-                number = ""
-            } else {
-                guard character.isASCII, character.isNumber || character == "." else { return nil }
-                number.append(character)
-            }
-        }
-        return number.isEmpty && !seen.isEmpty ? total : nil
     }
 }

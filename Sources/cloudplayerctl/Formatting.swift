@@ -45,6 +45,8 @@ enum Formatting {
         ("ARTIST", { $0.artist ?? "" }),
         ("ALBUM", { $0.album ?? "" }),
         ("TIME", { duration($0.duration) }),
+        // A long track: where it was left ("12:40 / 58:02"), or "played".
+        ("PROGRESS", { track in track.played == true ? "played" : track.resumeAt.map { "\(duration($0)) / \(duration(track.duration))" } ?? "" }),
         ("SOURCE", { ($0.source ?? "") + ($0.gone == true ? " (gone)" : "") }),
     ]
 }

@@ -6,7 +6,7 @@ import Logging
 import Playback
 
 /// Re-reads the config file on SIGHUP (or a Manager1 Reload): a good one replaces the sources
-/// and credentials, and the ReplayGain settings from the next track on; a broken one is reported, and the last good one stays.
+/// and credentials, and `[playback]` from the next track on; a broken one is reported, and the last good one stays.
 struct ConfigReloader: Sendable {
     let options: ConfigOptions
     let loader: LoaderActor
@@ -24,7 +24,7 @@ struct ConfigReloader: Sendable {
         do {
             let configuration = try Configuration.load(explicit: options.config)
             await loader.reload(settings: configuration.loader, sources: configuration.sources)
-            player.send(.setLoudness(configuration.loudness))
+            player.send(.configure(configuration.playback))
             logger.notice("config reloaded", metadata: ["sources": "\(configuration.sources.all.count)"])
             return nil
         } catch {

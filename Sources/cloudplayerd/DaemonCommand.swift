@@ -50,7 +50,7 @@ struct DaemonCommand: AsyncParsableCommand {
             // Playing and MPRIS go on; library calls answer with this reason.
             complain("\(error)")
         }
-        let player = Player(loader: loader, output: OutputActor(device: device), loudness: configuration.loudness)
+        let player = Player(loader: loader, output: OutputActor(device: device), settings: configuration.playback)
         let reloader = ConfigReloader(options: configOptions, loader: loader, player: player)
         let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
         // A library made anew for a damaged one (now, or while serving) is filled by a scan.
@@ -68,6 +68,8 @@ struct DaemonCommand: AsyncParsableCommand {
         let keeper = StateKeeper(player: player, instance: instance)
         await keeper.restore { await manager.items(forTexts: $0) }
         await keeper.start()
+        let progress = ProgressRecorder(player: player, library: library).start()
+        defer { progress.cancel() }
         try? await manager.keepPinned()
         say("cloudplayerd: serving \(service.name)")
         ServiceNotifier.ready(status: "serving \(service.name)")

@@ -81,12 +81,12 @@ struct PlayCommand: AsyncParsableCommand {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let locations = files.map { configuration.location(of: $0, relativeTo: cwd) }
         let device = try await outputOptions.openDevice()
-        var loudness = configuration.loudness
-        if let replayGainMode { loudness.mode = replayGainMode }
-        if let replayGainPreamp { loudness.preamp = replayGainPreamp }
-        if let replayGainClip { loudness.preventClipping = replayGainClip }
+        var settings = configuration.playback
+        if let replayGainMode { settings.loudness.mode = replayGainMode }
+        if let replayGainPreamp { settings.loudness.preamp = replayGainPreamp }
+        if let replayGainClip { settings.loudness.preventClipping = replayGainClip }
         let player = Player(loader: LoaderActor(settings: configuration.loader, sources: configuration.sources),
-                            output: OutputActor(device: device), loudness: loudness)
+                            output: OutputActor(device: device), settings: settings)
         let events = player.subscribe()
         let service = noMPRIS ? nil : await Self.publish(player, sources: configuration.sources)
         let entries = await player.perform(.add(locations.map { QueueItem(location: $0) }, at: .end, play: false)).queue.entries
@@ -136,7 +136,7 @@ struct PlayCommand: AsyncParsableCommand {
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
-                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged:
+                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged:
                 break
             }
         }

@@ -279,6 +279,66 @@ struct LibraryCLITests {
         await bus.stop()
     }
 
+    @Test("a long track starts again 5 s before where it was left (MPRIS says so with Seeked), is played once heard to its last 30 s, and can be marked")
+    func longTracksRememberTheirPlace() async throws {
+        let bus = try await DBusTestBus()
+        let home = try Fixtures.shared.scratchDirectory()
+        let music = home.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try await Fixtures.shared.url(.longMP3), to: music.appendingPathComponent("episode.mp3"))
+        let config = home.appendingPathComponent("config.toml")
+        try Data("[playback]\nresume_longer_than = \"30s\"\n\n[[source]]\nname = \"home\"\ntype = \"local\"\npath = \"\(music.path)\"\n".utf8)
+            .write(to: config)
+        let daemon = try Rig.daemon(bus: bus, config: config, cacheHome: home)
+        #expect(try await bus.waitForName(Self.name))
+        func ctl(_ arguments: String...) async throws -> ProcessResult {
+            try await bus.run(BuiltProducts.cloudplayerctl, arguments)
+        }
+        func json(_ arguments: String...) async throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(try await bus.run(BuiltProducts.cloudplayerctl, arguments + ["--json"]).stdout.utf8),
+                                             options: [.fragmentsAllowed])
+        }
+        func track() async throws -> [String: Any] {
+            (try await json("ls") as? [[String: Any]])?.first ?? [:]
+        }
+        #expect(try await ctl("scan", "home").status == 0)
+        let id = try #require(try await track()["id"] as? Int64).description
+        let monitor = try ChildProcess("gdbus", ["monitor", "--session", "--dest", Self.name], environment: bus.environment)
+        defer { monitor.signal(SIGTERM) }
+
+        #expect(try await ctl("queue", "add", id, "--play").status == 0)
+        #expect(try await eventually { (try await json("status") as? [String: Any])?["position"] as? Double ?? 0 >= 12 })
+        #expect(try await ctl("pause").status == 0)
+        let left = try #require((try await json("status") as? [String: Any])?["position"] as? Double)
+        #expect(try await eventually { try await track()["resume_at"] as? Double == left })
+        #expect(!monitor.outputSoFar().contains("Seeked"))
+
+        // Queued again from the library, it starts 5 s before, and says so.
+        #expect(try await ctl("queue", "clear").status == 0)
+        #expect(try await ctl("queue", "add", id, "--play").status == 0)
+        let resumed = try #require((try await json("status") as? [String: Any])?["position"] as? Double)
+        #expect(resumed >= left - 5 && resumed < left - 4, "left at \(left), resumed at \(resumed)")
+        #expect(try await eventually { monitor.outputSoFar().contains("Seeked") }, "\(monitor.outputSoFar())")
+        let table = try await ctl("ls", "--source", "home")
+        #expect(table.stdout.contains("PROGRESS") && table.stdout.contains(" / 1:00"), "\(table.stdout)")
+
+        // Heard to within its last 30 s: played, and played again from its start.
+        #expect(try await ctl("seek", "45").status == 0)
+        #expect(try await ctl("stop").status == 0)
+        #expect(try await eventually { try await track()["played"] as? Bool == true })
+        #expect(try await track()["resume_at"] == nil)
+        #expect(try await ctl("ls", "--source", "home").stdout.contains("played"))
+        #expect(try await ctl("mark", "unplayed", id).status == 0)
+        #expect(try await track()["played"] == nil)
+        #expect(try await ctl("mark", "played", id).status == 0)
+        #expect(try await track()["played"] as? Bool == true)
+        let unknown = try await ctl("mark", "played", "987654")
+        #expect(unknown.status == 1 && unknown.stderr.contains("987654"), "\(unknown.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait().status == 0)
+        await bus.stop()
+    }
+
     @Test("--version names the package's version on both programs, and cloudplayerd the libraries it plays with")
     func versions() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

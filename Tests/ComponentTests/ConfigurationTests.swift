@@ -53,12 +53,13 @@ import Testing
         #expect(try !Configuration.parse("[cache]\nfill = \"ahead\"\n", relativeTo: directory).loader.fillWhole)
     }
 
-    @Test("[playback] replaygain, preamp and clip: read as written; off, 0 dB and clip protection by default")
+    @Test("[playback] replaygain, preamp, clip and resume_longer_than: read as written; off, 0 dB, clip protection and 10 minutes by default")
     func playbackKeys() throws {
-        let text = "[playback]\nreplaygain = \"auto\"\nreplaygain_preamp = -3.5\nreplaygain_clip = false\n"
-        #expect(try Configuration.parse(text, relativeTo: directory).loudness
-                == ReplayGainSettings(mode: .auto, preamp: -3.5, preventClipping: false))
-        #expect(try Configuration.parse("", relativeTo: directory).loudness == ReplayGainSettings(mode: .off, preamp: 0, preventClipping: true))
+        let text = "[playback]\nreplaygain = \"auto\"\nreplaygain_preamp = -3.5\nreplaygain_clip = false\nresume_longer_than = \"1h30m\"\n"
+        #expect(try Configuration.parse(text, relativeTo: directory).playback
+                == PlaybackSettings(loudness: ReplayGainSettings(mode: .auto, preamp: -3.5, preventClipping: false), resumeLongerThan: 5400))
+        #expect(try Configuration.parse("", relativeTo: directory).playback
+                == PlaybackSettings(loudness: ReplayGainSettings(mode: .off, preamp: 0, preventClipping: true), resumeLongerThan: 600))
     }
 
     @Test("the longest matching root wins; other hosts, ports and schemes do not match")
@@ -100,6 +101,8 @@ import Testing
             ("[playback]\nreplaygain_preamp = 30\n", 2, "playback.replaygain_preamp"),
             ("[playback]\nreplaygain_clip = \"yes\"\n", 2, "playback.replaygain_clip"),
             ("[playback]\nreplay_gain = \"track\"\n", 2, "playback.replay_gain"),
+            ("[playback]\nresume_longer_than = \"long\"\n", 2, "playback.resume_longer_than"),
+            ("[playback]\nresume_longer_than = 600\n", 2, "playback.resume_longer_than"),
             ("x = 1\n\n[cache]\nmax_size = \"1 GiB\"\nmax_size = \"2 GiB\"\n", 5, "cache.max_size"),
             ("x = 1\n", 1, "x"),
           ])
