@@ -59,14 +59,16 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast
-        // feeds, Subsonic servers (whose token is an MD5: swift-crypto).
+        // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
+        // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
+        // is an MD5, from swift-crypto too).
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
+            logging, .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

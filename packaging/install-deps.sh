@@ -5,9 +5,11 @@
 #                                       for fixtures, a PulseAudio server and its tools, WebDAV
 #                                       servers (rclone, nginx with dav-ext, Apache httpd with mod_dav,
 #                                       and WsgiDAV — not packaged for Debian 12, so from PyPI with pip),
-#                                       a Subsonic server (Supysonic on waitress, from PyPI too),
-#                                       and PipeWire with WirePlumber and pipewire-pulse (the other
-#                                       sound server); mutagen (PyPI) writes the tags taggers write
+#                                       PipeWire with WirePlumber and pipewire-pulse (the other
+#                                       sound server); mutagen (PyPI) writes the tags taggers write;
+#                                       for S3 the moto server with boto3 and botocore (the
+#                                       reference signer), and a Subsonic server (Supysonic on
+#                                       waitress), all from PyPI
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -22,7 +24,7 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse)
-                python_modules+=(wsgidav cheroot mutagen supysonic waitress) ;;
+                python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;
         --mpd) packages+=(mpd mpc) ;;
@@ -40,8 +42,9 @@ sudo=()
 [[ $(id -u) -eq 0 ]] || sudo=(sudo)
 install_python_modules() {
     local absent=()
-    for module in "${python_modules[@]}"; do
-        python3 -c "import $module" 2>/dev/null || absent+=("$module")
+    # An entry is a module to import, or MODULE=REQUIREMENT when pip names it otherwise.
+    for entry in "${python_modules[@]}"; do
+        python3 -c "import ${entry%%=*}" 2>/dev/null || absent+=("${entry#*=}")
     done
     [[ ${#absent[@]} -eq 0 ]] && return 0
     echo "install-deps.sh: installing ${absent[*]} with pip" >&2

@@ -63,7 +63,7 @@ package final class Manager1Service: Sendable {
             await player.perform(.add(items, at: .end, play: play))
             return UInt32(items.count)
         }
-        interface.method(Manager1.queueList) { [self] () async in queue() }
+        interface.method(Manager1.queueList) { [self] () async in await queue() }
         interface.method(Manager1.queueClear) { [self] in
             await player.perform(.replaceQueue([], play: false))
             return BusNothing()
@@ -282,13 +282,17 @@ package final class Manager1Service: Sendable {
         return status
     }
 
-    private func queue() -> [Manager1.QueuedTrack] {
+    private func queue() async -> [Manager1.QueuedTrack] {
         let snapshot = player.latest
-        return snapshot.queue.entries.enumerated().map { index, entry in
-            Manager1.QueuedTrack(index: UInt32(index), url: entry.location.uri, title: entry.title,
-                                 current: entry.id == snapshot.current?.id, artist: entry.metadata.tags.artist,
-                                 duration: entry.metadata.duration)
+        var tracks: [Manager1.QueuedTrack] = []
+        for (index, entry) in snapshot.queue.entries.enumerated() {
+            var track = Manager1.QueuedTrack(index: UInt32(index), url: entry.location.uri, title: entry.title,
+                                             current: entry.id == snapshot.current?.id, artist: entry.metadata.tags.artist,
+                                             duration: entry.metadata.duration)
+            track.cached = await loader.cacheState(of: entry.location).rawValue
+            tracks.append(track)
         }
+        return tracks
     }
 
     private func sources() async throws -> [Manager1.Source] {

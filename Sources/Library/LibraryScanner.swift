@@ -349,9 +349,11 @@ struct LibraryScanner {
     // MARK: Names
 
     /// Folder locations compare without a trailing slash.
+    /// A folder's text without its trailing slash (a server may list a folder with or without
+    /// it) — one only: S3's prefixes `f/` and `f//` are two folders.
     private static func key(_ location: TrackLocation) -> String {
         var text = location.uri
-        while text.hasSuffix("/") { text.removeLast() }
+        if text.hasSuffix("/") { text.removeLast() }
         return text
     }
 

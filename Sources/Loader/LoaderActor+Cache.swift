@@ -22,6 +22,14 @@ extension LoaderActor {
         return (stored.length, stored.ranges.ranges)
     }
 
+    /// How much of a track could play without the network: all of it (a file on this machine,
+    /// or a whole cached copy), part, or none.
+    package func cacheState(of location: TrackLocation) -> CacheState {
+        guard case .remote? = try? input(for: location) else { return .full }
+        guard let (length, ranges) = cachedRanges(of: location), length > 0 else { return .none }
+        return ranges == [0..<length] ? .full : .partial
+    }
+
     /// These tracks are never evicted (the tracks of pinned playlists).
     package func keep(_ locations: [TrackLocation]) {
         keptNames = Set(locations.filter { !$0.isFile }.map { SparseCache.identity(of: $0.uri).name })

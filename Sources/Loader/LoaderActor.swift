@@ -30,6 +30,8 @@ package actor LoaderActor {
     private let wholeFileServers = WholeFileServers()
     /// Room for downloads per host (`[network] per_host`), shared by every file.
     private let hosts: HostLimiter
+    /// Hosts that could not be connected to lately.
+    private let reachability = HostReachability()
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
     private var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
@@ -116,10 +118,19 @@ package actor LoaderActor {
 
     /// Opens a track for reading. `waiting` hears when a read starts and stops waiting for the
     /// network (buffering).
-    package func open(_ location: TrackLocation, waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
+    /// `starting`: the track starts (not a seek in one that plays): one that is not wholly
+    /// cached, from a source whose server cannot be reached, is refused as not available offline
+    /// rather than waited for. A track that plays keeps waiting for its bytes.
+    package func open(_ location: TrackLocation, starting: Bool = true,
+                      waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
         switch try input(for: location) {
         case .disk: return try FileByteSource(path: try Self.path(of: location))
-        case .remote(let input): return NetworkByteSource(resource: try await resource(for: location, input: input), waiting: waiting)
+        case .remote(let input):
+            let resource = try await resource(for: location, input: input, revalidatingFirst: starting)
+            if starting, !resource.isComplete, reachability.isUnreachable(resource.host) {
+                throw LoaderError.unavailableOffline(source: input.name)
+            }
+            return NetworkByteSource(resource: resource, waiting: waiting)
         }
     }
 
@@ -243,7 +254,10 @@ package actor LoaderActor {
 
     /// The shared resource for a remote track, its length and version known (from the cache, or
     /// from the first answer of the server).
-    func resource(for location: TrackLocation, input: any RemoteInput, known: ResourceInfo? = nil) async throws -> RemoteResource {
+    /// `revalidatingFirst`: a cached copy that is not whole is checked with the server before
+    /// this returns, not meanwhile — so a server that cannot be reached is known at once.
+    func resource(for location: TrackLocation, input: any RemoteInput, known: ResourceInfo? = nil,
+                  revalidatingFirst: Bool = false) async throws -> RemoteResource {
         guard !isShutDown else { throw LoaderError.cancelled }
         let (name, _) = SparseCache.identity(of: location.uri)
         // Looked up first: an idle resource that is asked for again is used again (its record
@@ -264,7 +278,11 @@ package actor LoaderActor {
             if resource.currentInfo == nil {
                 Task { await self.download(nil, of: resource, version: 0) }
             } else if known == nil {  // what a listing just said needs no second asking
-                Task { await self.revalidate(resource) }
+                if revalidatingFirst && !resource.isComplete {
+                    await revalidate(resource)
+                } else {
+                    Task { await self.revalidate(resource) }
+                }
             }
         }
         try await resource.waitForInfo()
@@ -298,12 +316,14 @@ package actor LoaderActor {
         guard let known = resource.currentInfo else { return }
         do {
             let fresh = try await resource.input.describe(resource.location)
+            reachability.answered(resource.host)
             guard fresh.length != known.length
                     || !Validator.cachedCopyIsCurrent(listed: fresh.validator, recorded: known.validator) else { return }
             logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
             resource.forgetCachedCopy()
             if resources[resource.name] === resource && !resource.isInUse { resources[resource.name] = nil }
         } catch {
+            if case .unreachable = HTTPTransport.loaderError(error) { reachability.connectFailed(resource.host) }
             logger.debug("cached copy not revalidated", metadata: ["source": "\(resource.input.name)", "reason": "\(error)"])
         }
     }
@@ -318,7 +338,8 @@ package actor LoaderActor {
     /// first request for a file whose length is not known yet. `version`: what `plan()` claimed
     /// the chunk for.
     private func download(_ chunk: Range<Int64>?, of resource: RemoteResource, version: Int) async {
-        let download = RangeDownload(resource: resource, retries: settings.retries, hosts: hosts, logger: logger)
+        let download = RangeDownload(resource: resource, retries: settings.retries, hosts: hosts, reachability: reachability,
+                                     reconnectDelay: .milliseconds(Int(settings.readTimeout * 1000)), logger: logger)
         await download.run(chunk, version: version)
         if let chunk { resource.finished(chunk, version: version) } else { resource.firstRequestEnded() }
         cache.trimIfNeeded(keeping: protectedNames)

@@ -41,6 +41,8 @@ extension Manager1 {
         package var current: Bool
         package var artist: String?
         package var duration: Double?
+        /// How much of it could play offline: full, partial or none.
+        package var cached: String?
 
         package init(index: UInt32, url: String, title: String, current: Bool, artist: String? = nil, duration: Double? = nil) {
             self.index = index

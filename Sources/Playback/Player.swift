@@ -496,7 +496,10 @@ package actor Player {
             var failuresInARow = 0
             while let item = next, !Task.isCancelled {
                 do {
-                    let source = try await loader.open(item.location) { mailbox.yield(.buffering(item, $0, generation: generation)) }
+                    // A seek, or the track again, is not a start: it waits for its bytes as it plays.
+                    let source = try await loader.open(item.location, starting: !tagsKnown) {
+                        mailbox.yield(.buffering(item, $0, generation: generation))
+                    }
                     // A seek or skip must reach a decoder that waits for the network, on its thread.
                     try await withTaskCancellationHandler {
                         let (loudness, inAlbumRun) = await self.loudness(for: item)

@@ -8,6 +8,7 @@ package enum SourceTypes {
         HTTPSource.self,
         WebDAVSource.self,
         FeedSource.self,
+        S3Source.self,
         SubsonicSource.self,
     ]
 }

@@ -29,6 +29,8 @@ struct QueueCommand: AsyncParsableCommand {
                 ("#", { ($0.current ? "▶ " : "  ") + String($0.index + 1) }),
                 ("TITLE", { $0.title }), ("ARTIST", { $0.artist ?? "" }),
                 ("TIME", { Formatting.duration($0.duration) }),
+                // What could play offline: the whole track, part of it, or nothing.
+                ("CACHED", { $0.cached ?? "" }),
             ])
         }
     }

@@ -78,18 +78,6 @@ struct ValidatorTests {
         #expect(Validator.date("1700000000.123") == nil, "a local file's version is no date")
     }
 
-    /// Reads a whole source on a thread of its own (reads wait for the network).
-    private func readAll(_ source: any ByteSource) async throws -> Data {
-        try await onOwnThread {
-            var data = Data()
-            while true {
-                let bytes = try source.readBytes(at: Int64(data.count), count: 65_536)
-                if bytes.isEmpty { return data }
-                data.append(contentsOf: bytes)
-            }
-        }
-    }
-
     @Test("scan, play, then replay after restarts: no body byte on replay, and the cached copy survives a rescan",
           .timeLimit(.minutes(3)), arguments: WebDAVTestServer.Kind.allCases)
     func replayFromCache(kind: WebDAVTestServer.Kind) async throws {
@@ -124,7 +112,7 @@ struct ValidatorTests {
         let scan = try #require(await library.scan(["dav"], loader: first).first)
         #expect(scan.tracks == 1 && scan.tagsRead == 1, "\(kind)")
         if datedAhead { #expect(getBytes() <= 70 * 1024, "\(kind): the scan fetched \(getBytes()) bytes") }
-        #expect(try await readAll(try await first.open(rig.url(.longOpus))) == origin)
+        #expect(try await first.open(rig.url(.longOpus)).readWhole() == origin)
         await first.shutdown()
         #expect(try rig.cache.holdsWhole(origin), "\(kind): the play left the whole file cached")
         if datedAhead {
@@ -142,7 +130,7 @@ struct ValidatorTests {
         for _ in 0..<2 {
             rig.proxy.clearLog()
             let loader = LoaderActor(configuration: configuration)
-            #expect(try await readAll(try await loader.open(rig.url(.longOpus))) == origin)
+            #expect(try await loader.open(rig.url(.longOpus)).readWhole() == origin)
             await loader.shutdown()
             replayed.append(getBytes())
         }

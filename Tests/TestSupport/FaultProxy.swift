@@ -21,8 +21,9 @@ public final class FaultProxy: @unchecked Sendable {
         /// Answers 302 with this Location (the path of the request appended) instead of asking the server.
         case redirect(to: String)
         /// Answers the next request of this method (PROPFIND, GET) with this status and body
-        /// instead of asking the server: a server that lies, or is broken.
-        case answer(method: String, status: Int, body: String)
+        /// (and these header lines, `Name: value`) instead of asking the server: a server that
+        /// lies, or is broken, or redirects to a bucket's region.
+        case answer(method: String, status: Int, body: String, headers: [String] = [])
         /// Answers the next GET with this status (429, 503) and `Retry-After`: `seconds`, or
         /// with `asDate` an HTTP-date that many seconds after the answer's `Date`.
         case busy(status: Int, retryAfter: Int, asDate: Bool)
@@ -47,7 +48,8 @@ public final class FaultProxy: @unchecked Sendable {
 
     public let port: Int
     private let originPort: Int
-    private let listener: Int32
+    /// The listening socket, replaced when connections are taken again.
+    private var listener: Int32
     private let state = NSLock()
     private var faults: [Fault] = []
     private var ignoresRange = false
@@ -64,22 +66,35 @@ public final class FaultProxy: @unchecked Sendable {
     /// Starts a proxy in front of `origin` (a server on 127.0.0.1 at that port).
     public init(originPort: Int) throws {
         self.originPort = originPort
+        let (fd, port) = try Self.listen(port: 0)
+        listener = fd
+        self.port = port
+        startAccepting(fd)
+    }
+
+    /// A listening socket on 127.0.0.1 at `port` (0: any free one), and its port.
+    private static func listen(port: Int) throws -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("proxy: socket failed") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
+        var address = Self.loopback(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { throw TestSupportError("proxy: cannot listen") }
+        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
+            close(fd)
+            throw TestSupportError("proxy: cannot listen")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in acceptLoop() }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    private func startAccepting(_ fd: Int32) {
+        let thread = Thread { [self] in acceptLoop(fd) }
         thread.name = "fault-proxy"
         thread.start()
     }
@@ -143,8 +158,18 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// Stops listening: the server is gone, connections are refused.
     public func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        let fd = state.withLock { listener }
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    /// Refuses connections (the network is down: `connect` fails at once), or takes them again
+    /// on the same port.
+    public func refuseConnections(_ refusing: Bool) throws {
+        if refusing { return stop() }
+        let (fd, _) = try Self.listen(port: port)
+        state.withLock { listener = fd }
+        startAccepting(fd)
     }
 
     /// The log once no request is being served (at most 5 s from now): an exchange is logged as
@@ -162,7 +187,7 @@ public final class FaultProxy: @unchecked Sendable {
 
     // MARK: Serving
 
-    private func acceptLoop() {
+    private func acceptLoop(_ listener: Int32) {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
@@ -229,12 +254,13 @@ public final class FaultProxy: @unchecked Sendable {
             _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(base)\(request.target)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
-        if case .answer(_, let code, let body)? = takeFault(where: {
-            if case .answer(let method, _, _) = $0 { method == request.method } else { false }
+        if case .answer(_, let code, let body, let extra)? = takeFault(where: {
+            if case .answer(let method, _, _, _) = $0 { method == request.method } else { false }
         }) {
             record.status = code
             record.bytes = body.utf8.count
             _ = Self.send(client, "HTTP/1.1 \(code) Answered\r\nContent-Type: application/xml; charset=utf-8\r\n"
+                          + extra.map { "\($0)\r\n" }.joined()
                           + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
             return
         }

@@ -20,6 +20,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case contentRange = "content-range"
     /// WebDAV PROPFIND answers.
     case propfind
+    /// S3 answers: `ListObjectsV2` pages and error bodies.
+    case s3
     /// The config file: TOML, the [cache] and [network] checks, and the values source types read.
     case config
     /// The library's tag reader (ID3v2, ID3v1, Xing/LAME, Ogg/Opus headers) over a whole file.
@@ -94,6 +96,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             _ = ContentRange(String(decoding: bytes, as: UTF8.self))
         case .propfind:
             _ = try? PropfindParser.parse(Data(bytes))
+        case .s3:
+            _ = try? S3AnswerParser.page(Data(bytes))
+            _ = S3AnswerParser.failure(Data(bytes))
         case .config:
             // The file's shape, then every kind of value a source type reads from its table.
             guard let file = try? ConfigFile.parse(String(decoding: bytes, as: UTF8.self), relativeTo: URL(fileURLWithPath: "/nonexistent"))

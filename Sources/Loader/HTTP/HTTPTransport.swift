@@ -4,6 +4,7 @@ import Foundation
 import Model
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// The HTTP client of one source: its TLS trust and timeouts, and redirects followed here, not by
@@ -14,13 +15,21 @@ package final class HTTPTransport: Sendable {
     package let name: String
     private let client: HTTPClient
     private let isOpen = Locked(true)
-    /// The headers that prove who we are to a URL; empty where they must not go.
-    private let credentials: @Sendable (URL) throws -> HTTPHeaders
+    /// The headers that prove who we are to a URL, for a request of that method; empty where
+    /// they must not go.
+    private let credentials: @Sendable (URL, HTTPMethod) throws -> HTTPHeaders
 
     /// `tlsCAFile`: certificates to trust (a self-signed server); `readTimeout`: seconds
     /// without a byte (or without an answer to a connect) before a request fails.
+    package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double,
+                             credentials: @escaping @Sendable (URL) throws -> HTTPHeaders = { _ in [:] }) throws {
+        try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, signing: { url, _ in try credentials(url) })
+    }
+
+    /// A transport whose credentials are a signature of each request (S3's SigV4), made anew
+    /// for every request and every redirect it follows.
     package init(name: String, tlsCAFile: String? = nil, readTimeout: Double,
-                 credentials: @escaping @Sendable (URL) throws -> HTTPHeaders = { _ in [:] }) throws {
+                 signing credentials: @escaping @Sendable (URL, HTTPMethod) throws -> HTTPHeaders) throws {
         self.name = name
         self.credentials = credentials
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -31,9 +40,12 @@ package final class HTTPTransport: Sendable {
             tls.trustRoots = .file(tlsCAFile)
         }
         let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                            configuration: HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                                    timeout: .init(connect: read, read: read)))
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: read, read: read))
+        // A refused connection is an answer at once: the client's own retries would hide it for
+        // the whole connect timeout. The loader retries what is worth retrying itself.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     package func shutdown() async {
@@ -56,7 +68,7 @@ package final class HTTPTransport: Sendable {
         for _ in 0..<6 {
             var request = HTTPClientRequest(url: target.absoluteString)
             request.method = method
-            request.headers = try credentials(target)
+            request.headers = try credentials(target, method)
             request.headers.add(contentsOf: extra)
             request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
             if let body { request.body = .bytes(ByteBuffer(string: body)) }
@@ -66,8 +78,11 @@ package final class HTTPTransport: Sendable {
             } catch {
                 throw Self.loaderError(error)
             }
-            guard [301, 302, 303, 307, 308].contains(response.status.code) else { return response }
-            guard let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: target)?.absoluteURL,
+            // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
+            // region in a header and its body, for the caller to sign for.
+            guard [301, 302, 303, 307, 308].contains(response.status.code),
+                  let location = response.headers.first(name: "Location") else { return response }
+            guard let next = URL(string: location, relativeTo: target)?.absoluteURL,
                   ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
                 throw LoaderError.badResponse("a redirect without a usable Location")
             }
@@ -92,7 +107,18 @@ package final class HTTPTransport: Sendable {
             }
             return .tls("the secure connection failed")
         }
+        if isConnectFailure(error) { return .unreachable(describe(error)) }
         return .network(describe(error))
+    }
+
+    /// Whether no connection could be made at all — as opposed to one that broke.
+    static func isConnectFailure(_ error: any Error) -> Bool {
+        if error is NIOConnectionError { return true }
+        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
+        if let error = error as? IOError {
+            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(error.errnoCode)
+        }
+        return false
     }
 
     /// A transport error in words, without URLs (they may carry tokens in their query).

@@ -19,10 +19,17 @@ import Parsers
 /// whole-file answer used (and cached) from the start. Bytes are written only inside what
 /// `Content-Range` says they are. Each request waits for room at its host (`HostLimiter`), and a
 /// 429 or 503 with `Retry-After` keeps every download of that host waiting as long as it asks.
+/// A connection that cannot be made marks the host unreachable (`HostReachability`); a file of
+/// which nothing is known then fails at once as not available offline.
 package struct RangeDownload {
     let resource: RemoteResource
     let retries: Int
     let hosts: HostLimiter
+    let reachability: HostReachability
+    /// How long to wait before connecting again to a host that refused: the read timeout, as
+    /// long as one attempt lasted while the HTTP client retried connecting by itself — so a
+    /// playing track waits for a server that restarts as long as it always did.
+    let reconnectDelay: Duration
     let logger: Logger
 
     /// A 429 or 503 that said when to come back.
@@ -43,6 +50,7 @@ package struct RangeDownload {
         // How far the learning request got: once it wrote bytes, its answer described the file.
         var head: Int64 = 0
         var lastError = LoaderError.network("no progress")
+        var unreachable = false
         while !Task.isCancelled {
             let state = resource.requestState
             // A download of a replaced version, or of a file given up on, has nothing left to do.
@@ -72,6 +80,17 @@ package struct RangeDownload {
                     throw busy.error
                 }
             } catch let error as LoaderError where error.isTransient || error == .http(status: 416) {
+                unreachable = false
+                if case .unreachable = error {
+                    unreachable = true
+                    reachability.connectFailed(resource.host)
+                    // Nothing of the file is known, let alone cached, and its server cannot be
+                    // reached: not worth waiting for (a track that plays resumes as below).
+                    if chunk == nil && learning && state.length == nil {
+                        resource.fail(.unavailableOffline(source: resource.input.name))
+                        return
+                    }
+                }
                 if cursor + head > before { failures = 0 }
                 failures += 1
                 lastError = error
@@ -94,8 +113,8 @@ package struct RangeDownload {
                 return
             }
             if failures > 0 {
-                let delay = min(0.2 * pow(2, Double(failures - 1)), 5)
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                let delay = Duration.milliseconds(Int(min(0.2 * pow(2, Double(failures - 1)), 5) * 1000))
+                try? await Task.sleep(for: unreachable ? max(delay, reconnectDelay) : delay)
             }
         }
     }
@@ -119,6 +138,7 @@ package struct RangeDownload {
             }
         }
         let response = try await resource.input.get(resource.location, headers: headers)
+        reachability.answered(resource.host)
         let stated = ResourceInfo.version(in: response.headers)
         let validator = stated?.text
         let sameValidator = Validator.sameVersion(stated?.text, state.validator) != false

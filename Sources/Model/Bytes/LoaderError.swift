@@ -14,6 +14,12 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     case http(status: Int)
     /// The network failed, and went on failing through every retry.
     case network(String)
+    /// No connection could be made to the server (refused, no route, no answer to connect): the
+    /// network or the server is down. Retried like `network` for a track that is playing.
+    case unreachable(String)
+    /// A track that is not wholly cached, from a source whose server cannot be reached: skipped
+    /// rather than waited for.
+    case unavailableOffline(source: String)
     /// The secure connection could not be made (an untrusted certificate, say).
     case tls(String)
     /// The server answered something that cannot be right.
@@ -42,6 +48,8 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
                           : "\(source): access denied by the server (HTTP 403)"
         case .http(let status): "the server answered HTTP \(status)"
         case .network(let reason): "network: \(reason)"
+        case .unreachable(let reason): "cannot reach the server: \(reason)"
+        case .unavailableOffline(let source): "not available offline (\(source) cannot be reached, and the track is not wholly cached)"
         case .tls(let reason): "TLS: \(reason)"
         case .badResponse(let reason): "bad answer from the server: \(reason)"
         case .changedOnServer: "the file changed on the server while playing"
@@ -55,7 +63,7 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     /// Worth trying again: the network or the server had a bad moment.
     package var isTransient: Bool {
         switch self {
-        case .network: true
+        case .network, .unreachable: true
         case .http(let status): status >= 500 || status == 408 || status == 429
         default: false
         }

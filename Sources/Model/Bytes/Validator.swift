@@ -147,6 +147,12 @@ package struct Validator: Sendable, Equatable {
         }
     }
 
+    /// `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form `Last-Modified` takes:
+    /// for a date a listing gives in another form (S3's ISO 8601).
+    package static func httpDate(_ date: Date) -> String {
+        httpDateFormatters.withLock { $0[0].string(from: date) }
+    }
+
     /// Made once: a formatter costs far more to make than to use. Behind a lock, as
     /// `DateFormatter` is not `Sendable`.
     private static let httpDateFormatters = HTTPDateFormatters()
