@@ -63,7 +63,8 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
-        // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto).
+        // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
+        // is an MD5, from swift-crypto too).
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
             logging, .product(name: "Crypto", package: "swift-crypto"),
@@ -129,7 +130,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "DBus", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

@@ -7,8 +7,9 @@
 #                                       and WsgiDAV — not packaged for Debian 12, so from PyPI with pip),
 #                                       PipeWire with WirePlumber and pipewire-pulse (the other
 #                                       sound server); mutagen (PyPI) writes the tags taggers write;
-#                                       and for S3 the moto server with boto3 and botocore (the
-#                                       reference signer), from PyPI
+#                                       for S3 the moto server with boto3 and botocore (the
+#                                       reference signer), and a Subsonic server (Supysonic on
+#                                       waitress), all from PyPI
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -23,7 +24,7 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse)
-                python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3) ;;
+                python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;
         --mpd) packages+=(mpd mpc) ;;

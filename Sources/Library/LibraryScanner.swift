@@ -91,6 +91,8 @@ struct LibraryScanner {
             let recorded: Bool
             if let title = listing.feedTitle {
                 recorded = recordFeed(listing, folder: folder, title: title, into: library, store: store, mark: mark, report: &report)
+            } else if let title = listing.playlistTitle {
+                recorded = recordPlaylist(listing, folder: folder, title: title, store: store, mark: mark, report: &report)
             } else {
                 report.folders += 1
                 let tracks = listing.files.filter { Self.audioExtensions.contains(Self.fileExtension($0.name)) }
@@ -138,6 +140,16 @@ struct LibraryScanner {
         var unchanged: [Int64] = []
         var toRead: [StorageFile] = []
         for file in files {
+            if let listed = file.listed {
+                // What the listing says is the track: recorded as it is, unless it is so already.
+                let track = Self.listedTrack(file, listed, source: source, folder: folderKey)
+                if let old = known[file.location.uri], let id = old.id, Self.sameListing(old, track) {
+                    unchanged.append(id)
+                } else {
+                    tracks.append(track)
+                }
+                continue
+            }
             if let old = known[file.location.uri], let id = old.id, old.size == file.info?.length,
                Validator.sameVersion(old.validator, file.info?.validator) ?? (old.validator == file.info?.validator),
                old.problem == nil {
@@ -179,6 +191,24 @@ struct LibraryScanner {
         report.tracks += tracks.count + unchanged.count
         library.scanProgress?.tracks += tracks.count + unchanged.count
         return true
+    }
+
+    /// A file whose listing says what it is (a Subsonic song) as a track, without reading it.
+    private static func listedTrack(_ file: StorageFile, _ listed: ListedTrack, source: String, folder: String) -> LibraryTrack {
+        var track = LibraryTrack(url: file.location.uri, source: source, folder: folder)
+        track.size = file.info?.length
+        track.validator = file.info?.validator
+        track.tags = listed.metadata.tags
+        track.duration = listed.metadata.duration
+        track.codec = listed.codec?.rawValue
+        track.published = listed.published
+        return track
+    }
+
+    /// Whether a known track is what a listing says again (nothing to write but the sighting).
+    private static func sameListing(_ old: LibraryTrack, _ new: LibraryTrack) -> Bool {
+        old.folder == new.folder && old.size == new.size && old.validator == new.validator && old.tags == new.tags
+            && old.duration == new.duration && old.codec == new.codec && old.published == new.published && old.problem == nil
     }
 
     /// One file's tags, read from its head and tail; a file that cannot be read is kept with
@@ -258,6 +288,24 @@ struct LibraryScanner {
             report.tracks += items.count
             report.playlists += 1
             library.scanProgress?.tracks += items.count
+            return true
+        } catch {
+            report.problems.append("\(source): \(error)")
+            return false
+        }
+    }
+
+    /// A playlist the source keeps: its items in order. Its tracks are recorded where their
+    /// own folders (albums) are listed, not here.
+    private func recordPlaylist(_ listing: StorageListing, folder: StorageFolder, title: String, store: LibraryStore,
+                                mark: Int64, report: inout ScanReport) -> Bool {
+        let items = listing.files.enumerated().map { position, file in
+            LibraryPlaylistItem(playlist: 0, position: position, url: file.location.uri, title: file.listed?.metadata.tags.title)
+        }
+        do {
+            try store.savePlaylist(LibraryPlaylist(name: title, kind: .file, source: source, url: folder.location.uri),
+                                   items: items, mark: mark)
+            report.playlists += 1
             return true
         } catch {
             report.problems.append("\(source): \(error)")

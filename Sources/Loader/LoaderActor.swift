@@ -101,6 +101,19 @@ package actor LoaderActor {
         try artwork.store(art)
     }
 
+    /// A local file holding the cover art the source of a track keeps apart from it
+    /// (`RemoteInput.artwork`); nil when it has none, or cannot give it now (that is only logged).
+    package func sourceArtwork(of location: TrackLocation) async -> URL? {
+        guard case .remote(let input)? = try? input(for: location) else { return nil }
+        do {
+            guard let art = try await input.artwork(location) else { return nil }
+            return try artwork.store(art)
+        } catch {
+            logger.debug("no cover art from the source", metadata: ["source": "\(input.name)", "reason": "\(error)"])
+            return nil
+        }
+    }
+
     // MARK: Reading
 
     /// Opens a track for reading. `waiting` hears when a read starts and stops waiting for the
@@ -131,6 +144,19 @@ package actor LoaderActor {
             resource.prefetch()
         } catch {
             logger.debug("prefetch failed", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// Tells the source of a track that it started playing (`heard` false) or has been heard
+    /// (`RemoteInput.played`), without holding up the caller; a failure is only logged.
+    package func played(_ location: TrackLocation, heard: Bool) {
+        guard case .remote(let input)? = try? input(for: location) else { return }
+        Task {
+            do {
+                try await input.played(location, heard: heard)
+            } catch {
+                logger.notice("play not reported to the server", metadata: ["source": "\(input.name)", "reason": "\(error)"])
+            }
         }
     }
 

@@ -11,6 +11,8 @@ package struct MPRISState: Sendable {
     /// The library's playlists, by name.
     package var playlists: [MPRISPlaylist] = []
 
+    package init() {}
+
     /// The library playlist the queue was made from, while the queue is still that playlist's.
     package var activePlaylist: MPRISPlaylist? {
         player.queue.playlist.flatMap { id in playlists.first { $0.libraryID == id } }

@@ -32,6 +32,8 @@ package actor Player {
         case checkPosition
         /// The sound server answers again and has a sink (`OutputActor.reconnect`).
         case soundServerBack
+        /// Cover art the track's source keeps apart from the file, now in a local file.
+        case sourceArtwork(QueueEntry, URL)
     }
 
     /// The listeners and the last state published, changed together so that a new listener's
@@ -61,6 +63,11 @@ package actor Player {
     private var generation = 0
     /// While playing: asks now and then for the position to be checked against the output.
     private var positionClock: Task<Void, Never>?
+    /// Entries reported heard to their source (`LoaderActor.played`) since they last started:
+    /// once per play, even when the next track starts before this one's end is heard.
+    private var reportedHeard: Set<UInt64> = []
+    /// Heard: half the track, or this much of a longer one (as Last.fm and Subsonic count).
+    private static let heardAfter = 240.0
     /// How often, while playing, the position is checked against what the output has played
     /// (a stream that starts late, a pause in the sound server, a clock that runs its own way).
     private static let positionCheckEvery = Duration.seconds(2)
@@ -203,6 +210,11 @@ package actor Player {
                 await checkPosition(announce: true)
             case .soundServerBack:
                 await soundServerReturned()
+            case .sourceArtwork(let entry, let file):
+                // Still its track, and none better came with the file itself.
+                guard state.current?.id == entry.id, state.artwork == nil else { continue }
+                state.artwork = file
+                publish(.artworkReady(entry, file))
             }
         }
     }
@@ -561,6 +573,8 @@ package actor Player {
                 state.currentInfo = decoded
                 logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                        "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
+                reportedHeard.remove(entry.id)
+                Task { [loader] in await loader.played(entry.location, heard: false) }
             }
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
@@ -571,18 +585,24 @@ package actor Player {
             if let following = state.queue.entry(after: entry.id, automatically: true) {
                 Task { [loader] in await loader.prefetch(following.location) }
             }
-            if let art = info.tags.artwork {
-                do {
-                    let file = try await loader.storeArtwork(art)
-                    guard state.current?.id == entry.id else { return }
-                    state.artwork = file
-                    publish(.artworkReady(entry, file))
-                } catch {
-                    logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
+            guard let art = info.tags.artwork else {
+                // None in the file: the source may keep one (fetched without holding up the player).
+                Task { [loader, mailbox] in
+                    if let file = await loader.sourceArtwork(of: entry.location) { mailbox.yield(.sourceArtwork(entry, file)) }
                 }
+                return
+            }
+            do {
+                let file = try await loader.storeArtwork(art)
+                guard state.current?.id == entry.id else { return }
+                state.artwork = file
+                publish(.artworkReady(entry, file))
+            } catch {
+                logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
             }
         case .trackEnded(let entry):
             noteProgress(of: entry.id, at: .infinity, ended: true)
+            reportHeard(entry)
             publish(.trackEnded(entry))
             if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
         case .trackRejected(let entry, let error):
@@ -662,8 +682,17 @@ package actor Player {
     private func checkPosition(announce: Bool) async {
         guard state.status == .playing, state.position.moving, let heard = await output.position(),
               heard.entry.id == state.current?.id else { return }
+        if let duration = state.currentInfo?.duration, heard.seconds >= min(duration / 2, Self.heardAfter) {
+            reportHeard(heard.entry)
+        }
         guard abs(heard.seconds - state.position.seconds(at: .now)) > Self.positionTolerance else { return }
         state.position = PositionAnchor(seconds: heard.seconds, moving: true)
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
+    }
+
+    /// Tells the track's source it has been heard, once for this start of it (without waiting).
+    private func reportHeard(_ entry: QueueEntry) {
+        guard reportedHeard.insert(entry.id).inserted else { return }
+        Task { [loader] in await loader.played(entry.location, heard: true) }
     }
 }

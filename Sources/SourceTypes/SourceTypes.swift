@@ -9,5 +9,6 @@ package enum SourceTypes {
         WebDAVSource.self,
         FeedSource.self,
         S3Source.self,
+        SubsonicSource.self,
     ]
 }

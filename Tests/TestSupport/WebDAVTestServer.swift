@@ -223,7 +223,7 @@ public final class WebDAVTestServer: Sendable {
     }
 
     /// Waits until something accepts connections on 127.0.0.1:`port`.
-    private static func waitForListener(port: Int, failure: () -> String) async throws {
+    static func waitForListener(port: Int, failure: () -> String) async throws {
         for _ in 0..<300 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()

@@ -34,6 +34,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case feed
     /// Playlist files (M3U, M3U8, PLS).
     case playlist
+    /// Subsonic answers, JSON or XML.
+    case subsonic
 
     /// Decoded frames beyond this are not worth the fuzzer's time.
     static let frameBudget = 1 << 20
@@ -117,6 +119,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             let base = URL(string: "https://example.org/music/list.m3u")!
             _ = try? PlaylistFileParser.parse(bytes, name: "list.m3u", base: base)
             _ = try? PlaylistFileParser.parse(bytes, name: "list.pls", base: URL(fileURLWithPath: "/music/list.pls"))
+        case .subsonic:
+            _ = try? SubsonicAnswerParser.parse(bytes)
         }
     }
 }

@@ -18,13 +18,7 @@ package struct HTTPInput: RemoteInput {
     package nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
         let response = try await transport.send(try Self.url(of: location), method: .HEAD, headers: ["Accept-Encoding": "identity"])
         guard response.status == .ok else { throw transport.failure(response.status) }
-        guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
-            throw LoaderError.badResponse("the server did not say how long the file is")
-        }
-        let version = ResourceInfo.version(in: response.headers)
-        return ResourceInfo(length: length, validator: version?.text, ifRange: version?.ifRange,
-                            contentType: response.headers.first(name: "Content-Type"),
-                            acceptsRanges: response.headers.first(name: "Accept-Ranges") == "bytes")
+        return try ResourceInfo.described(by: response.headers)
     }
 
     package nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {

@@ -160,7 +160,12 @@ package struct RangeDownload {
             try await receive(response, at: &cursor, until: range.upperBound, version: owner)
         case 200:
             guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
-                throw LoaderError.badResponse("the server did not say how long the file is")
+                // A stream made as it is sent (a transcode): no length, no ranges. The first
+                // answer is taken whole, and only then is the file described and cached.
+                guard first else { throw LoaderError.badResponse("the server did not say how long the file is") }
+                try await receiveWhole(response, version: stated, type: type)
+                cursor = min(end, resource.requestState.length ?? 0)
+                return
             }
             let sameVersion = state.length == length && sameValidator
             if sameVersion && sentCondition {
@@ -195,6 +200,26 @@ package struct RangeDownload {
             }
             throw failure
         }
+    }
+
+    /// The most of a stream without a length that is taken (in memory, until it ends).
+    static let largestUnsizedStream = 512 << 20
+
+    /// A whole body of unknown length: gathered, then established as the file (without ranges)
+    /// and stored at once, so a copy is cached only once it is whole.
+    private nonisolated(nonsending) func receiveWhole(_ response: HTTPClientResponse, version stated: Validator?,
+                                                      type: String?) async throws {
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: Self.largestUnsizedStream)
+        } catch is NIOTooManyBytesError {
+            throw LoaderError.badResponse("a stream without a length, larger than \(Self.largestUnsizedStream >> 20) MiB")
+        } catch {
+            throw HTTPTransport.loaderError(error)
+        }
+        let info = ResourceInfo(length: Int64(body.readableBytes), validator: stated?.text, contentType: type, acceptsRanges: false)
+        let owner = resource.establish(info).version
+        _ = body.withUnsafeReadableBytes { resource.store($0, at: 0, version: owner) }
     }
 
     /// Writes the body at `position` on, up to `end`; stops early if the version is outdated, or

@@ -38,6 +38,9 @@ package struct StorageListing: Sendable {
     package var version: String?
     /// A feed: its title; its files are its episodes, newest first — a playlist in that order.
     package var feedTitle: String?
+    /// A playlist the source keeps (a Subsonic server's): its title; its files, in order, are
+    /// its items, each recorded as a track where its own folder is listed.
+    package var playlistTitle: String?
     /// Entries left out, one line each (a link pointing outside the source).
     package var problems: [String] = []
 
@@ -51,7 +54,8 @@ package struct StorageFile: Sendable {
     package var name: String
     /// Length and version, when the listing gives them: an unchanged file is not read again.
     package var info: ResourceInfo?
-    /// What the listing knows of the track (a feed's episode): its tags need no reading.
+    /// What the listing knows of the track (a feed's episode, a Subsonic song): its tags need
+    /// no reading.
     package var listed: ListedTrack?
 
     package init(location: TrackLocation, name: String, info: ResourceInfo? = nil, listed: ListedTrack? = nil) {

@@ -23,6 +23,20 @@ package protocol RemoteInput: Sendable {
     /// The server a track is on: one that ignores `Range` is remembered by this.
     func server(of location: TrackLocation) -> String
 
+    /// The track started playing (`heard` false), or has been heard — half of it, or four
+    /// minutes: a server that keeps play counts and "now playing" (Subsonic's `scrobble`) is
+    /// told. Most sources have no one to tell.
+    nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws
+
+    /// A track's cover art as the source keeps it apart from the file (Subsonic's
+    /// `getCoverArt`); nil when it has none. Art embedded in a file needs no source's help.
+    nonisolated(nonsending) func artwork(_ location: TrackLocation) async throws -> Artwork?
+
     /// Closes its connections.
     func shutdown() async
+}
+
+extension RemoteInput {
+    package nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws {}
+    package nonisolated(nonsending) func artwork(_ location: TrackLocation) async throws -> Artwork? { nil }
 }

@@ -32,6 +32,9 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     /// The server ignores `Range`, and the bytes asked for lie so far in that only the whole
     /// file would bring them (a library scan goes without a tail rather than download it).
     case wholeFileOnly
+    /// The server's own protocol said no (a Subsonic answer's error): final, and said in the
+    /// source's name, since the answer was an HTTP 200.
+    case service(source: String, reason: String)
 
     package var description: String {
         switch self {
@@ -53,6 +56,7 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .configuration(let reason): reason
         case .cancelled: "cancelled"
         case .wholeFileOnly: "the server sends whole files only, and this part of the file is far from its start"
+        case .service(let source, let reason): "\(source): \(reason)"
         }
     }
 
