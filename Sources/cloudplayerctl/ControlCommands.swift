@@ -10,6 +10,14 @@ enum ControlCommands {
         _ = try await Daemon.call(options, Manager1.control, command, value)
     }
 
+    /// Sends a control whose value is a time as people type it (42, 1:30, 90s), times `sign`.
+    static func send(_ options: GlobalOptions, _ command: String, time text: String, sign: Double = 1) async throws {
+        guard let seconds = ClockText.seconds(text) else {
+            throw ValidationError("'\(text)' is not a time such as 42, 1:30 or 90s.")
+        }
+        try await send(options, command, sign * seconds)
+    }
+
     /// A control without an argument: its name on the command line and in the `Control` call.
     protocol Plain: AsyncParsableCommand {
         static var control: String { get }
@@ -56,30 +64,21 @@ enum ControlCommands {
         static let configuration = CommandConfiguration(commandName: "seek", abstract: "Jumps to a place in the track: 42, 1:30 or 1:02:03.")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "Where: seconds, or minutes:seconds, or hours:minutes:seconds.") var position: String
-        func run() async throws {
-            guard let seconds = ClockText.seconds(position) else { throw ValidationError("'\(position)' is not a position such as 42, 1:30 or 1:02:03.") }
-            try await send(options, "seek", seconds)
-        }
+        func run() async throws { try await send(options, "seek", time: position) }
     }
 
     struct Forward: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "forward", abstract: "Jumps ahead (10 s unless told).")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "Seconds, or minutes:seconds.") var by: String = "10"
-        func run() async throws {
-            guard let seconds = ClockText.seconds(by) else { throw ValidationError("'\(by)' is not a duration such as 10 or 1:30.") }
-            try await send(options, "skip", seconds)
-        }
+        func run() async throws { try await send(options, "skip", time: by) }
     }
 
     struct Back: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "back", abstract: "Jumps back (10 s unless told).")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "Seconds, or minutes:seconds.") var by: String = "10"
-        func run() async throws {
-            guard let seconds = ClockText.seconds(by) else { throw ValidationError("'\(by)' is not a duration such as 10 or 1:30.") }
-            try await send(options, "skip", -seconds)
-        }
+        func run() async throws { try await send(options, "skip", time: by, sign: -1) }
     }
 
     struct Volume: AsyncParsableCommand {
