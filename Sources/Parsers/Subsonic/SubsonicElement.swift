@@ -25,7 +25,11 @@ package struct SubsonicElement: Sendable, Equatable {
         children.first { $0.name == name }
     }
 
+    /// A whole number, also written as a JSON number with a fraction or exponent; nil for one
+    /// no Int holds (Int(Double) traps on it: found by fuzzing, a code of 3.3e27).
     package func integer(_ attribute: String) -> Int? {
-        attributes[attribute].flatMap { Int($0) ?? Double($0).map { Int($0) } }
+        attributes[attribute].flatMap { text in
+            Int(text) ?? Double(text).flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int($0) : nil }
+        }
     }
 }
