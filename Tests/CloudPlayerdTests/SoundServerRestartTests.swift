@@ -57,7 +57,9 @@ import TestSupport
         #expect(try await poll({ try await playerctl(bus, "status") }, until: { $0 == "Paused" }) == "Paused",
                 "daemon log: \(daemon.errorSoFar())")
         let kept = try await position(bus)
-        #expect(kept >= 3)
+        // Paused, the place is what the output heard, which may lie a few ms behind the
+        // interpolated 3 s seen before (2.999 on PipeWire once): kept, not reset.
+        #expect(kept >= 2.95)
         try await Task.sleep(for: .seconds(1.5))  // at least one reconnect attempt, which fails
         #expect(try await playerctl(bus, "status") == "Paused")
         #expect(try await position(bus) == kept, "the position moved while nothing played")
