@@ -41,11 +41,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // sd-bus vtable entries, which Swift cannot build from the C macros.
         .target(name: "CSDBusShim", dependencies: ["CSystemd"]),
+        // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
+        .target(name: "CSampleGain"),
 
         // What every module builds on: locks, threads of our own, the PCM queue, files.
         .target(name: "Base"),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
-        .target(name: "Model"),
+        .target(name: "Model", dependencies: ["CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config"),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
