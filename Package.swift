@@ -90,15 +90,22 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging]),
         // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
         .target(name: "Manager1", dependencies: ["DBus"]),
+        // Listens counted where the user keeps them (ListenBrainz), from the player's events.
+        .target(name: "Scrobbling", dependencies: [
+            "Base", "Model", "Config", "Loader", "Playback", logging,
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
+            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
         ]),
 
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
@@ -132,7 +139,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

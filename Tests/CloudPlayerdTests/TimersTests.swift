@@ -56,15 +56,6 @@ import TestSupport
         }
     }
 
-    /// Polls until `check` holds; false after ~30 s.
-    private func eventually(_ check: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<300 {
-            if try await check() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
-
     @Test("stop-after: the current track plays to its last sample, nothing of the next is heard, and the next is current for Play")
     func stopAfter() async throws {
         var rig = try await Rig.start()
