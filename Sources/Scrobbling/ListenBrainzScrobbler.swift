@@ -60,8 +60,10 @@ package actor ListenBrainzScrobbler {
         XDGDirectories.data.appendingPathComponent(instance.map { "listens-\($0).jsonl" } ?? "listens.jsonl")
     }
 
-    /// Listens waiting to be sent.
-    package var queued: Int { journal.pending.count }
+    /// With `[scrobble]` set: the listens waiting to be sent, and why sending is paused if it is.
+    package func report() -> (waiting: Int, problem: String?)? {
+        settings == nil ? nil : (journal.pending.count, paused)
+    }
 
     /// Follows the player until its events end; sends what an earlier run left first.
     package nonisolated func start(following player: Player) -> Task<Void, Never> {

@@ -55,7 +55,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let scrobbler = ListenBrainzScrobbler(settings: configuration.scrobble, journal: ListenBrainzScrobbler.journal(instance: instance),
                                               version: Manager1.productVersion)
         let reloader = ConfigReloader(options: configOptions, loader: loader, player: player, scrobbler: scrobbler)
-        let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
+        let manager = Manager1Service(player: player, library: library, loader: loader, scrobbler: scrobbler) { await reloader.reload() }
         // A library made anew for a damaged one (now, or while serving) is filled by a scan.
         await library.whenRebuilt { await manager.rescanAll() }
         let service: BusPublication

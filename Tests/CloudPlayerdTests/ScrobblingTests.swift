@@ -160,10 +160,17 @@ import TestSupport
         #expect(try await eventually { try await rig.status()["status"] as? String == "Stopped" })
         #expect(rig.journal.count == 2)
         #expect(try await service.state().listens.isEmpty)
+        let paused = try await rig.status()
+        #expect(paused["listens_waiting"] as? Int == 2 && (paused["scrobble_problem"] as? String)?.contains("refused the user token") == true,
+                "\(paused)")
+        let shown = try await rig.bus.run(BuiltProducts.cloudplayerctl, ["status"]).stdout
+        #expect(shown.contains("scrobbling: paused — ListenBrainz refused the user token"), "\(shown)")
 
         try Data((Self.token + "\n").utf8).write(to: rig.tokenFile)
         rig.daemon.signal(SIGHUP)
         #expect(try await eventually { try await service.state().listens.count == 2 })
+        #expect(try await eventually { try await rig.status()["listens_waiting"] as? Int == 0 })
+        #expect(try await rig.status()["scrobble_problem"] == nil)
         let log = await rig.stop()
         let refusals = log.stderr.split(separator: "\n").filter { $0.contains("ListenBrainz refused the user token") }
         #expect(refusals.count == 1, "\(log.stderr)")
