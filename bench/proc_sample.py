@@ -4,7 +4,9 @@ switches of all its threads, from /proc/PID/task/*/status), CPU %, RSS and threa
 
     bench/proc_sample.py PID SECONDS [--threads]
 
-Prints one line `wakeups_per_s cpu_percent rss_mib threads`; with --threads, a second line with the
+Prints one line `wakeups_per_s cpu_percent rss_mib threads private_dirty_mib` (private dirty: the
+memory only this process holds and could not drop — heap, stacks, written data — where RSS also
+counts the clean code pages of shared libraries, which every Swift, C++ or GLib program maps); with --threads, a second line with the
 wake-ups per second of each thread name (where they come from), and a third with where the RSS is:
 anonymous memory (heap, stacks) and the mapped files whose pages are resident (code, mostly). A thread that starts within the
 window counts from 0, one that ends counts what it did until it was last seen (sampled every
@@ -60,8 +62,10 @@ def main():
         by_name[name] = by_name.get(name, 0) + switches - first.get(tid, (0, ""))[0]
     with open(f"/proc/{pid}/status") as status:
         rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        dirty = next(int(line.split()[1]) for line in rollup if line.startswith("Private_Dirty:"))
     count = len(os.listdir(f"/proc/{pid}/task"))
-    print(f"{sum(by_name.values()) / elapsed:.1f} {ticks * 100 / os.sysconf('SC_CLK_TCK') / elapsed:.2f} {rss / 1024:.1f} {count}")
+    print(f"{sum(by_name.values()) / elapsed:.1f} {ticks * 100 / os.sysconf('SC_CLK_TCK') / elapsed:.2f} {rss / 1024:.1f} {count} {dirty / 1024:.1f}")
     if "--threads" in sys.argv:
         busiest = sorted(by_name.items(), key=lambda item: -item[1])
         print(", ".join(f"{name}: {n / elapsed:.1f}/s" for name, n in busiest if n) or "no thread woke")
