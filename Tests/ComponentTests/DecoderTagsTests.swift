@@ -58,6 +58,9 @@ import TestSupport
         #expect(try await playing(.opus) == TrackTags(title: "Opus Title", artist: "Opus Artist", album: "Opus Album", trackNumber: 7))
         #expect(try await playing(.artMP3).artwork == cover)
         #expect(try await playing(.artOpus).artwork == cover)
+        // A cover of any size while playing: here a 2 MB PICTURE block (a scan steps over it).
+        let big = try #require(try await playing(.bigPictureFLAC).artwork)
+        #expect(big.data.count == 2_000_008 && big.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && big.fileExtension == "png")
     }
 
     /// Files whose tags libmpg123 and opusfile read otherwise than the library did: ID3v1 filling

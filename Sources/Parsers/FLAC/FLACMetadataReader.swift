@@ -1,21 +1,27 @@
 import Model
 
 /// Reads a FLAC file's metadata blocks through byte ranges: STREAMINFO for the exact length,
-/// VORBIS_COMMENT for the tags, small PICTURE blocks for art. Big pictures and padding are
-/// stepped over by their size, so a 2 MB cover costs a scan a few bytes, not 2 MB.
+/// VORBIS_COMMENT for the tags, PICTURE blocks for art. For a scan, big pictures and padding
+/// are stepped over by their size, so a 2 MB cover costs it a few bytes, not 2 MB; a track that
+/// plays fetches its cover whatever its size (up to `maxPicture`).
 package enum FLACMetadataReader {
     static let magic = Array("fLaC".utf8)
-    /// A PICTURE block up to this size is fetched for art; a bigger one is skipped.
-    static let maxFetchedPicture = 48 * 1024
+    /// A scan fetches a PICTURE block up to this size for art, and steps over a bigger one.
+    static let maxScannedPicture = 48 * 1024
+    /// Playing, a PICTURE block up to this size is fetched (as an ID3v2 picture is).
+    static let maxPicture = 16 * 1024 * 1024
     /// Bytes fetched at a block header that is not in hand: it and small blocks after it.
     static let window = 4 * 1024
     /// More blocks than any real file has: the walk stays bounded whatever the headers say.
     static let maxBlocks = 256
 
     /// `head`: bytes in hand, from `headStart` on. `start`: where `fLaC` is (after an ID3v2 tag,
-    /// or 0). `fetch(range)` returns exactly those bytes.
-    static func read(head: [UInt8], headStart: Int64 = 0, start: Int64, length: Int64, isolation: isolated (any Actor)? = #isolation,
+    /// or 0). `pictures`: false for a scan (small pictures only). `fetch(range)` returns exactly
+    /// those bytes.
+    static func read(head: [UInt8], headStart: Int64 = 0, start: Int64, length: Int64, pictures: Bool,
+                     isolation: isolated (any Actor)? = #isolation,
                      fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
+        let largestPicture = pictures ? maxPicture : maxScannedPicture
         var held = head
         var heldStart = headStart
         /// The bytes of `range` (clipped to the file), from what is in hand or fetched with a window.
@@ -41,8 +47,8 @@ package enum FLACMetadataReader {
                 if info == nil { info = FLACStreamInfo(try await bytes(body)) }
             case FLACBlockHeader.vorbisComment:
                 tags = VorbisComments.parse(try await bytes(body))
-            case FLACBlockHeader.picture where header.bodySize <= maxFetchedPicture:
-                if let (type, artwork) = FLACPicture.parse(try await bytes(body), maxBytes: maxFetchedPicture) {
+            case FLACBlockHeader.picture where header.bodySize <= largestPicture:
+                if let (type, artwork) = FLACPicture.parse(try await bytes(body), maxBytes: largestPicture) {
                     pictures.offer(artwork, type: type)
                 }
             default:

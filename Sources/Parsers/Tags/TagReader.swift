@@ -29,8 +29,8 @@ package enum TagReader {
 
     /// `length`: the file's size. `fetch(range)` returns exactly those bytes (may throw). It runs
     /// on the caller's actor (`isolation`), so it may use that actor's state. `pictures`: false
-    /// for a library scan, which skips ID3v2 picture frames by their sizes (the cover is read
-    /// when the track plays).
+    /// for a library scan, which skips ID3v2 picture frames and big FLAC PICTURE blocks by their
+    /// sizes (the cover is read when the track plays).
     package static func read(length: Int64, pictures: Bool = true, isolation: isolated (any Actor)? = #isolation,
                              fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         guard length > 0 else { throw ParseError.malformed("an empty file") }
@@ -39,11 +39,13 @@ package enum TagReader {
             return try await readOgg(head: head, length: length, isolation: isolation, fetch)
         }
         if head.starts(with: FLACMetadataReader.magic) {
-            return try await FLACMetadataReader.read(head: head, start: 0, length: length, fetch: { try await checkedFetch($0, fetch) })
+            return try await FLACMetadataReader.read(head: head, start: 0, length: length, pictures: pictures,
+                                                     fetch: { try await checkedFetch($0, fetch) })
         }
         // FLAC after an ID3v2 tag that fits in the head; after a bigger one, readMP3 finds it.
         if let size = ID3v2Parser.tagSize(head[...]), size < head.count, head[size...].starts(with: FLACMetadataReader.magic) {
-            return try await FLACMetadataReader.read(head: head, start: Int64(size), length: length, fetch: { try await checkedFetch($0, fetch) })
+            return try await FLACMetadataReader.read(head: head, start: Int64(size), length: length, pictures: pictures,
+                                                     fetch: { try await checkedFetch($0, fetch) })
         }
         if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
             return try await readMP3(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
@@ -95,7 +97,7 @@ package enum TagReader {
         // Not MP3 but FLAC behind a big ID3v2 tag: its metadata blocks start here.
         if first == nil, window.starts(with: FLACMetadataReader.magic) {
             return try await FLACMetadataReader.read(head: Array(window), headStart: windowStart, start: windowStart, length: length,
-                                                     fetch: { try await checkedFetch($0, fetch) })
+                                                     pictures: pictures, fetch: { try await checkedFetch($0, fetch) })
         }
         // ID3v1 sits in the last 128 bytes, if they come after the first frame.
         var audioEnd = length
