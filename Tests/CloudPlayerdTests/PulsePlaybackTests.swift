@@ -22,6 +22,21 @@ import TestSupport
         #expect(gaps.waits == 0 && gaps.longestLoss <= server.dropoutBound, "\(gaps)")
     }
 
+    @Test("FLAC, then Ogg Vorbis: what the sound server plays is `flac -d` and `oggdec`, bit for bit, one after the other",
+          arguments: PulseTestServer.Kind.allCases)
+    func flacAndVorbisExactly(server: PulseTestServer.Kind) async throws {
+        let sink = try await PulseTestServer.shared(server).makeSink()
+        let flac = try await Fixtures.shared.url(.flac)
+        let vorbis = try await Fixtures.shared.url(.vorbis)
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "--output", "pulse:\(sink.name)", flac.path, vorbis.path],
+                                                             environment: ["PULSE_SERVER": sink.server])
+        let recording = try await sink.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let reference = try await ReferenceDecoder.flac(flac).pcm16() + ReferenceDecoder.oggdec(vorbis)
+        let gaps = try recording.gaps(against: reference)
+        #expect(gaps.waits == 0 && gaps.longestLoss <= server.dropoutBound, "\(gaps)")
+    }
+
     @Test("A server slower than the music: playback pauses for the bytes and goes on; nothing lost, nothing repeated, no early end",
           arguments: PulseTestServer.Kind.allCases)
     func slowServerThroughPulse(server: PulseTestServer.Kind) async throws {
