@@ -14,6 +14,10 @@ package struct OAuthSettings: Sendable, Equatable {
     package var deviceURL: URL?
     /// The scopes asked for, if the provider needs them named.
     package var scope: String?
+    /// How a device code is redeemed: RFC 8628's grant type and parameter, or the provider's own
+    /// (Yandex: `device_code` and `code`).
+    package var deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package var deviceCodeParameter = "device_code"
 
     /// The keys it reads.
     package static let keys: Set<String> = ["client_id", "client_secret", "client_secret_file", "client_secret_command",
@@ -33,9 +37,8 @@ package struct OAuthSettings: Sendable, Equatable {
     package static func configure(_ section: ConfigSection, authURL: URL, tokenURL: URL, deviceURL: URL?,
                                   scope: String? = nil) throws(ConfigError) -> OAuthSettings? {
         guard let clientID = try section.string("client_id") else {
-            for key in ["client_secret", "client_secret_file", "client_secret_command", "auth_url", "token_url", "device_url"]
-            where section.table[key] != nil {
-                throw section.error(key, "only a login needs it: set client_id too")
+            for key in ["client_secret", "client_secret_file", "client_secret_command", "auth_url", "token_url", "device_url"] {
+                if let value = section.table[key] { throw section.error(key, line: value.line, "only a login needs it: set client_id too") }
             }
             return nil
         }

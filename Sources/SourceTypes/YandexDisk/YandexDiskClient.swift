@@ -146,15 +146,6 @@ final class YandexDiskClient: Sendable {
     private func api(_ endpoint: String, _ query: [(String, String)]) -> URL {
         var base = source.apiURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
-        let text = query.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        return URL(string: base + endpoint + "?" + text) ?? source.apiURL
-    }
-
-    /// A query value with only unreserved characters as they are (a path's `/` and `:` encoded,
-    /// as the docs ask).
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        return URL(string: base + endpoint + "?" + FormEncoding.query(query)) ?? source.apiURL
     }
 }

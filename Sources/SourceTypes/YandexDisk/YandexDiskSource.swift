@@ -7,7 +7,7 @@ import Model
 /// endpoint, which throttles third-party clients). Listed page by page, played through
 /// short-lived download links (`href`) with ranges. Its tracks are `cloudplayer://NAME/PATH`, the
 /// file's path on the disk: never a download link, so never a credential.
-package struct YandexDiskSource: SourceType, Equatable {
+package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
     package static let typeName = "yandex-disk"
     static let defaultAPI = URL(string: "https://cloud-api.yandex.net")!
     static let keys = Set(["path", "token", "token_file", "token_command", "api_url", "page_size", "tls_ca_file"])
@@ -23,6 +23,8 @@ package struct YandexDiskSource: SourceType, Equatable {
     /// Items per listing page (`limit`).
     package var pageSize: Int
     package var tlsCAFile: String?
+    /// Where a login's tokens are kept.
+    package var tokenStore = TokenStore.standard
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> YandexDiskSource {
         try section.allow(keys)
@@ -31,9 +33,13 @@ package struct YandexDiskSource: SourceType, Equatable {
         if !path.hasPrefix("/") { path = "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let token = try section.secret("token")
-        let oauth = try OAuthSettings.configure(section, authURL: URL(string: "https://oauth.yandex.com/authorize")!,
+        // Yandex OAuth: a device flow (https://yandex.com/dev/id/doc/en/codes/screen-code-oauth),
+        // its device code redeemed as `grant_type=device_code` with `code`.
+        var oauth = try OAuthSettings.configure(section, authURL: URL(string: "https://oauth.yandex.com/authorize")!,
                                                 tokenURL: URL(string: "https://oauth.yandex.com/token")!,
                                                 deviceURL: URL(string: "https://oauth.yandex.com/device/code")!)
+        oauth?.deviceGrantType = "device_code"
+        oauth?.deviceCodeParameter = "code"
         guard token != nil || oauth != nil else {
             throw section.error("token", "missing (token, token_file or token_command; or client_id and `cloudplayerctl login \(section.name)`)")
         }
@@ -54,11 +60,15 @@ package struct YandexDiskSource: SourceType, Equatable {
     package var root: URL? { nil }
     package var shownLocation: String { "disk:\(path) at \(URLOrigin(apiURL)?.description ?? apiURL.absoluteString)" }
     package var isScannable: Bool { true }
+    package var status: String? { loginStatus }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let tokens: any AccessTokens
         if let token {
             tokens = ConfiguredToken(source: name, origin: token)
+        } else if let oauth {
+            tokens = StoredTokens(source: name, store: tokenStore,
+                                  client: try OAuthClient(source: name, settings: oauth, readTimeout: environment.readTimeout))
         } else {
             throw LoaderError.configuration("source '\(name)': no token")
         }
