@@ -26,25 +26,7 @@ struct YandexDiskLoginTests {
         /// The source "yd" that logs in (its client id and the emulator's endpoints), its tokens in
         /// the rig's store; and "plain", with the permanent token in the config.
         func sources() throws -> [any SourceType] {
-            let api = server.apiURL.absoluteString
-            let text = """
-                [[source]]
-                name = "yd"
-                type = "yandex-disk"
-                path = "/Music"
-                api_url = "\(api)"
-                client_id = "\(server.clientID)"
-                auth_url = "\(api)/authorize"
-                token_url = "\(api)/token"
-                device_url = "\(api)/device/code"
-                [[source]]
-                name = "plain"
-                type = "yandex-disk"
-                path = "/Other"
-                api_url = "\(api)"
-                token = "\(server.token)"
-                """
-            var all = try Configuration.parse(text, relativeTo: folder).sources.all
+            var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
             var yd = try #require(all[0] as? YandexDiskSource)
             yd.tokenStore = store
             all[0] = yd

@@ -56,6 +56,30 @@ public final class YandexDiskTestServer: Sendable {
 
     public var apiURL: URL { URL(string: "http://127.0.0.1:\(apiPort)")! }
 
+    /// Two `[[source]]` tables: "yd" at /Music, which logs in at the emulator's OAuth endpoints
+    /// with the client id, and "plain" at /Other, with the permanent token in the config.
+    public var sourcesText: String {
+        let api = apiURL.absoluteString
+        return """
+            [[source]]
+            name = "yd"
+            type = "yandex-disk"
+            path = "/Music"
+            api_url = "\(api)"
+            client_id = "\(clientID)"
+            auth_url = "\(api)/authorize"
+            token_url = "\(api)/token"
+            device_url = "\(api)/device/code"
+
+            [[source]]
+            name = "plain"
+            type = "yandex-disk"
+            path = "/Other"
+            api_url = "\(api)"
+            token = "\(token)"
+            """
+    }
+
     /// Copies a file onto the disk at `path` (folders made as needed).
     @discardableResult
     public func publish(_ file: URL, as path: String) throws -> URL {

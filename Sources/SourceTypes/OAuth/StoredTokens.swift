@@ -41,12 +41,9 @@ package final class StoredTokens: AccessTokens {
     }
 
     package nonisolated(nonsending) func renewed(after refused: Secret) async throws -> Secret? {
-        // A login since (cloudplayerctl writes the file) may have brought other tokens.
-        if let stored = try await store.load(source), stored.isFresh(for: 0), let access = stored.accessToken,
-           access != refused.reveal() {
-            record.withLock { $0 = stored }
-            return Secret(access)
-        }
+        // The file is the newest word: a login, or another process's refresh (a rotated refresh
+        // token), may have written it since. Its refresh token makes the new access token.
+        if let stored = try await store.load(source) { record.withLock { $0 = stored } }
         return try await refreshed()
     }
 
