@@ -252,6 +252,25 @@ struct YandexDiskSourceTests {
         }
     }
 
+    @Test("a folder that is gone fails its scan with one line naming the source and the folder; a file gone since fails its play likewise")
+    func gone() async throws {
+        let rig = try await Rig.start()
+        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        let library = try await rig.library()
+        let missing = rig.loader(try rig.source(path: "/Gone"))
+        let report = try #require(await library.scan(["yd"], loader: missing).first)
+        await missing.shutdown()
+        #expect(report.failed && report.problems.joined().contains("yd: /Gone: not on the disk (HTTP 404 DiskNotFoundError"), "\(report)")
+
+        let loader = rig.loader(try rig.source())
+        let scanned = try #require(await library.scan(["yd"], loader: loader).first)
+        #expect(!scanned.failed && scanned.tracks == 1, "\(scanned)")
+        try FileManager.default.removeItem(at: rig.server.disk.appendingPathComponent("Music/a.mp3"))
+        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")).readWhole() }
+        await loader.shutdown()
+        #expect("\(String(describing: error))".contains("yd: /Music/a.mp3: not on the disk (HTTP 404 DiskNotFoundError"), "\(String(describing: error))")
+    }
+
     @Test("no token or download link in locations, cache file names or scan reports")
     func noCredentialsAnywhere() async throws {
         let rig = try await Rig.start()
