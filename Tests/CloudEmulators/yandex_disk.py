@@ -37,6 +37,8 @@ state = {
     "busy": [],                # pending 429s: [retry_after, ...] for the next API calls
     "bad_json": None,          # API answers about paths containing this are broken JSON
     "html_href": False,        # download links answer an HTML page
+    "forbid": None,            # API calls about paths containing this answer 403 ForbiddenError [errors]
+    "forbid_download": None,   # links to paths containing this answer 403 on the download host
     "rotate_refresh": False,   # a refresh answers with a new refresh token (Microsoft does; Yandex may)
     "log": [],
 }
@@ -174,6 +176,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(404, "DiskNotFoundError", "Resource not found.", "Не удалось найти запрошенный ресурс.")
         with lock:
             bad = state["bad_json"]
+            forbid = state["forbid"]
+        if forbid and forbid in path:
+            return self.error(403, "ForbiddenError", "Forbidden.", "Доступ запрещён.")
         if bad and bad in path:
             return self.send(200, '{"_embedded": {"items": [{"name": 42,')
         if url.path == "/v1/disk/resources":
@@ -328,6 +333,10 @@ class Handler(BaseHTTPRequestHandler):
             expired_status = state["link_status"]
         if link is None:
             return self.error(404, "NotFoundError", "Not found.")
+        with lock:
+            forbid = state["forbid_download"]
+        if forbid and forbid in link["path"]:
+            return self.send(403, "<html><body>Forbidden</body></html>", content_type="text/html")
         if link["expires"] < time.monotonic():
             return self.send(expired_status, "<html><body>link expired</body></html>", content_type="text/html")
         if not token_ok(self.headers.get("Authorization")):

@@ -271,6 +271,23 @@ struct YandexDiskSourceTests {
         #expect("\(String(describing: error))".contains("yd: /Music/a.mp3: not on the disk (HTTP 404 DiskNotFoundError"), "\(String(describing: error))")
     }
 
+    @Test("a real 403 — of the API, or of the download host for every new link — is one line naming the source and the path; the scan goes on")
+    func forbidden() async throws {
+        let rig = try await Rig.start()
+        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/Secret/a.mp3")
+        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Music/b.mp3")
+        try await rig.server.control(#"{"forbid": "Secret", "forbid_download": "b.mp3"}"#)
+        let loader = rig.loader(try rig.source())
+        let library = try await rig.library()
+        let report = try #require(await library.scan(["yd"], loader: loader).first)
+        #expect(!report.failed && report.problems.contains { $0.contains("yd: /Music/Secret: access refused (HTTP 403 ForbiddenError") }, "\(report)")
+        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "yd", key: "Music/b.mp3")).readWhole() }
+        await loader.shutdown()
+        #expect("\(String(describing: error))".contains("yd: /Music/b.mp3: access refused (HTTP 403"), "\(String(describing: error))")
+        let links = try await rig.server.log().filter { $0.path.hasPrefix("/v1/disk/resources/download") && $0.path.contains("b.mp3") }
+        #expect(links.count >= 2, "a new link was tried before the 403 was taken for a refusal")
+    }
+
     @Test("no token or download link in locations, cache file names or scan reports")
     func noCredentialsAnywhere() async throws {
         let rig = try await Rig.start()

@@ -91,7 +91,7 @@ public final class YandexDiskTestServer: Sendable {
     }
 
     /// Changes how the emulator behaves (`access_ttl`, `link_ttl`, `link_status`, `busy`,
-    /// `bad_json`, `html_href`, `revoke_refresh`, `rotate_refresh`, `expire_access`, `clear_log`):
+    /// `bad_json`, `html_href`, `forbid`, `forbid_download`, `revoke_refresh`, `rotate_refresh`, `expire_access`, `clear_log`):
     /// a JSON object.
     public func control(_ json: String) async throws {
         try await ChildProcess.check("python3", ["-c", """
