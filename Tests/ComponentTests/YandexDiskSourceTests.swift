@@ -1,3 +1,4 @@
+import Base
 import Daemon
 import Foundation
 import Library
@@ -286,6 +287,28 @@ struct YandexDiskSourceTests {
         #expect("\(String(describing: error))".contains("yd: /Music/b.mp3: access refused (HTTP 403"), "\(String(describing: error))")
         let links = try await rig.server.log().filter { $0.path.hasPrefix("/v1/disk/resources/download") && $0.path.contains("b.mp3") }
         #expect(links.count >= 2, "a new link was tried before the 403 was taken for a refusal")
+    }
+
+    @Test("the token goes to the download host the API named, never to another host a redirect from it names")
+    func noTokenAcrossRedirects() async throws {
+        let proxies = Locked<[FaultProxy]>([])
+        let server = try await YandexDiskTestServer { port in
+            let named = try FaultProxy(originPort: port), elsewhere = try FaultProxy(originPort: port)
+            proxies.withLock { $0 = [named, elsewhere] }
+            return "http://127.0.0.1:\(named.port)"
+        }
+        let rig = Rig(server: server, folder: try Fixtures.shared.scratchDirectory())
+        let (named, elsewhere) = proxies.withLock { ($0[0], $0[1]) }
+        try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        named.inject(.redirect(to: "http://127.0.0.1:\(elsewhere.port)"))
+        let loader = rig.loader(try rig.source())
+        // The emulator's download host wants the token: without it the redirected request is refused.
+        _ = try? await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")).readWhole()
+        await loader.shutdown()
+        let redirected = await elsewhere.settledLog()
+        #expect(!redirected.isEmpty && redirected.allSatisfy { $0.authorization == nil }, "\(redirected.map(\.authorization))")
+        let direct = await named.settledLog()
+        #expect(!direct.isEmpty && direct.allSatisfy { $0.authorization == "OAuth \(server.token)" }, "the named host gets it")
     }
 
     @Test("no token or download link in locations, cache file names or scan reports")
