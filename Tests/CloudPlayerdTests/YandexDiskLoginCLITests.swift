@@ -10,7 +10,7 @@ import TestSupport
 struct YandexDiskLoginCLITests {
     static let name = "org.mpris.MediaPlayer2.cloudplayerd"
 
-    @Test("login by device flow, scan, play with a refresh, revoke → needs login (others go on), login again without a restart; no token printed")
+    @Test("login by device flow, scan, play with a refresh, revoke → needs login (others go on), login again in a browser (PKCE) without a restart; no token printed")
     func loginScanPlayRevoke() async throws {
         let server = try await YandexDiskTestServer()
         let mp3 = try await Fixtures.shared.url(.vbrMP3)
@@ -86,7 +86,21 @@ struct YandexDiskLoginCLITests {
         #expect(other.status == 0, "\(other.stdout) \(other.stderr)")
         printed += refused.stdout + refused.stderr + sources.stdout + other.stdout
 
-        try await login()
+        // Again, in a browser this time: the authorize page sends the browser back to the
+        // loopback listener with a code, redeemed with the PKCE verifier.
+        let browser = try ChildProcess(BuiltProducts.cloudplayerctl, ["login", "yd", "--browser", "--config", config.path],
+                                       environment: bus.environment)
+        var address: String?
+        while address == nil {
+            address = browser.outputSoFar().split(separator: "\n").first { $0.hasPrefix("\(api)/authorize?") }.map(String.init)
+            if address == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                                                            try #require(address)])
+        #expect(page.stdout.contains("login received"))
+        let browsed = await browser.wait()
+        #expect(browsed.status == 0 && browsed.stdout.contains("Logged in"), "\(browsed.stdout) \(browsed.stderr)")
+        printed += browsed.stdout + browsed.stderr
         tokens.formUnion(try Self.tokens(in: tokenFile))
         let again = try await ctl("scan", "yd")
         #expect(again.status == 0 && again.stdout.contains("yd: 2 folders, 1 tracks"), "\(again.stdout) \(again.stderr)")
