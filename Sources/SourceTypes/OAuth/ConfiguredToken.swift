@@ -2,8 +2,8 @@ import Base
 import Config
 import Model
 
-/// A token the config file gives: read on first use (a small file, or a command's output, as
-/// every source reads its secrets), and read again once after a 401 — a token file replaced
+/// A token the config file gives: read on first use (a small file, or a command's output, on a
+/// thread of its own), and read again once after a 401 — a token file replaced
 /// since is then picked up without a restart.
 package final class ConfiguredToken: AccessTokens {
     private let source: String
@@ -17,13 +17,13 @@ package final class ConfiguredToken: AccessTokens {
 
     package nonisolated(nonsending) func current() async throws -> Secret {
         if let token = known.withLock({ $0 }) { return token }
-        let token = try read()
+        let token = try await OffPool.run { [self] in try read() }
         known.withLock { $0 = token }
         return token
     }
 
     package nonisolated(nonsending) func renewed(after refused: Secret) async throws -> Secret? {
-        let token = try read()
+        let token = try await OffPool.run { [self] in try read() }
         known.withLock { $0 = token }
         return token == refused ? nil : token
     }

@@ -28,11 +28,11 @@ package struct TokenStore: Sendable, Equatable {
 
     /// The record of `source`; nil when it never logged in. A damaged file is an error.
     package func load(_ source: String) async throws -> TokenRecord? {
-        try await Self.offPool { try loadNow(source) }
+        try await OffPool.run { try loadNow(source) }
     }
 
     package func save(_ record: TokenRecord, for source: String) async throws {
-        try await Self.offPool { try saveNow(record, for: source) }
+        try await OffPool.run { try saveNow(record, for: source) }
     }
 
     /// Blocks: for `cloudplayerctl`, and for a status line read from a small file.
@@ -56,11 +56,5 @@ package struct TokenStore: Sendable, Equatable {
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = .sortedKeys
         try AtomicFile.write(try encoder.encode(record), to: file(of: source), mode: 0o600)
-    }
-
-    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 }
