@@ -41,11 +41,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // sd-bus vtable entries, which Swift cannot build from the C macros.
         .target(name: "CSDBusShim", dependencies: ["CSystemd"]),
+        // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
+        .target(name: "CSampleGain"),
 
         // What every module builds on: locks, threads of our own, the PCM queue, files.
         .target(name: "Base"),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
-        .target(name: "Model"),
+        .target(name: "Model", dependencies: ["CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config"),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
@@ -88,15 +90,22 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging]),
         // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
         .target(name: "Manager1", dependencies: ["DBus"]),
+        // Listens counted where the user keeps them (ListenBrainz), from the player's events.
+        .target(name: "Scrobbling", dependencies: [
+            "Base", "Model", "Config", "Loader", "Playback", logging,
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
+            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
         ]),
 
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
@@ -133,7 +142,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

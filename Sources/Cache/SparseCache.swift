@@ -61,23 +61,30 @@ package final class SparseCache: @unchecked Sendable {
     }
 
     /// Trims if the cache may have grown past its limit (or was never measured).
-    package func trimIfNeeded(keeping protected: @autoclosure () -> Set<String>) {
-        if usage.withLock({ $0.map { $0 > limit } ?? true }) { trim(keeping: protected()) }
+    /// The names of the entries it removed.
+    @discardableResult
+    package func trimIfNeeded(keeping protected: @autoclosure () -> Set<String>) -> Set<String> {
+        guard usage.withLock({ $0.map { $0 > limit } ?? true }) else { return [] }
+        return trim(keeping: protected())
     }
 
     /// Deletes least recently used entries, except `protected` ones, until the cache is under 90 %
-    /// of its limit (so trimming does not run on every write).
-    package func trim(keeping protected: Set<String>) {
+    /// of its limit (so trimming does not run on every write); returns the names it removed.
+    @discardableResult
+    package func trim(keeping protected: Set<String>) -> Set<String> {
         var entries = scan()
         var total = entries.reduce(0) { $0 + $1.bytes }
+        var removed: Set<String> = []
         if total > limit {
             entries.sort { $0.used < $1.used }
             for entry in entries where total > limit * 9 / 10 && !protected.contains(entry.name) {
                 SparseCacheEntry.remove(directory: directory, name: entry.name)
                 total -= entry.bytes
+                removed.insert(entry.name)
             }
         }
         usage.withLock { $0 = total }
+        return removed
     }
 
     /// A record's temporary file untouched this long was left by a crash (a record is written in

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `config.toml` read as far as its shape goes: the `[cache]`, `[network]` and `[playback]` values, checked,
+/// `config.toml` read as far as its shape goes: the `[cache]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
 /// and each `[[source]]` with its name, handed on whole to the source type it names.
 package struct ConfigFile {
     /// `[cache] max_size`: the cache is trimmed to stay under it.
@@ -26,6 +26,10 @@ package struct ConfigFile {
     package var replayGainClip: Bool?
     /// `[playback] resume_longer_than`, in seconds.
     package var resumeLongerThan: Double?
+    /// `[scrobble] listenbrainz_token` (or `_file`, `_command`): listens go to ListenBrainz.
+    package var listenBrainzToken: Secret.Origin?
+    /// `[scrobble] listenbrainz_url`: another ListenBrainz server than the public one.
+    package var listenBrainzURL: URL?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
     package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
 
@@ -33,7 +37,7 @@ package struct ConfigFile {
     package static func parse(_ text: String, relativeTo directory: URL) throws(ConfigError) -> ConfigFile {
         let document = try TOMLParser.parse(text)
         let reader = ConfigReader(directory: directory)
-        try reader.allow(document, keys: ["cache", "network", "playback", "source"], in: nil)
+        try reader.allow(document, keys: ["cache", "network", "playback", "scrobble", "source"], in: nil)
         var file = ConfigFile()
         if let cache = try reader.table(document, "cache") {
             try reader.allow(cache, keys: ["max_size", "dir", "read_ahead", "fill"], in: "cache")
@@ -91,6 +95,22 @@ package struct ConfigFile {
                                       "expected a duration such as \"10m\" or \"1h30m\", found \"\(resume.value)\"")
                 }
                 file.resumeLongerThan = seconds
+            }
+        }
+        if let scrobble = try reader.table(document, "scrobble") {
+            try reader.allow(scrobble, keys: ["listenbrainz_token", "listenbrainz_token_file", "listenbrainz_token_command", "listenbrainz_url"],
+                             in: "scrobble")
+            file.listenBrainzToken = try reader.secret(scrobble, "listenbrainz_token", in: "scrobble")
+            if let text = try reader.string(scrobble, "listenbrainz_url", in: "scrobble") {
+                guard let url = URL(string: text.value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+                      url.user == nil, url.password == nil else {
+                    throw ConfigError(line: text.line, key: "scrobble.listenbrainz_url", "expected an http:// or https:// URL without credentials")
+                }
+                file.listenBrainzURL = url
+            }
+            if file.listenBrainzURL != nil, file.listenBrainzToken == nil {
+                throw ConfigError(line: nil, key: "scrobble.listenbrainz_token",
+                                  "missing (listenbrainz_token, _file or _command: the user token from listenbrainz.org/settings)")
             }
         }
         for (table, line) in try reader.tables(document, "source") {

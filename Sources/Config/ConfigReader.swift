@@ -67,6 +67,18 @@ package struct ConfigReader {
         }
     }
 
+    /// `KEY`, `KEY_file` or `KEY_command`: at most one of them.
+    package func secret(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> Secret.Origin? {
+        let inline = try string(table, key, in: section).map { (Secret.Origin.inline(Secret($0.value)), $0.line) }
+        let file = try string(table, key + "_file", in: section).map { (Secret.Origin.file(path($0.value).path), $0.line) }
+        let command = try string(table, key + "_command", in: section).map { (Secret.Origin.command($0.value), $0.line) }
+        let given = [inline, file, command].compactMap { $0 }
+        guard given.count <= 1 else {
+            throw ConfigError(line: given[1].1, key: qualified(key, section), "give only one of \(key), \(key)_file, \(key)_command")
+        }
+        return given.first?.0
+    }
+
     /// `~/x` is in the home folder; a relative path is beside the config file.
     package func path(_ text: String) -> URL {
         if text.hasPrefix("~/") {

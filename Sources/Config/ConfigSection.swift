@@ -65,14 +65,7 @@ package struct ConfigSection {
 
     /// `KEY`, `KEY_file` or `KEY_command`: at most one of them.
     package func secret(_ key: String) throws(ConfigError) -> Secret.Origin? {
-        let inline = try string(key).map { (Secret.Origin.inline(Secret($0.value)), $0.line) }
-        let file = try string(key + "_file").map { (Secret.Origin.file(reader.path($0.value).path), $0.line) }
-        let command = try string(key + "_command").map { (Secret.Origin.command($0.value), $0.line) }
-        let given = [inline, file, command].compactMap { $0 }
-        guard given.count <= 1 else {
-            throw ConfigError(line: given[1].1, key: "source '\(name)'.\(key)", "give only one of \(key), \(key)_file, \(key)_command")
-        }
-        return given.first?.0
+        try reader.secret(table, key, in: "source '\(name)'")
     }
 
     /// A table of HTTP header fields (`{ Authorization = "Bearer …" }`); the values are secrets.

@@ -3,21 +3,26 @@ import Config
 import Foundation
 import Loader
 import Model
+import Scrobbling
 import SourceTypes
 
 /// What `config.toml` says, checked: the cache and the network's patience (`[cache]`,
-/// `[network]`), how loud tracks play (`[playback]`), and the sources — each `[[source]]` table read by the source type it names.
+/// `[network]`), how loud tracks play (`[playback]`), where listens are counted (`[scrobble]`), and the sources —
+/// each `[[source]]` table read by the source type it names.
 package struct Configuration: Sendable {
     package var loader: LoaderSettings
     package var sources: SourceSet
     /// `[playback]`: ReplayGain, and which tracks resume where they were left.
     package var playback: PlaybackSettings
+    /// `[scrobble]`: nil when listens are not sent anywhere.
+    package var scrobble: ListenBrainzSettings?
 
     package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = [],
-                 playback: PlaybackSettings = PlaybackSettings()) {
+                 playback: PlaybackSettings = PlaybackSettings(), scrobble: ListenBrainzSettings? = nil) {
         self.loader = loader
         self.sources = SourceSet(sources)
         self.playback = playback
+        self.scrobble = scrobble
     }
 }
 
@@ -74,6 +79,7 @@ extension Configuration {
         if let preamp = file.replayGainPreamp { playback.loudness.preamp = preamp }
         if let clip = file.replayGainClip { playback.loudness.preventClipping = clip }
         if let seconds = file.resumeLongerThan { playback.resumeLongerThan = seconds }
-        return Configuration(loader: settings, sources: sources, playback: playback)
+        let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0) }
+        return Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
     }
 }

@@ -8,6 +8,7 @@ import Manager1
 import Model
 import MPRIS
 import Playback
+import Scrobbling
 
 /// Carries out `org.cloudplayerd.Manager1` calls — library scans and queries, the queue,
 /// playlists, the cache — and gives MPRIS the library's playlists. What plays and the queue come
@@ -18,6 +19,7 @@ package final class Manager1Service: Sendable {
     private let player: Player
     private let library: LibraryActor
     private let loader: LoaderActor
+    private let scrobbler: ListenBrainzScrobbler?
     /// Re-reads the config file (as SIGHUP does); returns the problem, or nil.
     private let reload: @Sendable () async -> String?
     /// Who hears that the library's playlists changed (MPRIS's PlaylistCount), and the object
@@ -25,10 +27,12 @@ package final class Manager1Service: Sendable {
     private let listeners = Locked<(libraryChanged: (@Sendable () -> Void)?, object: BusObject?)>((nil, nil))
     private let logger = Logger(label: "cloudplayerd.manager")
 
-    package init(player: Player, library: LibraryActor, loader: LoaderActor, reload: @escaping @Sendable () async -> String?) {
+    package init(player: Player, library: LibraryActor, loader: LoaderActor, scrobbler: ListenBrainzScrobbler? = nil,
+                 reload: @escaping @Sendable () async -> String?) {
         self.player = player
         self.library = library
         self.loader = loader
+        self.scrobbler = scrobbler
         self.reload = reload
     }
 
@@ -263,6 +267,10 @@ package final class Manager1Service: Sendable {
                                      scanning: await library.currentScan != nil)
         status.sleepLeft = snapshot.sleepAt.map { max(0, $0.timeIntervalSinceNow) }
         status.stopAfter = snapshot.stopsAfterCurrent ? true : nil
+        if let scrobbling = await scrobbler?.report() {
+            status.listensWaiting = UInt32(clamping: scrobbling.waiting)
+            status.scrobbleProblem = scrobbling.problem
+        }
         if let current = snapshot.current {
             let tags = current.metadata.tags
             status.url = current.location.uri

@@ -53,7 +53,7 @@ package actor DecoderActor {
         do {
             var size = Self.firstPacketFrames
             while !Task.isCancelled {
-                let samples = try decoder.read(maxFrames: size)
+                var samples = try decoder.read(maxFrames: size)
                 if samples.isEmpty { break }
                 if decoder.info.format != info.format {
                     // The track goes on in another format: the output reopens its stream for it.
@@ -61,7 +61,8 @@ package actor DecoderActor {
                     let frames = Int64(samples.count / info.format.channels)
                     await packets.send(.trackStart(entry, info, startFrame: decoder.position - frames))
                 }
-                await packets.send(.samples(gain.map { samples.scaled(by: $0) } ?? samples))
+                if let gain { samples.scale(by: gain) }
+                await packets.send(.samples(samples))
                 size = min(size * 2, Self.packetFrames)
             }
         } catch {

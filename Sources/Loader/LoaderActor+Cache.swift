@@ -1,3 +1,4 @@
+import Base
 import Cache
 import Foundation
 import Model
@@ -23,11 +24,49 @@ extension LoaderActor {
     }
 
     /// How much of a track could play without the network: all of it (a file on this machine,
-    /// or a whole cached copy), part, or none.
+    /// or a whole cached copy), part, or none. A file in use answers for itself (its record on
+    /// disk lags behind its downloads).
     package func cacheState(of location: TrackLocation) -> CacheState {
         guard case .remote? = try? input(for: location) else { return .full }
+        if let resource = resource(named: SparseCache.identity(of: location.uri).name), resource.currentInfo != nil {
+            return resource.isComplete ? .full : resource.hasBytes ? .partial : .none
+        }
         guard let (length, ranges) = cachedRanges(of: location), length > 0 else { return .none }
         return ranges == [0..<length] ? .full : .partial
+    }
+
+    /// A stream of the changes of followed tracks' cache states (`followCacheStates`).
+    package nonisolated func cacheStateChanges() -> AsyncStream<CacheStateChange> {
+        cacheStates.subscribe()
+    }
+
+    /// Follows the cache states of these tracks (the queue's), instead of those followed before:
+    /// each newly followed one is reported at once, then whenever a download, an eviction, a
+    /// clear or a new version on the server changes it.
+    package func followCacheStates(of locations: [TrackLocation]) {
+        let before = followed
+        followed = [:]
+        for location in locations {
+            let name = SparseCache.identity(of: location.uri).name
+            if let known = before[name] {
+                followed[name] = known
+            } else if followed[name] == nil {
+                let state = cacheState(of: location)
+                followed[name] = (location, state)
+                cacheStates.yield(CacheStateChange(location: location, state: state))
+            }
+        }
+    }
+
+    /// Reports the followed tracks among `names` whose state is not what was last reported.
+    func reportCacheStates(of names: Set<String>) {
+        for name in names {
+            guard let (location, last) = followed[name] else { continue }
+            let state = cacheState(of: location)
+            guard state != last else { continue }
+            followed[name] = (location, state)
+            cacheStates.yield(CacheStateChange(location: location, state: state))
+        }
     }
 
     /// These tracks are never evicted (the tracks of pinned playlists).
@@ -52,6 +91,7 @@ extension LoaderActor {
             freed += entry.bytes
         }
         cache.trim(keeping: protected)  // re-measures
+        reportCacheStates(of: Set(followed.keys))
         return freed
     }
 }

@@ -39,6 +39,11 @@ package actor LoaderActor {
     private var isShutDown = false
     /// Files the user keeps for offline use (pinned playlists), by cache name: never evicted.
     var keptNames: Set<String> = []
+    /// Tracks whose cache state someone follows (the queue's), by cache name, with the state last
+    /// reported (`followCacheStates`).
+    var followed: [String: (location: TrackLocation, state: CacheState)] = [:]
+    /// Where changes of followed cache states go.
+    let cacheStates = Broadcast<CacheStateChange>()
 
     /// `artworkDirectory`: where embedded cover art is written (default: the cache's `art`).
     package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil) {
@@ -61,6 +66,7 @@ package actor LoaderActor {
             resource.fail(.cancelled)
         }
         resources = [:]
+        cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }
         opened = [:]
         web = nil
@@ -202,6 +208,11 @@ package actor LoaderActor {
         try source(named: name).storage
     }
 
+    /// The file in use under this cache name, if any.
+    func resource(named name: String) -> RemoteResource? {
+        resources[name]
+    }
+
     /// Whether every byte of a track is in the cache. Only reads the record: asking must not
     /// count as a use (LRU) nor touch the entry.
     package func isCached(_ location: TrackLocation) -> Bool {
@@ -286,7 +297,7 @@ package actor LoaderActor {
             }
         }
         try await resource.waitForInfo()
-        cache.trimIfNeeded(keeping: protectedNames)
+        reportCacheStates(of: cache.trimIfNeeded(keeping: protectedNames))
         return resource
     }
 
@@ -322,6 +333,7 @@ package actor LoaderActor {
             logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
             resource.forgetCachedCopy()
             if resources[resource.name] === resource && !resource.isInUse { resources[resource.name] = nil }
+            reportCacheStates(of: [resource.name])
         } catch {
             if case .unreachable = HTTPTransport.loaderError(error) { reachability.connectFailed(resource.host) }
             logger.debug("cached copy not revalidated", metadata: ["source": "\(resource.input.name)", "reason": "\(error)"])
@@ -342,7 +354,7 @@ package actor LoaderActor {
                                      reconnectDelay: .milliseconds(Int(settings.readTimeout * 1000)), logger: logger)
         await download.run(chunk, version: version)
         if let chunk { resource.finished(chunk, version: version) } else { resource.firstRequestEnded() }
-        cache.trimIfNeeded(keeping: protectedNames)
+        reportCacheStates(of: cache.trimIfNeeded(keeping: protectedNames).union([resource.name]))
         pump(resource)
     }
 }

@@ -80,6 +80,11 @@ package final class MPRISService: Sendable {
                     object.emit(MPRIS.trackMetadataChanged, of: MPRIS.trackList,
                                 BusObjectPath(MPRISState.trackID(started)), after.metadata(of: started))
                 }
+            case .cacheChanged(let entries):
+                for entry in entries {
+                    guard let now = after.player.queue.entry(id: entry.id) else { continue }
+                    object.emit(MPRIS.trackMetadataChanged, of: MPRIS.trackList, BusObjectPath(MPRISState.trackID(now)), after.metadata(of: now))
+                }
             default:
                 break
             }

@@ -44,7 +44,8 @@ package struct MPRISState: Sendable {
     }
 
     /// A queued track's metadata: its tags as the library knew them, or as the decoder read them
-    /// once it played; its location at least — never with credentials or a query.
+    /// once it played; its location at least — never with credentials or a query; how much of
+    /// it is cached.
     package func metadata(of entry: QueueEntry) -> BusFields {
         let tags = entry.metadata.tags
         var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))), ("xesam:title", .string(entry.title))]
@@ -55,6 +56,8 @@ package struct MPRISState: Sendable {
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
         if let genre = tags.genre { fields.append(("xesam:genre", [genre].busValue)) }
         fields.append(("xesam:url", .string(entry.location.publicURI)))
+        // How much of it would play offline: "full", "partial" or "none" (once the loader said).
+        if let cached = player.cached[entry.location] { fields.append(("cloudplayerd:cached", .string(cached.rawValue))) }
         return BusFields(fields)
     }
 }

@@ -24,6 +24,10 @@ extension Manager1 {
         package var sleepLeft: Double?
         /// Set when playback stops at the end of the current track.
         package var stopAfter: Bool?
+        /// With `[scrobble]`: listens not yet sent to ListenBrainz.
+        package var listensWaiting: UInt32?
+        /// Why scrobbling is paused (a refused token), when it is.
+        package var scrobbleProblem: String?
 
         package init(status: String, volume: Double, loop: String, shuffle: Bool, queueLength: UInt32, scanning: Bool) {
             self.status = status

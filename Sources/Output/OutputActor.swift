@@ -158,7 +158,11 @@ package actor OutputActor {
                 audible = (entry, info, startFrame, first.frame)
                 report?(.trackStarted(entry, info, startFrame: startFrame))
             case .end(let entry):
-                report?(.trackEnded(entry))
+                var seconds = 0.0
+                if let audible, audible.entry.id == entry.id {
+                    seconds = Double(audible.startFrame + first.frame - audible.streamFrame) / Double(audible.info.format.sampleRate)
+                }
+                report?(.trackEnded(entry, seconds: seconds))
             }
         }
     }

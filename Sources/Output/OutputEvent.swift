@@ -5,8 +5,9 @@ import Model
 package enum OutputEvent: Sendable {
     /// The first frame of a track (from `startFrame`) is being heard.
     case trackStarted(QueueEntry, TrackInfo, startFrame: Int64)
-    /// The last frame of a track has been heard.
-    case trackEnded(QueueEntry)
+    /// The last frame of a track has been heard, `seconds` into it: its end, or where an error
+    /// stopped its decoding.
+    case trackEnded(QueueEntry, seconds: Double)
     /// The output could not take this track (say, a WAV file of another format); it was skipped.
     case trackRejected(QueueEntry, any Error)
     /// Everything was played; the stream has drained.

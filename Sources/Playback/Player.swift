@@ -34,6 +34,8 @@ package actor Player {
         case soundServerBack
         /// Cover art the track's source keeps apart from the file, now in a local file.
         case sourceArtwork(QueueEntry, URL)
+        /// How much of a queued track the cache holds changed (`LoaderActor.followCacheStates`).
+        case cacheState(CacheStateChange)
     }
 
     /// The listeners and the last state published, changed together so that a new listener's
@@ -66,6 +68,9 @@ package actor Player {
     /// Entries reported heard to their source (`LoaderActor.played`) since they last started:
     /// once per play, even when the next track starts before this one's end is heard.
     private var reportedHeard: Set<UInt64> = []
+    /// When the current entry started to be heard (a listen's time) and from where: heard is
+    /// what was played since, not where it is (a track resumed near its end is not heard yet).
+    private var listenStart: (entry: UInt64, at: Date, seconds: Double)?
     /// Heard: half the track, or this much of a longer one (as Last.fm and Subsonic count).
     private static let heardAfter = 240.0
     /// How often, while playing, the position is checked against what the output has played
@@ -103,6 +108,10 @@ package actor Player {
         let (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
         self.mailbox = mailbox
         Task { await self.run(messages) }
+        let cacheStates = loader.cacheStateChanges()
+        Task {
+            for await change in cacheStates { mailbox.yield(.cacheState(change)) }
+        }
     }
 
     // MARK: Asking
@@ -187,6 +196,15 @@ package actor Player {
 
     // MARK: Carrying out
 
+    /// Publishes a change of the queue's entries, and has the loader follow the cache states of
+    /// those it holds now (each new one is reported back at once, `.cacheState`).
+    private func queueChanged(replaced: Bool = false) async {
+        let locations = Set(state.queue.entries.map(\.location))
+        state.cached = state.cached.filter { locations.contains($0.key) }
+        publish(replaced ? .queueReplaced : .queueChanged)
+        await loader.followCacheStates(of: state.queue.entries.map(\.location))
+    }
+
     private func run(_ messages: AsyncStream<Message>) async {
         for await message in messages {
             switch message {
@@ -215,6 +233,11 @@ package actor Player {
                 guard state.current?.id == entry.id, state.artwork == nil else { continue }
                 state.artwork = file
                 publish(.artworkReady(entry, file))
+            case .cacheState(let change):
+                let entries = state.queue.entries.filter { $0.location == change.location }
+                guard !entries.isEmpty, state.cached[change.location] != change.state else { continue }
+                state.cached[change.location] = change.state
+                publish(.cacheChanged(entries))
             }
         }
     }
@@ -291,19 +314,19 @@ package actor Player {
             await start(entry, at: max(0, seconds), paused: true)
         case .add(let items, let placement, let play):
             let added = state.queue.add(items, at: placement)
-            publish(.queueChanged)
+            await queueChanged()
             if play, let first = added.first { await execute(.playNow(first.id)) }
         case .replaceQueue(let items, let playlist, let play):
             await stopPipeline()
             state.queue.replace(with: items, playlist: playlist)
             state.currentInfo = nil
             state.artwork = nil
-            publish(.queueReplaced)
+            await queueChanged(replaced: true)
             if play, let first = state.queue.first { await execute(.playNow(first.id)) }
         case .remove(let id):
             let following = state.queue.entry(after: id)
             guard state.queue.remove(id) else { return }
-            publish(.queueChanged)
+            await queueChanged()
             guard id == state.current?.id else { return }
             if let following, following.id != id {
                 await move(to: following)
@@ -574,11 +597,14 @@ package actor Player {
                 logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                        "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
                 reportedHeard.remove(entry.id)
+                let now = Date()
+                listenStart = (entry.id, now, seconds)
                 Task { [loader] in await loader.played(entry.location, heard: false) }
             }
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
             guard !again else { return }
+            if let start = listenStart, start.entry == entry.id { publish(.listenStarted(state.current ?? entry, at: start.at)) }
             // A new track that does not start at its start (where a long one was left): clients
             // that follow the position are told it jumped.
             if seconds > 0 { publish(.seeked(seconds: seconds)) }
@@ -600,9 +626,9 @@ package actor Player {
             } catch {
                 logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
             }
-        case .trackEnded(let entry):
+        case .trackEnded(let entry, let seconds):
             noteProgress(of: entry.id, at: .infinity, ended: true)
-            reportHeard(entry)
+            noteHeard(entry, at: seconds)
             publish(.trackEnded(entry))
             if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
         case .trackRejected(let entry, let error):
@@ -682,17 +708,26 @@ package actor Player {
     private func checkPosition(announce: Bool) async {
         guard state.status == .playing, state.position.moving, let heard = await output.position(),
               heard.entry.id == state.current?.id else { return }
-        if let duration = state.currentInfo?.duration, heard.seconds >= min(duration / 2, Self.heardAfter) {
-            reportHeard(heard.entry)
-        }
+        noteHeard(heard.entry, at: heard.seconds)
         guard abs(heard.seconds - state.position.seconds(at: .now)) > Self.positionTolerance else { return }
         state.position = PositionAnchor(seconds: heard.seconds, moving: true)
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
     }
 
-    /// Tells the track's source it has been heard, once for this start of it (without waiting).
-    private func reportHeard(_ entry: QueueEntry) {
+    /// Heard: what was played of it since it started — up to `seconds` into it — is half of it,
+    /// or four minutes.
+    private func noteHeard(_ entry: QueueEntry, at seconds: Double) {
+        guard let start = listenStart, start.entry == entry.id else { return }
+        let duration = (state.queue.entry(id: entry.id) ?? entry).metadata.duration ?? .infinity
+        guard min(seconds, duration) - start.seconds >= min(duration / 2, Self.heardAfter) else { return }
+        reportHeard(entry, startedAt: start.at)
+    }
+
+    /// Tells the track's source it has been heard, once for this start of it (without waiting),
+    /// and the listeners: a scrobbler counts a listen.
+    private func reportHeard(_ entry: QueueEntry, startedAt: Date) {
         guard reportedHeard.insert(entry.id).inserted else { return }
         Task { [loader] in await loader.played(entry.location, heard: true) }
+        publish(.listened(state.queue.entry(id: entry.id) ?? entry, startedAt: startedAt))
     }
 }

@@ -11,6 +11,12 @@ package struct PlayerEvent: Sendable {
         /// A track is now being heard, from `seconds` into it.
         case trackStarted(QueueEntry, TrackInfo, seconds: Double)
         case trackEnded(QueueEntry)
+        /// A track began to be heard from the start of a play (not after a seek in it): a
+        /// scrobbler says "playing now".
+        case listenStarted(QueueEntry, at: Date)
+        /// The track that started at `startedAt` has been heard — half of it, or four minutes —
+        /// once per play: a listen to count (ListenBrainz's rule, and Last.fm's).
+        case listened(QueueEntry, startedAt: Date)
         /// The decoder of this track waits for the network (true), or has its bytes again (false).
         /// Playback goes on after a wait: a slow download never ends a track early.
         case buffering(QueueEntry, Bool)
@@ -39,6 +45,8 @@ package struct PlayerEvent: Sendable {
         /// Where a long track was left, or that it was heard to its end, changed: the entry as it
         /// is now (its metadata's `resumeAt` and `played`), for the library to keep.
         case progressChanged(QueueEntry)
+        /// How much the cache holds of these queued entries changed (the snapshot's `cached`).
+        case cacheChanged([QueueEntry])
         /// The queue was played to its end.
         case queueFinished
         /// The audio output failed; playback stopped.

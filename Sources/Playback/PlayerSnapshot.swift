@@ -1,4 +1,5 @@
 import Foundation
+import Loader
 import Model
 
 /// Everything the player's listeners show, as it is after one event: status, the queue and where
@@ -18,6 +19,9 @@ package struct PlayerSnapshot: Sendable {
     package var sleepAt: Date?
     /// `stop-after`: playback stops when the current track ends.
     package var stopsAfterCurrent = false
+    /// How much of each queued track the cache holds, as the loader last reported it (absent
+    /// until it has).
+    package var cached: [TrackLocation: CacheState] = [:]
     /// Bumped by every event: of two snapshots, the one with the higher serial is the newer.
     package var serial: UInt64 = 0
 

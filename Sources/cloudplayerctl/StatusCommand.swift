@@ -24,6 +24,11 @@ struct StatusCommand: AsyncParsableCommand {
             + " · shuffle \(status.shuffle ? "on" : "off")"
             + (status.sleepLeft.map { " · sleep in \(Formatting.duration($0))" } ?? "")
             + (status.stopAfter == true ? " · stops after this track" : ""))
+        if let problem = status.scrobbleProblem {
+            say(TextTable.printable("scrobbling: paused — \(problem)"))
+        } else if let waiting = status.listensWaiting {
+            say("scrobbling: ListenBrainz" + (waiting > 0 ? " · \(waiting) listen\(waiting == 1 ? "" : "s") waiting" : ""))
+        }
         if let problem = status.libraryProblem {
             say("library: unavailable — \(problem)")
         } else {

@@ -8,6 +8,7 @@ import Manager1
 import MPRIS
 import Output
 import Playback
+import Scrobbling
 
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,8 +52,10 @@ struct DaemonCommand: AsyncParsableCommand {
             complain("\(error)")
         }
         let player = Player(loader: loader, output: OutputActor(device: device), settings: configuration.playback)
-        let reloader = ConfigReloader(options: configOptions, loader: loader, player: player)
-        let manager = Manager1Service(player: player, library: library, loader: loader) { await reloader.reload() }
+        let scrobbler = ListenBrainzScrobbler(settings: configuration.scrobble, journal: ListenBrainzScrobbler.journal(instance: instance),
+                                              version: Manager1.productVersion)
+        let reloader = ConfigReloader(options: configOptions, loader: loader, player: player, scrobbler: scrobbler)
+        let manager = Manager1Service(player: player, library: library, loader: loader, scrobbler: scrobbler) { await reloader.reload() }
         // A library made anew for a damaged one (now, or while serving) is filled by a scan.
         await library.whenRebuilt { await manager.rescanAll() }
         let service: BusPublication
@@ -70,6 +73,8 @@ struct DaemonCommand: AsyncParsableCommand {
         await keeper.start()
         let progress = ProgressRecorder(player: player, library: library).start()
         defer { progress.cancel() }
+        let scrobbling = scrobbler.start(following: player)
+        defer { scrobbling.cancel() }
         try? await manager.keepPinned()
         say("cloudplayerd: serving \(service.name)")
         ServiceNotifier.ready(status: "serving \(service.name)")
@@ -117,6 +122,7 @@ struct DaemonCommand: AsyncParsableCommand {
         ServiceNotifier.stopping()
         watchdog.cancel()
         await keeper.stop()
+        await scrobbler.shutdown()
         await player.shutdown()
         await service.stop()
         try? await device.close()

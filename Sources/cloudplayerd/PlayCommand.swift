@@ -136,7 +136,8 @@ struct PlayCommand: AsyncParsableCommand {
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
-                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged:
+                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
+                 .listenStarted, .listened, .cacheChanged:
                 break
             }
         }

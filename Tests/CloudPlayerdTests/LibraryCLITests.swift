@@ -93,15 +93,6 @@ struct LibraryCLITests {
         }
     }
 
-    /// Polls until `check` holds (a daemon does things in the background); false after ~20 s.
-    private func eventually(_ check: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
-            if try await check() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
-
     @Test("scan, ls, search, playlists (folders, a playlist file, a feed newest first, your own), queue, sources, cache — and no password in any answer")
     func tour() async throws {
         let rig = try await Rig.start()

@@ -40,6 +40,25 @@ import TestSupport
         let listed = try await bus.run(BuiltProducts.cloudplayerctl, ["queue", "ls", "--json"])
         let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(entries.map { $0["cached"] as? String ?? "?" } == ["partial", "full", "none"], "\(listed.stdout)")
+        // And MPRIS, in each track's metadata; the network back, a track played is cached whole
+        // and its metadata says so (TrackMetadataChanged).
+        func mprisCached() async throws -> [String] {
+            let ids = (1...3).map { "/org/cloudplayerd/track/\($0)" }
+            let answer = try await bus.run("busctl", ["--address=\(bus.address)", "call", "org.mpris.MediaPlayer2.cloudplayerd",
+                                                      "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.TrackList", "GetTracksMetadata",
+                                                      "ao", "3"] + ids)
+            return answer.stdout.components(separatedBy: "\"cloudplayerd:cached\" s \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        }
+        #expect(try await eventually { try await mprisCached() == ["partial", "full", "none"] })
+        let monitor = try ChildProcess("dbus-monitor", ["--address", bus.address, "type='signal',member='TrackMetadataChanged'"])
+        while !monitor.outputSoFar().contains("NameAcquired") { try await Task.sleep(for: .milliseconds(20)) }
+        try rig.proxy.refuseConnections(false)
+        #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["queue", "play", "3"]).status == 0)
+        #expect(try await eventually { try await mprisCached() == ["partial", "full", "full"] })
+        #expect(try await eventually { monitor.outputSoFar().contains("\"cloudplayerd:cached\"") })
+        monitor.signal(SIGTERM)
+        _ = await monitor.wait()
+        try rig.proxy.refuseConnections(true)
         daemon.signal(SIGTERM)
         _ = await daemon.wait()
         await bus.stop()

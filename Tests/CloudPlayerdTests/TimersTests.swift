@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The sleep timer and stop-after-this-track (issue 18), heard through a PulseAudio sink: the
-/// fade is in the recording, the stop is where the track ends, and both are kept across a restart.
+/// The sleep timer and stop-after-this-track (issue 18), heard through a PulseAudio sink (the
+/// fade through PipeWire's too): the fade is in the recording, the stop is where the track ends,
+/// and both are kept across a restart.
 @Suite(.serialized) struct TimersTests {
     static let name = "org.mpris.MediaPlayer2.cloudplayerd"
 
@@ -15,9 +16,9 @@ import TestSupport
         let home: URL
         var daemon: ChildProcess
 
-        static func start() async throws -> Rig {
+        static func start(_ kind: PulseTestServer.Kind = .pulseaudio) async throws -> Rig {
             let bus = try await DBusTestBus()
-            let sink = try await PulseTestServer.shared.makeSink()
+            let sink = try await PulseTestServer.shared(kind).makeSink()
             let home = try Fixtures.shared.scratchDirectory()
             let config = home.appendingPathComponent("config.toml")
             try Data().write(to: config)
@@ -56,15 +57,6 @@ import TestSupport
         }
     }
 
-    /// Polls until `check` holds; false after ~30 s.
-    private func eventually(_ check: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<300 {
-            if try await check() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
-
     @Test("stop-after: the current track plays to its last sample, nothing of the next is heard, and the next is current for Play")
     func stopAfter() async throws {
         var rig = try await Rig.start()
@@ -90,9 +82,10 @@ import TestSupport
         #expect(heard <= played + reference.sampleRate / 2, "heard \(heard) frames of a track of \(played)")
     }
 
-    @Test("sleep: the last 10 s fade out, then Paused with the volume as it was; shown, cancelled, and kept across a restart")
-    func sleepTimer() async throws {
-        var rig = try await Rig.start()
+    @Test("sleep: the last 10 s fade out, then Paused with the volume as it was; shown, cancelled, and kept across a restart",
+          arguments: PulseTestServer.Kind.allCases)
+    func sleepTimer(kind: PulseTestServer.Kind) async throws {
+        var rig = try await Rig.start(kind)
         let long = try await Fixtures.shared.url(.longMP3)
         #expect(try await rig.ctl("sleep", "1h").status == 0)
         let shown = try await rig.ctl("sleep")

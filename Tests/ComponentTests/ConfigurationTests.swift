@@ -3,6 +3,7 @@ import Daemon
 import Foundation
 import Loader
 import Model
+import Scrobbling
 import SourceTypes
 import Testing
 
@@ -60,6 +61,28 @@ import Testing
                 == PlaybackSettings(loudness: ReplayGainSettings(mode: .auto, preamp: -3.5, preventClipping: false), resumeLongerThan: 5400))
         #expect(try Configuration.parse("", relativeTo: directory).playback
                 == PlaybackSettings(loudness: ReplayGainSettings(mode: .off, preamp: 0, preventClipping: true), resumeLongerThan: 600))
+    }
+
+    @Test("[scrobble]: a token file and another server read as written; the public API by default; a URL without a token, two token keys or credentials in the URL refused without quoting the token")
+    func scrobbleKeys() throws {
+        let text = "[scrobble]\nlistenbrainz_token_file = \"lb.token\"\nlistenbrainz_url = \"http://127.0.0.1:8100\"\n"
+        let scrobble = try #require(try Configuration.parse(text, relativeTo: directory).scrobble)
+        #expect(scrobble.url.absoluteString == "http://127.0.0.1:8100" && scrobble.token == .file(directory.path + "/lb.token"))
+        let inline = try Configuration.parse("[scrobble]\nlistenbrainz_token = \"s3cr3t\"\n", relativeTo: directory).scrobble
+        #expect(inline?.url == ListenBrainzSettings.publicAPI)
+        #expect(try Configuration.parse("", relativeTo: directory).scrobble == nil)
+        for (bad, key) in [("listenbrainz_url = \"https://lb.example\"", "scrobble.listenbrainz_token"),
+                           ("listenbrainz_token = \"s3cr3t\"\nlistenbrainz_token_file = \"x\"", "scrobble.listenbrainz_token"),
+                           ("listenbrainz_token = \"s3cr3t\"\nlistenbrainz_url = \"https://me:s3cr3t@lb.example\"", "scrobble.listenbrainz_url"),
+                           ("listenbrainz_token = \"s3cr3t\"\nlastfm = 1", "scrobble.lastfm")] {
+            do {
+                _ = try Configuration.parse("[scrobble]\n" + bad + "\n", relativeTo: directory)
+                Issue.record("accepted: \(bad)")
+            } catch {
+                #expect(error.key == key, "\(error)")
+                #expect(!"\(error)".contains("s3cr3t"), "\(error)")
+            }
+        }
     }
 
     @Test("the longest matching root wins; other hosts, ports and schemes do not match")

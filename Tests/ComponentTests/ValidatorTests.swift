@@ -94,10 +94,20 @@ struct ValidatorTests {
         try await scanPlayReplay(kind: .apache, weakFor: 30)
     }
 
-    /// `weakFor`: seconds the file is dated ahead, so that Apache tags it weakly until then.
-    private func scanPlayReplay(kind: WebDAVTestServer.Kind, weakFor: TimeInterval? = nil) async throws {
+    /// A server whose every ETag is weak (the proxy's weak mode in front of rclone, as web
+    /// frameworks answer): never in If-Range, every 206 checked, and the copy recognised.
+    @Test("weak ETags always (the proxy's weak mode): no If-Range carries one, every ranged GET is answered 206, a scan reads at most 70 KiB, replays and a rescan send no byte",
+          .timeLimit(.minutes(3)))
+    func alwaysWeakTags() async throws {
+        try await scanPlayReplay(kind: .rclone, weakProxy: true)
+    }
+
+    /// `weakFor`: seconds the file is dated ahead, so that Apache tags it weakly until then;
+    /// `weakProxy`: the proxy passes every tag on weak.
+    private func scanPlayReplay(kind: WebDAVTestServer.Kind, weakFor: TimeInterval? = nil, weakProxy: Bool = false) async throws {
         let rig = try await StreamingRig([.longOpus], server: kind)
-        let datedAhead = weakFor != nil
+        rig.proxy.setWeakensETags(weakProxy)
+        let datedAhead = weakFor != nil || weakProxy
         let modified = Date().addingTimeInterval(weakFor ?? 0)
         if datedAhead {
             try FileManager.default.setAttributes([.modificationDate: modified],
@@ -123,7 +133,7 @@ struct ValidatorTests {
             #expect(getBytes() <= origin.count + 64 * 1024, "\(kind): \(getBytes()) bytes for a \(origin.count)-byte file")
             #expect(gets.contains { $0.etag?.hasPrefix("W/") == true }, "\(kind): weak tags while dated ahead: \(gets.compactMap(\.etag))")
             // Past the second after its date: Apache tags it strongly from now on.
-            while Date() < modified.addingTimeInterval(1.5) { try await Task.sleep(for: .milliseconds(200)) }
+            while weakFor != nil, Date() < modified.addingTimeInterval(1.5) { try await Task.sleep(for: .milliseconds(200)) }
         }
 
         // Each replay is a new run: the copy is revalidated with a listing and played from the cache.
@@ -136,7 +146,7 @@ struct ValidatorTests {
             replayed.append(getBytes())
         }
         #expect(replayed == [0, 0], "\(kind): body bytes sent for each replay of a \(origin.count)-byte file")
-        if datedAhead {
+        if weakFor != nil {
             // What the server states now, seen by a loader with a cache of its own: a strong tag.
             rig.proxy.clearLog()
             let other = try Configuration.parse(rig.configText().replacingOccurrences(of: rig.cacheDirectory.path,

@@ -53,6 +53,7 @@ public final class FaultProxy: @unchecked Sendable {
     private let state = NSLock()
     private var faults: [Fault] = []
     private var ignoresRange = false
+    private var weakensETags = false
     private var bytesPerSecond: Int?
     private var latency: Double = 0
     /// Percent of requests that meet a random fault (the soak's weather).
@@ -116,6 +117,12 @@ public final class FaultProxy: @unchecked Sendable {
     /// When on, the proxy strips `Range` and `If-Range`, so the server answers 200 with the whole file.
     public func setIgnoresRange(_ on: Bool) {
         state.withLock { ignoresRange = on }
+    }
+
+    /// When on, every `ETag` the server gives is passed on weak (`W/"…"`), as many web frameworks
+    /// tag every answer: no If-Range may carry it, and a cached copy must still be recognised.
+    public func setWeakensETags(_ on: Bool) {
+        state.withLock { weakensETags = on }
     }
 
     /// Caps the body rate (nil: as fast as the loopback goes).
@@ -205,10 +212,10 @@ public final class FaultProxy: @unchecked Sendable {
     private func serve(_ client: Int32) {
         guard var request = HTTPHead.read(from: client) else { return }
         let arrived = ContinuousClock.now
-        let (ignoring, rate, delay, weather, redirect, signedAuthorization) = state.withLock {
+        let (ignoring, rate, delay, weather, redirect, signedAuthorization, weakening) = state.withLock {
             open += 1
             mostOpen = max(mostOpen, open)
-            return (ignoresRange, bytesPerSecond, latency, chaos, redirectGETs, originAuthorization)
+            return (ignoresRange, bytesPerSecond, latency, chaos, redirectGETs, originAuthorization, weakensETags)
         }
         defer { state.withLock { open -= 1 } }
         if weather > 0, Int.random(in: 0..<100) < weather {
@@ -290,6 +297,7 @@ public final class FaultProxy: @unchecked Sendable {
                                                                                    from: client, to: origin) else { return }
         guard var response = HTTPHead.read(from: origin) else { return }
         record.status = response.statusCode
+        if weakening, let tag = response["etag"], !tag.hasPrefix("W/") { response.setHeader("ETag", "W/" + tag) }
         record.etag = response["etag"]
         let declared = response.contentLength
         let fault = declared.map { $0 > 0 } == true ? takeFault(where: { fault in

@@ -205,7 +205,7 @@ public final class WebDAVTestServer: Sendable {
     }
 
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSupportError("socket failed") }
         defer { close(fd) }

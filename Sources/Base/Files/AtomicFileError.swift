@@ -5,6 +5,8 @@ import Foundation
 package struct AtomicFileError: Error, Equatable, CustomStringConvertible {
     package enum Step: String, Sendable {
         case create = "creating a temporary file beside it"
+        /// Opening the file itself, to add to it (an append-only journal).
+        case open = "opening it"
         case write = "writing"
         case sync = "syncing"
         case rename = "renaming the new file over it"
@@ -15,6 +17,12 @@ package struct AtomicFileError: Error, Equatable, CustomStringConvertible {
     package let step: Step
     /// The `errno` value.
     package let code: Int32
+
+    package init(path: String, step: Step, code: Int32) {
+        self.path = path
+        self.step = step
+        self.code = code
+    }
 
     package var description: String {
         "cannot save \(path): \(step.rawValue) failed: \(String(cString: strerror(code)))"

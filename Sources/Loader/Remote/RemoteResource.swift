@@ -121,6 +121,9 @@ package final class RemoteResource: @unchecked Sendable {
         locked { !stale && (info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false) }
     }
 
+    /// Some of its bytes are here (on disk or held in memory), of the version known now.
+    var hasBytes: Bool { locked { !stale && !readableLocked.isEmpty } }
+
     /// Waits until the length and version are known (from the cache or the first answer).
     func waitForInfo() async throws {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in

@@ -1,0 +1,225 @@
+import AsyncHTTPClient
+import Base
+import Config
+import Foundation
+import Loader
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+import Playback
+
+/// Sends what the player reports heard to ListenBrainz: "playing now" when a track starts, a
+/// listen once it has been heard (half of it, or four minutes). Listens go through the
+/// `ListenJournal` on disk first and leave it only once the service has them, in order, in
+/// batches, at the pace its rate-limit headers ask. Offline or on the service's errors they wait
+/// (backing off); a refused token pauses sending — with one error in the log — until the config
+/// changes; playing never waits for any of it.
+///
+/// It runs on a thread of its own: the journal syncs to disk and a token may come from a command.
+package actor ListenBrainzScrobbler {
+    private let executor = ThreadExecutor(name: "scrobbler")
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// The wait after a failure grows from the first to the last.
+    static let firstBackoff = Duration.seconds(2)
+    static let longestBackoff = Duration.seconds(300)
+
+    private let logger = Logger(label: "cloudplayerd.scrobble")
+    /// `submission_client_version`.
+    private let version: String
+    private var settings: ListenBrainzSettings?
+    private var transport: HTTPTransport?
+    private var journal: ListenJournal
+    /// Why sending is paused (the token was refused), until the config changes.
+    private var paused: String?
+    /// No request before this (the rate limit's window).
+    private var notBefore = ContinuousClock.now
+    private var backoff = firstBackoff
+    /// A service that refused a batch: its listens go one by one, to find the one it refuses.
+    private var oneByOne = 0
+    private var sending: Task<Void, Never>?
+
+    /// `journal`: where listens wait to be sent (kept across runs).
+    package init(settings: ListenBrainzSettings?, journal: URL, version: String) {
+        self.settings = settings
+        self.journal = ListenJournal(url: journal)
+        self.version = version
+    }
+
+    deinit {
+        executor.shutdown()
+    }
+
+    /// The journal of a daemon: `$XDG_DATA_HOME/cloudplayerd/listens.jsonl` (`listens-NAME.jsonl`
+    /// for a named instance), beside its state.
+    package static func journal(instance: String?) -> URL {
+        XDGDirectories.data.appendingPathComponent(instance.map { "listens-\($0).jsonl" } ?? "listens.jsonl")
+    }
+
+    /// With `[scrobble]` set: the listens waiting to be sent, and why sending is paused if it is.
+    package func report() -> (waiting: Int, problem: String?)? {
+        settings == nil ? nil : (journal.pending.count, paused)
+    }
+
+    /// Follows the player until its events end; sends what an earlier run left first.
+    package nonisolated func start(following player: Player) -> Task<Void, Never> {
+        let events = player.subscribe()
+        return Task {
+            await self.sendQueued()
+            for await event in events {
+                switch event.change {
+                case .listenStarted(let entry, let at): await self.playing(entry, at: at)
+                case .listened(let entry, let startedAt): await self.heard(entry, startedAt: startedAt)
+                default: continue
+                }
+            }
+        }
+    }
+
+    /// New settings (the config reloaded): a paused scrobbler tries again with them.
+    package func configure(_ new: ListenBrainzSettings?) async {
+        guard new != settings || paused != nil else { return }
+        settings = new
+        paused = nil
+        oneByOne = 0
+        backoff = Self.firstBackoff
+        await transport?.shutdown()
+        transport = nil
+        sendQueued()
+    }
+
+    /// Stops sending; what was not sent stays in the journal for the next run.
+    package func shutdown() async {
+        sending?.cancel()
+        sending = nil
+        settings = nil
+        await transport?.shutdown()
+        transport = nil
+    }
+
+    // MARK: What the player reports
+
+    private func playing(_ entry: QueueEntry, at: Date) async {
+        guard settings != nil, paused == nil, ContinuousClock.now >= notBefore, let listen = Listen(entry, startedAt: at) else { return }
+        // Only a hint for "now": not kept, not retried.
+        if case .tokenRefused(let reason)? = await send(.playingNow(listen, client: version), what: "playing now")?.outcome {
+            pause(Self.refusal(reason, queued: journal.pending.count))
+        }
+    }
+
+    private func heard(_ entry: QueueEntry, startedAt: Date) {
+        guard settings != nil else { return }
+        guard let listen = Listen(entry, startedAt: startedAt) else {
+            logger.debug("not scrobbled: no artist or title tag", metadata: ["track": "\(entry.displayName)"])
+            return
+        }
+        do {
+            try journal.append(listen)
+        } catch {
+            logger.warning("a listen could not be kept for sending", metadata: ["listen": "\(listen.shown)", "reason": "\(error)"])
+            return
+        }
+        sendQueued()
+    }
+
+    // MARK: Sending
+
+    /// Starts sending the journal's listens unless that is under way.
+    private func sendQueued() {
+        guard sending == nil, settings != nil, paused == nil, !journal.pending.isEmpty else { return }
+        sending = Task { await self.drain() }
+    }
+
+    private func drain() async {
+        defer { sending = nil }
+        while !Task.isCancelled, settings != nil, paused == nil, !journal.pending.isEmpty {
+            let wait = notBefore - ContinuousClock.now
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            let batch = Array(journal.pending.prefix(oneByOne > 0 ? 1 : ListenBrainzSubmission.largestBatch))
+            guard let reply = await send(.listens(batch, client: version), what: "\(batch.count) listen(s)") else {
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, Self.longestBackoff)
+                continue
+            }
+            switch reply.outcome {
+            case .accepted:
+                backoff = Self.firstBackoff
+                oneByOne = max(oneByOne - batch.count, 0)
+                forget(batch.count)
+                logger.info("scrobbled", metadata: ["listens": "\(batch.count)", "first": "\(batch[0].shown)"])
+            case .refused(let reason):
+                if batch.count > 1 {
+                    oneByOne = batch.count  // the bad one is among them: find it
+                } else {
+                    logger.warning("ListenBrainz refuses a listen; it is dropped", metadata: ["listen": "\(batch[0].shown)", "reason": "\(reason)"])
+                    oneByOne = max(oneByOne - 1, 0)
+                    forget(1)
+                }
+            case .tokenRefused(let reason):
+                pause(Self.refusal(reason, queued: journal.pending.count))
+            case .rateLimited:
+                break  // `send` set the wait
+            case .unavailable(let reason):
+                logger.notice("ListenBrainz did not take the listens; trying again later", metadata: ["reason": "\(reason)"])
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, Self.longestBackoff)
+            }
+        }
+    }
+
+    private func forget(_ count: Int) {
+        do {
+            try journal.removeFirst(count)
+        } catch {
+            // Sent again later, with their own time: recorded once.
+            logger.warning("sent listens could not be taken off the queue", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    private static func refusal(_ reason: String, queued: Int) -> String {
+        "ListenBrainz refused the user token (\(reason)); scrobbling is paused until the token in [scrobble] is changed"
+            + " and the config reloaded — \(queued) listen(s) are kept"
+    }
+
+    private func pause(_ reason: String) {
+        guard paused == nil else { return }
+        paused = reason
+        logger.error("\(reason)")
+    }
+
+    /// Sends one submission; nil when no answer came (offline, a timeout), after logging why.
+    private func send(_ submission: ListenBrainzSubmission, what: String) async -> ListenBrainzReply? {
+        guard let settings else { return nil }
+        do {
+            let transport = try openTransport(settings)
+            let response = try await transport.send(settings.submitURL, method: .POST, headers: ["Content-Type": "application/json"],
+                                                    body: String(decoding: submission.json(), as: UTF8.self))
+            let body = try await response.body.collect(upTo: 64 << 10)
+            let reply = ListenBrainzReply(status: Int(response.status.code), headers: response.headers, body: Array(body.readableBytesView))
+            if let wait = reply.wait { notBefore = max(notBefore, ContinuousClock.now + wait) }
+            return reply
+        } catch let error as ConfigError {
+            pause("the ListenBrainz token cannot be read (\(error)); scrobbling is paused until the config changes")
+            return nil
+        } catch {
+            logger.notice("ListenBrainz cannot be reached; listens wait", metadata: ["sending": "\(what)", "reason": "\(error)"])
+            return nil
+        }
+    }
+
+    /// The transport, made once per settings: the token only to the service's own origin.
+    private func openTransport(_ settings: ListenBrainzSettings) throws -> HTTPTransport {
+        if let transport { return transport }
+        let origin = URLOrigin(settings.url)
+        let made = try HTTPTransport(name: "ListenBrainz", readTimeout: 30) { url in
+            guard let origin, URLOrigin(url) == origin else { return [:] }
+            return ["Authorization": "Token \(try settings.token.resolve().reveal())"]
+        }
+        transport = made
+        return made
+    }
+}
