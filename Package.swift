@@ -109,10 +109,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
-        // The management CLI: talks to the daemon over org.cloudplayerd.Manager1.
+        // The management CLI: talks to the daemon over org.cloudplayerd.Manager1; `login` reads
+        // the config file and runs a source's OAuth flow itself (Daemon for the config, SourceTypes
+        // for the flows).
         .executableTarget(
             name: "cloudplayerctl",
-            dependencies: ["Config", "DBus", "Manager1", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Config", "DBus", "Manager1", "Daemon", "SourceTypes",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Below: benchmarks, fuzzing and tests. None of it ships.

@@ -311,7 +311,7 @@ package final class Manager1Service: Sendable {
             return Manager1.Source(name: source.name, type: type(of: source).typeName, url: source.shownLocation,
                                    tracks: UInt32(clamping: counts?.tracks ?? 0), gone: UInt32(clamping: counts?.gone ?? 0),
                                    lastScan: counts?.lastScan.map { Int64($0.timeIntervalSince1970) } ?? -1,
-                                   problems: counts?.problems ?? "")
+                                   problems: [source.status, counts?.problems].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; "))
         }
     }
 

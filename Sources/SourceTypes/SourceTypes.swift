@@ -10,5 +10,6 @@ package enum SourceTypes {
         FeedSource.self,
         S3Source.self,
         SubsonicSource.self,
+        YandexDiskSource.self,
     ]
 }

@@ -13,6 +13,6 @@ struct CloudPlayerCtl: AsyncParsableCommand {
             """,
         version: "cloudplayerctl \(Manager1.productVersion)",
         subcommands: [StatusCommand.self, ScanCommand.self, ListCommand.self, SearchCommand.self, QueueCommand.self,
-                      PlaylistCommand.self, SourcesCommand.self, CacheCommand.self, MarkCommand.self] + ControlCommands.all
+                      PlaylistCommand.self, SourcesCommand.self, CacheCommand.self, MarkCommand.self, LoginCommand.self] + ControlCommands.all
     )
 }

@@ -44,8 +44,15 @@ struct SourcesCommand: AsyncParsableCommand {
             ("NAME", { $0.name }), ("TYPE", { $0.type }),
             ("TRACKS", { String($0.tracks) }), ("GONE", { String($0.gone) }),
             ("LAST SCAN", Self.lastScan),
+            ("STATUS", Self.status),
             ("URL", { $0.url }),
         ])
+    }
+
+    /// "ok", or the first of its problems ("needs login: …"), cut short for the table.
+    @Sendable static func status(_ row: Manager1.Source) -> String {
+        guard let first = row.problems.split(separator: ";").first else { return "ok" }
+        return first.count > 60 ? first.prefix(59) + "…" : String(first)
     }
 
     @Sendable static func lastScan(_ row: Manager1.Source) -> String {

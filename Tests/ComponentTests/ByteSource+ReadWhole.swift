@@ -15,3 +15,10 @@ extension ByteSource {
         }
     }
 }
+
+extension ByteSource {
+    /// `count` bytes at `offset`, read on a thread of its own (a read waits for the network).
+    func read(at offset: Int, count: Int) async throws -> [UInt8] {
+        try await onOwnThread { try self.readBytes(at: Int64(offset), count: count) }
+    }
+}

@@ -32,6 +32,9 @@ package protocol SourceType: Sendable {
     /// Whether a scan of "all sources" walks it (a plain HTTP server cannot be listed).
     var isScannable: Bool { get }
 
+    /// What `cloudplayerctl sources` says of its state beyond scans ("needs login"); nil: nothing.
+    var status: String? { get }
+
     /// The source at work.
     func open(_ environment: SourceEnvironment) throws -> Source
 
@@ -41,6 +44,7 @@ package protocol SourceType: Sendable {
 
 extension SourceType {
     package var pathsAreNames: Bool { false }
+    package var status: String? { nil }
 }
 
 extension SourceType where Self: Equatable {

@@ -1,0 +1,49 @@
+import Config
+import Foundation
+
+/// How a source logs in with OAuth 2.0: the user's own app (`client_id`, and `client_secret_file`
+/// where the app has a secret) and the provider's endpoints, each overridable in the config file
+/// (`auth_url`, `token_url`, `device_url`: tests, on-premise services). One for every provider.
+package struct OAuthSettings: Sendable, Equatable {
+    package var clientID: String
+    package var clientSecret: Secret.Origin?
+    /// Where a browser is sent to approve (authorization code + PKCE).
+    package var authURL: URL
+    package var tokenURL: URL
+    /// Where a device code is asked for (RFC 8628); nil for a provider without a device flow.
+    package var deviceURL: URL?
+    /// The scopes asked for, if the provider needs them named.
+    package var scope: String?
+    /// How a device code is redeemed: RFC 8628's grant type and parameter, or the provider's own
+    /// (Yandex: `device_code` and `code`).
+    package var deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package var deviceCodeParameter = "device_code"
+
+    /// The keys it reads.
+    package static let keys: Set<String> = ["client_id", "client_secret", "client_secret_file", "client_secret_command",
+                                            "auth_url", "token_url", "device_url"]
+
+    package init(clientID: String, clientSecret: Secret.Origin? = nil, authURL: URL, tokenURL: URL, deviceURL: URL?, scope: String? = nil) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.authURL = authURL
+        self.tokenURL = tokenURL
+        self.deviceURL = deviceURL
+        self.scope = scope
+    }
+
+    /// The source's OAuth settings, the provider's endpoints where the file names none; nil
+    /// without a `client_id`.
+    package static func configure(_ section: ConfigSection, authURL: URL, tokenURL: URL, deviceURL: URL?,
+                                  scope: String? = nil) throws(ConfigError) -> OAuthSettings? {
+        guard let clientID = try section.string("client_id") else {
+            for key in ["client_secret", "client_secret_file", "client_secret_command", "auth_url", "token_url", "device_url"] {
+                if let value = section.table[key] { throw section.error(key, line: value.line, "only a login needs it: set client_id too") }
+            }
+            return nil
+        }
+        return OAuthSettings(clientID: clientID.value, clientSecret: try section.secret("client_secret"),
+                             authURL: try section.httpURL("auth_url") ?? authURL, tokenURL: try section.httpURL("token_url") ?? tokenURL,
+                             deviceURL: try section.httpURL("device_url") ?? deviceURL, scope: scope)
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Daemon
+import Foundation
+import SourceTypes
+
+/// `cloudplayerctl login NAME`: runs the OAuth flow the source's provider offers — the device
+/// flow where there is one (print an address and a code, wait), else the browser flow on a
+/// loopback redirect — and stores the tokens where the daemon reads them.
+///
+/// It runs here, not in the daemon: it reads the same config file and writes the token file the
+/// daemon reads again while a source needs a login, so no D-Bus method has to wait minutes for a
+/// person, what to do is printed straight to the person's terminal, and a login works whether
+/// the daemon runs or not.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log a source in with its provider (OAuth) and store its tokens.",
+        discussion: "Prints where to go and what to enter, waits for the approval, and stores the tokens in $XDG_DATA_HOME/cloudplayerd/tokens."
+    )
+
+    @Argument(help: "The source's name in the config file.")
+    var source: String
+
+    @Option(help: ArgumentHelp("The config file (default: $CLOUDPLAYERD_CONFIG, else $XDG_CONFIG_HOME/cloudplayerd/config.toml).",
+                               valueName: "path"))
+    var config: String?
+
+    @Flag(help: "Log in in a browser (a redirect to 127.0.0.1) even where the provider has a device flow.")
+    var browser = false
+
+    @Option(help: ArgumentHelp("The loopback port of the browser flow (0: any free one).", valueName: "port"))
+    var port = 0
+
+    func run() async throws {
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(explicit: config)
+        } catch {
+            fail("\(error)", code: 1)
+        }
+        guard let named = configuration.sources.source(named: source) else { fail("there is no source '\(source)' in the config file", code: 1) }
+        guard let oauth = named as? any OAuthSource, let settings = oauth.oauth else {
+            fail("source '\(source)' does not log in (it takes no OAuth login, or the config file gives it a token)", code: 1)
+        }
+        let client = try OAuthClient(source: source, settings: settings, readTimeout: configuration.loader.readTimeout)
+        let show: @Sendable (String) -> Void = { say($0) }
+        let record: TokenRecord
+        do {
+            if settings.deviceURL != nil && !browser {
+                record = try await DeviceLogin(client: client).run(show: show)
+            } else {
+                record = try await LoopbackLogin(client: client, port: port).run(show: show)
+            }
+            try await oauth.tokenStore.save(record, for: source)
+        } catch {
+            await client.shutdown()
+            fail("\(error)", code: 1)
+        }
+        await client.shutdown()
+        say("Logged in: the tokens of '\(source)' are stored in \(oauth.tokenStore.directory.path)")
+    }
+}

@@ -1,0 +1,191 @@
+import Base
+import Daemon
+import Foundation
+import Library
+import Loader
+import Model
+import SourceTypes
+import Testing
+import TestSupport
+
+/// OAuth 2.0 against the Yandex OAuth emulator (Tests/CloudEmulators/yandex_disk.py): the device
+/// flow and the loopback flow with PKCE, the token store, refresh ahead of expiry and on a 401,
+/// rotated refresh tokens written back, and a revoked refresh token that marks one source
+/// "needs login" while the others go on.
+@Suite(.timeLimit(.minutes(3)))
+struct YandexDiskLoginTests {
+    struct Rig {
+        let server: YandexDiskTestServer
+        let folder: URL
+        var store: TokenStore { TokenStore(directory: folder.appendingPathComponent("data/cloudplayerd/tokens")) }
+
+        static func start() async throws -> Rig {
+            Rig(server: try await YandexDiskTestServer(), folder: try Fixtures.shared.scratchDirectory())
+        }
+
+        /// The source "yd" that logs in (its client id and the emulator's endpoints), its tokens in
+        /// the rig's store; and "plain", with the permanent token in the config.
+        func sources() throws -> [any SourceType] {
+            var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
+            var yd = try #require(all[0] as? YandexDiskSource)
+            yd.tokenStore = store
+            all[0] = yd
+            return all
+        }
+
+        func source() throws -> YandexDiskSource {
+            try #require(try sources()[0] as? YandexDiskSource)
+        }
+
+        func client() throws -> OAuthClient {
+            try OAuthClient(source: "yd", settings: try #require(try source().oauth), readTimeout: 5)
+        }
+
+        func loader() throws -> LoaderActor {
+            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent("cache-\(UUID().uuidString)")),
+                        sources: SourceSet(try sources()))
+        }
+
+        /// Logs in with the device flow, the user entering the code as soon as it is shown.
+        func deviceLogin() async throws -> TokenRecord {
+            let client = try client()
+            let shown = Locked<String?>(nil)
+            async let record = DeviceLogin(client: client).run { text in shown.withLock { $0 = text } }
+            let code = try await Self.lastWord(of: shown)
+            // The user is slower than the first poll: it is answered authorization_pending.
+            while try await server.log().contains(where: { $0.path == "/token" && $0.status == 400 }) == false {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await server.enter(userCode: code)
+            let result = try await record
+            try await store.save(result, for: "yd")
+            await client.shutdown()
+            return result
+        }
+
+        /// The last word of what a login showed the user (the user code, or the address), once shown.
+        static func lastWord(of shown: Locked<String?>, separator: Character = " ") async throws -> String {
+            while true {
+                if let word = shown.withLock({ $0 })?.split(separator: separator).last { return String(word) }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+        }
+
+        var tokenRequests: [YandexDiskTestServer.Exchange] {
+            get async throws { try await server.log().filter { $0.path == "/token" } }
+        }
+    }
+
+    @Test("the device flow shows the address and the user code, polls until the user enters it, and stores tokens 0600 in a 0700 folder, named after the source")
+    func deviceFlow() async throws {
+        let rig = try await Rig.start()
+        let record = try await rig.deviceLogin()
+        #expect(record.accessToken != nil && record.refreshToken != nil && record.expiresAt != nil)
+        #expect(try await rig.tokenRequests.count >= 2, "polled while the code was pending")
+        let file = rig.store.file(of: "yd")
+        #expect(file.lastPathComponent == "yd.json")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: rig.store.directory.path)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        #expect(try rig.store.loadNow("yd") == record)
+        #expect(try rig.source().status == nil, "logged in: nothing to say")
+
+        // The stored login plays.
+        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        let origin = try Data(contentsOf: try await Fixtures.shared.url(.vbrMP3))
+        let loader = try rig.loader()
+        #expect(try await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")).readWhole() == origin)
+        await loader.shutdown()
+    }
+
+    @Test("a user who denies the device login gets a clear error")
+    func deviceDenied() async throws {
+        let rig = try await Rig.start()
+        let client = try rig.client()
+        let shown = Locked<String?>(nil)
+        async let record = DeviceLogin(client: client).run { text in shown.withLock { $0 = text } }
+        try await rig.server.enter(userCode: try await Rig.lastWord(of: shown), deny: true)
+        var refusal: (any Error)?
+        do { _ = try await record } catch { refusal = error }
+        #expect(refusal as? LoaderError == .service(source: "yd", reason: "access was denied at the provider"), "\(String(describing: refusal))")
+        await client.shutdown()
+    }
+
+    @Test("the loopback flow with PKCE: the authorize page redirects to 127.0.0.1 with a code, which is redeemed with the S256 verifier")
+    func loopbackFlow() async throws {
+        let rig = try await Rig.start()
+        let client = try rig.client()
+        let shown = Locked<String?>(nil)
+        async let record = LoopbackLogin(client: client).run { text in shown.withLock { $0 = text } }
+        let url = try await Rig.lastWord(of: shown, separator: "\n")
+        #expect(url.contains("code_challenge_method=S256") && url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A"))
+        // The browser: follows the provider's redirect to the loopback listener.
+        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", url])
+        #expect(page.stdout.contains("login received"))
+        let result = try await record
+        #expect(result.accessToken != nil && result.refreshToken != nil)
+        let grants = try await rig.tokenRequests
+        #expect(grants.count == 1 && grants[0].status == 200, "the emulator checked the verifier against the challenge")
+        await client.shutdown()
+    }
+
+    @Test("an access token that expires mid-play is refreshed (ahead of expiry, or on a 401) and the track plays to its end; a rotated refresh token is written back")
+    func refresh() async throws {
+        let rig = try await Rig.start()
+        // The login's token lasts 30 s: within the minute before expiry, so it is refreshed on first
+        // use however fast or slow the test runs; the refreshed ones last an hour.
+        try await rig.server.control(#"{"access_ttl": 30, "rotate_refresh": true}"#)
+        let first = try await rig.deviceLogin()
+        let originFile = try await Fixtures.shared.url(.longMP3)
+        let origin = try Data(contentsOf: originFile)
+        try rig.server.publish(originFile, as: "Music/long.mp3")
+        let location = TrackLocation(source: "yd", key: "Music/long.mp3")
+        try await rig.server.control(#"{"access_ttl": 3600, "clear_log": true}"#)
+        let loader = try rig.loader()
+        let half = origin.count / 2
+        #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
+        let refreshed = try #require(try rig.store.loadNow("yd"))
+        #expect(try await rig.tokenRequests.count == 1, "refreshed ahead of expiry")
+        #expect(refreshed.refreshToken != first.refreshToken && refreshed.accessToken != first.accessToken, "the rotated tokens are stored")
+
+        // Now the provider ends every access token at once: the next request meets a 401.
+        try await rig.server.control(#"{"expire_access": true, "clear_log": true}"#)
+        #expect(try await loader.open(location).readWhole() == origin)
+        await loader.shutdown()
+        let log = try await rig.server.log()
+        #expect(log.contains { $0.status == 401 } && log.filter { $0.path == "/token" }.count == 1, "one refresh after the 401")
+        #expect(try rig.store.loadNow("yd")?.refreshToken != refreshed.refreshToken)
+    }
+
+    @Test("a revoked refresh token marks the source \"needs login\" (its status, a clear error) while other sources go on; a new login works without a restart")
+    func revoked() async throws {
+        let rig = try await Rig.start()
+        _ = try await rig.deviceLogin()
+        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Other/b.mp3")
+        try await rig.server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
+        let loader = try rig.loader()
+        let library = LibraryActor()
+        try await library.openDatabase(at: rig.folder.appendingPathComponent("library.sqlite"))
+        let reports = await library.scan(["yd", "plain"], loader: loader)
+        let yd = try #require(reports.first { $0.source == "yd" }), plain = try #require(reports.first { $0.source == "plain" })
+        #expect(yd.failed && yd.problems.joined().contains("needs login"), "\(yd)")
+        #expect(!plain.failed && plain.tracks == 1, "\(plain)")
+        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")) }
+        #expect("\(String(describing: error))".contains("yd: needs login") && "\(String(describing: error))".contains("cloudplayerctl login yd"))
+        #expect(try rig.source().status?.hasPrefix("needs login") == true)
+        #expect(try rig.store.loadNow("yd")?.refreshToken == nil, "the refused token is not kept")
+
+        _ = try await rig.deviceLogin()
+        #expect(try rig.source().status == nil)
+        let again = try #require(await library.scan(["yd"], loader: loader).first)
+        #expect(!again.failed && again.tracks == 1, "\(again)")
+        await loader.shutdown()
+    }
+
+    @Test("the S256 challenge of RFC 7636's own example")
+    func pkceExample() {
+        #expect(PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk").challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    }
+}
