@@ -49,7 +49,7 @@ let package = Package(
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
-        .target(name: "Config"),
+        .target(name: "Config", dependencies: ["Base"]),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
         // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
         .target(name: "Parsers", dependencies: ["Model"]),
@@ -110,12 +110,10 @@ let package = Package(
             ]
         ),
         // The management CLI: talks to the daemon over org.cloudplayerd.Manager1; `login` reads
-        // the config file and runs a source's OAuth flow itself (Daemon for the config, SourceTypes
-        // for the flows).
+        // the config file's sources and runs a source's OAuth flow itself (SourceTypes).
         .executableTarget(
             name: "cloudplayerctl",
-            dependencies: ["Config", "DBus", "Manager1", "Daemon", "SourceTypes",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Below: benchmarks, fuzzing and tests. None of it ships.

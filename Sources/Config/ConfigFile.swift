@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// `config.toml` read as far as its shape goes: the `[cache]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
@@ -32,6 +33,31 @@ package struct ConfigFile {
     package var listenBrainzURL: URL?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
     package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
+
+    /// The config file to read: `explicit` (`--config`), else `$CLOUDPLAYERD_CONFIG`, else
+    /// `$XDG_CONFIG_HOME/cloudplayerd/config.toml`; with `required` false when neither was named.
+    package static func location(explicit: String?) -> (path: String, required: Bool) {
+        if let explicit { return (explicit, true) }
+        if let named = ProcessInfo.processInfo.environment["CLOUDPLAYERD_CONFIG"], !named.isEmpty { return (named, true) }
+        return (XDGDirectories.config.appendingPathComponent("config.toml").path, false)
+    }
+
+    /// Reads and checks the config file (errors name it); an empty one if it is absent and optional.
+    package static func load(explicit: String?) throws(ConfigError) -> ConfigFile {
+        let (path, required) = location(explicit: explicit)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if required || FileManager.default.fileExists(atPath: path) {
+                throw ConfigError(file: path, line: nil, "cannot read the config file")
+            }
+            return ConfigFile()
+        }
+        do {
+            return try parse(String(decoding: data, as: UTF8.self), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
+        } catch var error {
+            error.file = path
+            throw error
+        }
+    }
 
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
     package static func parse(_ text: String, relativeTo directory: URL) throws(ConfigError) -> ConfigFile {

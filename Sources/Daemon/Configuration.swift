@@ -27,36 +27,19 @@ package struct Configuration: Sendable {
 }
 
 extension Configuration {
-    /// The config file to read: `explicit` (`--config`), else `$CLOUDPLAYERD_CONFIG`, else
-    /// `$XDG_CONFIG_HOME/cloudplayerd/config.toml`; with `required` false when neither was named.
-    package static func location(explicit: String?) -> (path: String, required: Bool) {
-        if let explicit { return (explicit, true) }
-        if let named = ProcessInfo.processInfo.environment["CLOUDPLAYERD_CONFIG"], !named.isEmpty { return (named, true) }
-        return (XDGDirectories.config.appendingPathComponent("config.toml").path, false)
-    }
-
     /// Reads and checks the config file; a default configuration if it is absent and optional.
     package static func load(explicit: String?) throws(ConfigError) -> Configuration {
-        let (path, required) = location(explicit: explicit)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if required || FileManager.default.fileExists(atPath: path) {
-                throw ConfigError(file: path, line: nil, "cannot read the config file")
-            }
-            return Configuration()
-        }
-        do {
-            return try parse(String(decoding: data, as: UTF8.self), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
-        } catch var error {
-            error.file = path
-            throw error
-        }
+        try make(from: try ConfigFile.load(explicit: explicit))
     }
 
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
     /// `types`: the source types a `[[source]]` may name; each reads its own keys.
     package static func parse(_ text: String, relativeTo directory: URL,
                               types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
-        let file = try ConfigFile.parse(text, relativeTo: directory)
+        try make(from: try ConfigFile.parse(text, relativeTo: directory), types: types)
+    }
+
+    private static func make(from file: ConfigFile, types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
         var settings = LoaderSettings()
         if let limit = file.cacheLimit { settings.cacheLimit = limit }
         if let directory = file.cacheDirectory { settings.cacheDirectory = directory }
@@ -65,15 +48,7 @@ extension Configuration {
         if let perHost = file.perHost { settings.perHost = perHost }
         if let readAhead = file.readAhead { settings.readAhead = readAhead }
         if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
-        let names = types.map { $0.typeName }.joined(separator: ", ")
-        var sources: [any SourceType] = []
-        for (typeName, section) in file.sources {
-            guard let typeName else { throw section.error("type", "missing (\(names))") }
-            guard let type = types.first(where: { $0.typeName == typeName.value }) else {
-                throw section.error("type", line: typeName.line, "'\(typeName.value)' is not a source type (\(names))")
-            }
-            sources.append(try type.configure(section))
-        }
+        let sources = try SourceTypes.configure(file.sources, types: types)
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }
         if let preamp = file.replayGainPreamp { playback.loudness.preamp = preamp }

@@ -1,3 +1,4 @@
+import Config
 import Loader
 
 /// Every kind of source cloudplayerd knows, by its `type` in the config file. A new kind is a
@@ -12,4 +13,19 @@ package enum SourceTypes {
         SubsonicSource.self,
         YandexDiskSource.self,
     ]
+
+    /// Each `[[source]]` read by the type it names (`types`: those it may name).
+    package static func configure(_ sections: [(type: (value: String, line: Int)?, section: ConfigSection)],
+                                  types: [any SourceType.Type] = all) throws(ConfigError) -> [any SourceType] {
+        let names = types.map { $0.typeName }.joined(separator: ", ")
+        var sources: [any SourceType] = []
+        for (typeName, section) in sections {
+            guard let typeName else { throw section.error("type", "missing (\(names))") }
+            guard let type = types.first(where: { $0.typeName == typeName.value }) else {
+                throw section.error("type", line: typeName.line, "'\(typeName.value)' is not a source type (\(names))")
+            }
+            sources.append(try type.configure(section))
+        }
+        return sources
+    }
 }

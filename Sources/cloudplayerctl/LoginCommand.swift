@@ -1,6 +1,7 @@
 import ArgumentParser
-import Daemon
+import Config
 import Foundation
+import Loader
 import SourceTypes
 
 /// `cloudplayerctl login NAME`: runs the OAuth flow the source's provider offers — the device
@@ -32,17 +33,19 @@ struct LoginCommand: AsyncParsableCommand {
     var port = 0
 
     func run() async throws {
-        let configuration: Configuration
+        let file: ConfigFile
+        let named: (any SourceType)?
         do {
-            configuration = try Configuration.load(explicit: config)
+            file = try ConfigFile.load(explicit: config)
+            named = try SourceTypes.configure(file.sources.filter { $0.section.name == source }).first
         } catch {
             fail("\(error)", code: 1)
         }
-        guard let named = configuration.sources.source(named: source) else { fail("there is no source '\(source)' in the config file", code: 1) }
+        guard let named else { fail("there is no source '\(source)' in the config file", code: 1) }
         guard let oauth = named as? any OAuthSource, let settings = oauth.oauth else {
             fail("source '\(source)' does not log in (it takes no OAuth login, or the config file gives it a token)", code: 1)
         }
-        let client = try OAuthClient(source: source, settings: settings, readTimeout: configuration.loader.readTimeout)
+        let client = try OAuthClient(source: source, settings: settings, readTimeout: file.readTimeout ?? LoaderSettings().readTimeout)
         let show: @Sendable (String) -> Void = { say($0) }
         let record: TokenRecord
         do {
