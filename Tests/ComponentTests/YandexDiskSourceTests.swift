@@ -16,17 +16,18 @@ struct YandexDiskSourceTests {
     /// The emulator, and a folder for the cache, the library and the token file.
     struct Rig {
         let server: YandexDiskTestServer
-        let folder: URL
+        let cloud: CloudSourceRig
+
+        var folder: URL { cloud.folder }
 
         static func start() async throws -> Rig {
-            Rig(server: try await YandexDiskTestServer(), folder: try Fixtures.shared.scratchDirectory())
+            Rig(server: try await YandexDiskTestServer(), cloud: try CloudSourceRig())
         }
 
         /// The source "yd" (its token in a file; `token` overrides the right one), rooted at `path`.
         func source(token: String? = nil, path: String = "/Music", pageSize: Int = 2) throws -> any SourceType {
-            let tokenFile = folder.appendingPathComponent("yd.token")
-            try (token ?? server.token).write(to: tokenFile, atomically: true, encoding: .utf8)
-            let text = """
+            try cloud.source("yd", token: token ?? server.token) { tokenFile in
+                """
                 [[source]]
                 name = "yd"
                 type = "yandex-disk"
@@ -35,24 +36,18 @@ struct YandexDiskSourceTests {
                 token_file = "\(tokenFile.path)"
                 page_size = \(pageSize)
                 """
-            return try #require(try Configuration.parse(text, relativeTo: folder).sources.source(named: "yd"))
+            }
         }
 
-        /// A loader with a cache of its own, or the one named `cache` (to be replayed from).
         func loader(_ source: any SourceType, cache: String = UUID().uuidString) -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent(cache)), sources: SourceSet([source]))
+            cloud.loader(source, cache: cache)
         }
 
         func library() async throws -> LibraryActor {
-            let library = LibraryActor()
-            try await library.openDatabase(at: folder.appendingPathComponent("library-\(UUID().uuidString).sqlite"))
-            return library
+            try await cloud.library()
         }
 
-        /// Every file name under the rig's folder (cache entries among them).
-        var fileNames: [String] {
-            FileManager.default.subpaths(atPath: folder.path) ?? []
-        }
+        var fileNames: [String] { cloud.fileNames }
     }
 
     @Test("a folder scans page by page, recursing into folders, tags read by ranged reads; locations are paths on the disk; a rescan reads none again")
@@ -297,7 +292,7 @@ struct YandexDiskSourceTests {
             proxies.withLock { $0 = [named, elsewhere] }
             return "http://127.0.0.1:\(named.port)"
         }
-        let rig = Rig(server: server, folder: try Fixtures.shared.scratchDirectory())
+        let rig = Rig(server: server, cloud: try CloudSourceRig())
         let (named, elsewhere) = proxies.withLock { ($0[0], $0[1]) }
         try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
         named.inject(.redirect(to: "http://127.0.0.1:\(elsewhere.port)"))

@@ -64,6 +64,13 @@ package final class HTTPTransport: Sendable {
     /// Sends a request with the credentials for its origin and follows up to five redirects.
     package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:],
                                               body: String? = nil) async throws -> HTTPClientResponse {
+        try await sendFollowing(url, method: method, headers: extra, body: body).response
+    }
+
+    /// `send`, and the URL that answered (the last redirect's): a provider's redirect to a
+    /// short-lived download URL (Graph's `/content`) can be used again without the redirect.
+    package nonisolated(nonsending) func sendFollowing(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:],
+                                                       body: String? = nil) async throws -> (response: HTTPClientResponse, url: URL) {
         var target = url
         for _ in 0..<6 {
             var request = HTTPClientRequest(url: target.absoluteString)
@@ -81,7 +88,7 @@ package final class HTTPTransport: Sendable {
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
             guard [301, 302, 303, 307, 308].contains(response.status.code),
-                  let location = response.headers.first(name: "Location") else { return response }
+                  let location = response.headers.first(name: "Location") else { return (response, target) }
             guard let next = URL(string: location, relativeTo: target)?.absoluteURL,
                   ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
                 throw LoaderError.badResponse("a redirect without a usable Location")

@@ -8,39 +8,29 @@ import NIOCore
 import NIOHTTP1
 import Parsers
 
-/// Speaks the Yandex.Disk REST API for one source: every call with `Authorization: OAuth TOKEN`,
-/// a 401 answered once with a renewed token and the call sent again, 429/503 waited out as
-/// `Retry-After` asks (a few times), every other refusal one message naming the source and the
-/// file. The token goes in a header, set by the transport for the API's origin and for the
-/// download hosts the API itself sent us to (its docs ask for the token there too) — never for a
-/// host a redirect names, never in a URL.
+/// Speaks the Yandex.Disk REST API for one source, through the shared `AuthorizedAPI`: every
+/// call with `Authorization: OAuth TOKEN`, a 401 answered once with a renewed token, 429/503
+/// waited out, every other refusal one message naming the source and the file. The token goes to
+/// the API's origin and to the download hosts the API itself sent us to (its docs ask for the
+/// token there too) — never to a host a redirect names, never in a URL.
 final class YandexDiskClient: Sendable {
-    /// The largest answer read: a page of 1000 items is well below.
-    static let largestAnswer = 16 << 20
-    /// Tries of a call the API keeps answering 429 or 503.
-    static let busyTries = 4
-
     let source: YandexDiskSource
-    let transport: HTTPTransport
-    let tokens: any AccessTokens
-    /// The token the transport sends now.
-    private let token: Locked<Secret?>
+    let api: AuthorizedAPI
     /// Origins download links were on: the token goes there too.
     private let downloadHosts: Locked<Set<URLOrigin>>
 
     var name: String { source.name }
+    var transport: HTTPTransport { api.transport }
 
     init(source: YandexDiskSource, tokens: any AccessTokens, readTimeout: Double) throws {
         self.source = source
-        self.tokens = tokens
-        let token = Locked<Secret?>(nil), downloadHosts = Locked<Set<URLOrigin>>([])
-        self.token = token
+        let downloadHosts = Locked<Set<URLOrigin>>([])
         self.downloadHosts = downloadHosts
-        let api = URLOrigin(source.apiURL)
-        transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout) { url in
-            guard let origin = URLOrigin(url), origin == api || downloadHosts.withLock({ $0.contains(origin) }),
-                  let secret = token.withLock({ $0 }) else { return [:] }
-            return ["Authorization": "OAuth " + secret.reveal()]
+        let origin = URLOrigin(source.apiURL)
+        api = try AuthorizedAPI(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens,
+                                scheme: "OAuth") { url in
+            guard let target = URLOrigin(url) else { return false }
+            return target == origin || downloadHosts.withLock { $0.contains(target) }
         }
     }
 
@@ -77,50 +67,12 @@ final class YandexDiskClient: Sendable {
     /// Sends a request with the current token (to the API, or to a download host it named);
     /// a 401 is answered once with a renewed token.
     nonisolated(nonsending) func send(_ url: URL, headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
-        let sent = try await currentToken()
-        let response = try await transport.send(url, method: .GET, headers: headers)
-        guard response.status == .unauthorized, try await renew(after: sent) else { return response }
-        _ = try? await response.body.collect(upTo: 1 << 16)
-        return try await transport.send(url, method: .GET, headers: headers)
+        try await api.send(url, headers: headers).response
     }
 
     /// An API call's answer; `file`: what it is about, for messages.
     private nonisolated(nonsending) func call(_ endpoint: String, _ query: [(String, String)], about file: String) async throws -> [UInt8] {
-        let url = api(endpoint, query)
-        for attempt in 1...Self.busyTries {
-            let response = try await send(url, headers: ["Accept": "application/json"])
-            if [429, 503].contains(response.status.code) && attempt < Self.busyTries {
-                let delay = RetryAfter.delay(in: response.headers) ?? .seconds(attempt)
-                _ = try? await response.body.collect(upTo: 1 << 16)
-                try await Task.sleep(for: delay)
-                continue
-            }
-            let body: ByteBuffer
-            do {
-                body = try await response.body.collect(upTo: Self.largestAnswer)
-            } catch {
-                throw LoaderError.network("the API's answer about \(file) broke off, or is larger than \(Self.largestAnswer >> 20) MiB")
-            }
-            let bytes = Array(body.readableBytesView)
-            guard response.status == .ok else { throw failure(response.status, bytes, about: file) }
-            return bytes
-        }
-        throw LoaderError.service(source: name, reason: "\(file): the API kept answering that it is busy (HTTP 429)")
-    }
-
-    // MARK: Tokens
-
-    private nonisolated(nonsending) func currentToken() async throws -> Secret {
-        let secret = try await tokens.current()
-        token.withLock { $0 = secret }
-        return secret
-    }
-
-    /// After a 401 to a request sent with `sent`: whether a new token is there to try.
-    private nonisolated(nonsending) func renew(after sent: Secret) async throws -> Bool {
-        guard let fresh = try await tokens.renewed(after: sent) else { return false }
-        token.withLock { $0 = fresh }
-        return true
+        try await api.call(endpointURL(endpoint, query), about: file) { status, body in failure(status, body, about: file) }
     }
 
     // MARK: Errors and URLs
@@ -129,21 +81,10 @@ final class YandexDiskClient: Sendable {
     /// they repeat no token.
     func failure(_ status: HTTPResponseStatus, _ body: [UInt8], about file: String) -> LoaderError {
         let fault = YandexDiskAnswerParser.fault(body)
-        let kind = fault?.error.map { " \($0)" } ?? ""
-        var words = String((fault?.description ?? fault?.message ?? "").prefix(200))
-        if let secret = token.withLock({ $0 }), !secret.reveal().isEmpty, words.contains(secret.reveal()) { words = "" }
-        let said = words.isEmpty ? "" : ": \(words)"
-        let reason = switch status.code {
-        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
-        case 403: "access refused (HTTP 403\(kind)\(said))"
-        case 404: "not on the disk (HTTP 404\(kind)\(said))"
-        case 429: "the API is busy (HTTP 429\(kind)\(said))"
-        default: "the API answered HTTP \(status.code)\(kind)\(said)"
-        }
-        return .service(source: name, reason: "\(file): \(reason)")
+        return api.refusal(status, code: fault?.error, words: fault?.description ?? fault?.message, about: file, missing: "not on the disk")
     }
 
-    private func api(_ endpoint: String, _ query: [(String, String)]) -> URL {
+    private func endpointURL(_ endpoint: String, _ query: [(String, String)]) -> URL {
         var base = source.apiURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
         return URL(string: base + endpoint + "?" + FormEncoding.query(query)) ?? source.apiURL

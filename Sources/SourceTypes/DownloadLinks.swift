@@ -1,21 +1,22 @@
 import Base
 import Foundation
 
-/// The download links in use, by path, each with the version and length of the file the API
-/// described when the link was made. A link is used until it fails (403, 404, 410: expired) or
-/// grows old; then a new one is asked for — the same file under a new link, so the cached bytes
-/// stay. Links are never written anywhere.
-final class YandexDiskLinks: Sendable {
+/// A cloud source's short-lived download links in use (Yandex.Disk's `href`, Graph's
+/// pre-authenticated URL), by path, each with the version and length of the file the API
+/// described when the link was made. A link is used until it fails (401, 403, 404, 410: expired)
+/// or grows old; then a new one is asked for — the same file under a new link, so the cached
+/// bytes stay. Links are never written anywhere.
+final class DownloadLinks: Sendable {
     struct Link: Sendable {
         var url: URL
-        /// The file's version tag (`YandexDiskVersion`) when the link was made.
+        /// The file's version tag (the provider's hash or content tag) when the link was made.
         var version: String?
         var length: Int64
         var made: ContinuousClock.Instant
     }
 
-    /// A link older than this is not used again (the API's links last hours; this keeps none
-    /// forever).
+    /// A link older than this is not used again (providers' links last minutes to hours; this
+    /// keeps none forever).
     static let longest = Duration.seconds(30 * 60)
 
     private let links = Locked<[String: Link]>([:])
