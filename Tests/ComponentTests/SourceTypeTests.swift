@@ -24,6 +24,9 @@ import TestSupport
             ("name = \"a\"\ntype = \"dropbox\"\n", 3, "source 'a'.type"),
             ("name = \"a\"\ntype = \"yandex-disk\"\n", 1, "source 'a'.token"),
             ("name = \"a\"\ntype = \"yandex-disk\"\ntoken = \"t\"\nauth_url = \"https://x/\"\n", 5, "source 'a'.auth_url"),
+            ("name = \"a\"\ntype = \"onedrive\"\n", 1, "source 'a'.token"),
+            ("name = \"a\"\ntype = \"onedrive\"\nclient_id = \"c\"\ntenant = \"a/b\"\n", 5, "source 'a'.tenant"),
+            ("name = \"a\"\ntype = \"onedrive\"\ntoken = \"t\"\npage_size = 0\n", 5, "source 'a'.page_size"),
           ])
     func ownKeys(_ table: String, line: Int, key: String) {
         #expect {
