@@ -40,7 +40,7 @@ state = {
     "links": {},               # download id -> {path, expires}
     "link_ttl": 3600.0,
     "link_status": 401,        # what an expired pre-authenticated URL answers (401, 403 or 410)
-    "busy": [],                # pending 429s: [retry_after, ...] for the next Graph calls [throttle]
+    "busy": [],                # the next Graph calls answer 429 (retry_after) or [status, retry_after] [throttle]
     "bad_json": None,          # Graph answers about paths containing this are broken JSON
     "forbid": None,            # Graph calls about paths containing this answer 403 accessDenied [errors]
     "hashes": True,            # files carry file.hashes.sha256Hash; False: only cTag (a version from cTag)
@@ -141,7 +141,10 @@ class Handler(cloud_emulator.Handler):
         with lock:
             busy = state["busy"].pop(0) if state["busy"] else None
         if busy is not None:
-            return self.error(429, "activityLimitReached", "The request has been throttled", {"Retry-After": str(busy)})
+            # [throttle]: 429 activityLimitReached, or 503 serviceNotAvailable, each with Retry-After
+            status, wait = busy if isinstance(busy, list) else (429, busy)
+            code = "activityLimitReached" if status == 429 else "serviceNotAvailable"
+            return self.error(status, code, "The request has been throttled", {"Retry-After": str(wait)})
         route = url.path[len("/v1.0/me/drive/"):]
         suffix = ""
         if route == "root" or route == "root/children":
