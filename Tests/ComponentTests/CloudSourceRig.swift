@@ -45,4 +45,38 @@ struct CloudSourceRig {
     func cache(_ cache: String = "cache") -> CacheInspector {
         CacheInspector(cacheDirectory: folder.appendingPathComponent(cache))
     }
+
+    /// Plays `location` as the player does — opened, a seek to ¾ (5000 bytes), then all of it —
+    /// with a loader of its own on the cache `cache`, expecting `origin`'s bytes.
+    func playWithSeek(_ source: any SourceType, _ location: TrackLocation, origin: Data, cache: String = "cache") async throws {
+        let loader = loader(source, cache: cache)
+        let track = try await loader.open(location)
+        #expect(track.length == Int64(origin.count))
+        let offset = origin.count * 3 / 4
+        #expect(try await track.read(at: offset, count: 5000) == Array(origin[offset..<offset + 5000]))
+        #expect(try await track.readWhole() == origin)
+        await loader.shutdown()
+    }
+
+    /// Reads the first `count` bytes of `location` with a loader of its own on `cache`.
+    func readHead(_ source: any SourceType, _ location: TrackLocation, _ count: Int, of origin: Data, cache: String = "cache") async throws {
+        let loader = loader(source, cache: cache)
+        #expect(try await loader.bytes(in: 0..<Int64(count), of: location) == Array(origin[0..<count]))
+        await loader.shutdown()
+    }
+
+    /// Reads `location` whole with a loader of its own on `cache`, expecting `origin`. After a
+    /// change on the server the copy opened as the change is found may fail as changed (the
+    /// player opens it again then) — it never mixes the two versions — so `changed` reads twice.
+    func readWhole(_ source: any SourceType, _ location: TrackLocation, expecting origin: Data, cache: String = "cache",
+                   changed: Bool = false) async throws {
+        let loader = loader(source, cache: cache)
+        if changed {
+            do {
+                #expect(try await loader.open(location).readWhole() == origin)
+            } catch LoaderError.changedOnServer {}
+        }
+        #expect(try await loader.open(location).readWhole() == origin)
+        await loader.shutdown()
+    }
 }
