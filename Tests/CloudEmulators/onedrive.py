@@ -43,6 +43,7 @@ state = {
     "busy": [],                # the next Graph calls answer 429 (retry_after) or [status, retry_after] [throttle]
     "bad_json": None,          # Graph answers about paths containing this are broken JSON
     "forbid": None,            # Graph calls about paths containing this answer 403 accessDenied [errors]
+    "forbid_download": None,   # pre-authenticated URLs of paths containing this answer 403 [content]
     "hashes": True,            # files carry file.hashes.sha256Hash; False: only cTag (a version from cTag)
 }
 args = None
@@ -243,6 +244,10 @@ class Handler(cloud_emulator.Handler):
             return self.send(401, "<html><body>Unexpected Authorization header</body></html>", content_type="text/html")
         if link is None:
             return self.send(401, "<html><body>Invalid tempauth</body></html>", content_type="text/html")
+        with lock:
+            forbid = state["forbid_download"]
+        if forbid and forbid in link["path"]:
+            return self.send(403, "<html><body>Forbidden</body></html>", content_type="text/html")
         if link["expires"] < time.monotonic():
             return self.send(expired_status, "<html><body>Token expired</body></html>", content_type="text/html")
         _, full = drive_path(link["path"])

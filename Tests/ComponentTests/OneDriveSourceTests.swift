@@ -196,7 +196,7 @@ struct OneDriveSourceTests {
         #expect(report.problems.allSatisfy { !$0.contains("/Music/Good") && !$0.contains("c.opus") })
     }
 
-    @Test("Graph's errors — a refused token, itemNotFound, accessDenied — are one line naming the source and the path; the scan goes on")
+    @Test("Graph's errors — a refused token, itemNotFound, accessDenied — and a download host that refuses are one line naming the source and the path; the scan goes on")
     func refusals() async throws {
         let rig = try await Rig.start()
         try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/Secret/a.mp3")
@@ -224,6 +224,16 @@ struct OneDriveSourceTests {
         let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "od", key: "Music/b.mp3")).readWhole() }
         await loader.shutdown()
         #expect("\(String(describing: error))".contains("od: /Music/b.mp3: not in the drive (HTTP 404 itemNotFound"), "\(String(describing: error))")
+
+        // The download host refuses a file's URL as soon as Graph made it: one clear line.
+        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Music/c.mp3")
+        try await rig.emulator.control(#"{"forbid_download": "c.mp3", "clear_log": true}"#)
+        let reader = rig.cloud.loader(try rig.source())
+        let refusal = await #expect(throws: LoaderError.self) { _ = try await reader.open(TrackLocation(source: "od", key: "Music/c.mp3")).readWhole() }
+        await reader.shutdown()
+        #expect("\(String(describing: refusal))".contains("od: /Music/c.mp3: the download host refused a new pre-authenticated URL (HTTP 403)"),
+                "\(String(describing: refusal))")
+        #expect(try await rig.contentRequests().count == 1, "a URL refused as soon as it was made is a refusal, not asked for again and again")
     }
 
     @Test("no token or download URL in locations, cache file names, scan reports or errors")

@@ -28,7 +28,11 @@ struct OneDriveInput: RemoteInput {
         let path = OneDrivePath.path(ofKey: key)
         var headers = headers
         headers.remove(name: "If-Range")
-        let failure = { @Sendable (status: HTTPResponseStatus, body: [UInt8]) in client.failure(status, body, about: path) }
+        // The download host's refusals are of a URL, not of the token: no login would help.
+        let failure = { @Sendable (status: HTTPResponseStatus, body: [UInt8]) -> LoaderError in
+            status.code == 404 ? client.failure(status, body, about: path)
+                : .service(source: client.name, reason: "\(path): the download host refused a new pre-authenticated URL (HTTP \(status.code))")
+        }
         if let link = links.link(for: key) {
             let response = try await client.download(link.url, headers: headers)
             guard [401, 403, 404, 410].contains(response.status.code) else {
