@@ -5,7 +5,6 @@ import Loader
 import Logging
 import Model
 import Output
-import Synchronization
 
 /// The playback state machine: the queue, where playback is, and the one place that talks to the
 /// loader, the decoder and the output.
@@ -38,14 +37,6 @@ package actor Player {
         case cacheState(CacheStateChange)
     }
 
-    /// The listeners and the last state published, changed together so that a new listener's
-    /// first event and the events after it never miss or repeat a change.
-    private struct Listeners {
-        var sinks: [UInt64: AsyncStream<PlayerEvent>.Continuation] = [:]
-        var last = PlayerSnapshot()
-        var finished = false
-    }
-
     /// PCM packets decoded ahead of the output: up to about 3 s at 44.1 kHz, 512 KiB.
     private static let queuedPackets = 4
 
@@ -54,8 +45,8 @@ package actor Player {
     private let output: OutputActor
     private let logger = Logger(label: "cloudplayerd.player")
 
-    private let listeners = Locked(Listeners())
-    private let nextListener = Atomic<UInt64>(0)
+    /// The listeners, and the last event published: a new listener starts from its state.
+    private let listeners = Broadcast<PlayerEvent>()
     private let mailbox: AsyncStream<Message>.Continuation
 
     /// The state; changed only while a message is handled.
@@ -152,31 +143,15 @@ package actor Player {
     /// A new stream of everything that happens from now on, starting with the state as it is
     /// (`.subscribed`); it finishes after `shutdown()`.
     package nonisolated func subscribe() -> AsyncStream<PlayerEvent> {
-        let (stream, sink) = AsyncStream.makeStream(of: PlayerEvent.self)
-        let id = nextListener.add(1, ordering: .relaxed).newValue
-        listeners.withLock { listeners in
-            guard !listeners.finished else { return sink.finish() }
-            listeners.sinks[id] = sink
-            sink.yield(PlayerEvent(change: .subscribed, snapshot: listeners.last))
-        }
-        sink.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-        return stream
-    }
-
-    private nonisolated func unsubscribe(_ id: UInt64) {
-        listeners.withLock { _ = $0.sinks.removeValue(forKey: id) }
+        listeners.subscribe { last in PlayerEvent(change: .subscribed, snapshot: last?.snapshot ?? PlayerSnapshot()) }
     }
 
     private func publish(_ change: PlayerEvent.Change) {
         state.serial += 1
         let event = PlayerEvent(change: change, snapshot: state)
         // Only this actor publishes, so events go out in order; a listener that subscribes
-        // meanwhile starts from `last` and so misses nothing.
-        let sinks = listeners.withLock { listeners in
-            listeners.last = event.snapshot
-            return Array(listeners.sinks.values)
-        }
-        for sink in sinks { sink.yield(event) }
+        // meanwhile starts from the last one and so misses nothing.
+        listeners.yield(event)
     }
 
     /// Queues a command without waiting for it.
@@ -189,7 +164,7 @@ package actor Player {
     package nonisolated func perform(_ command: PlayerCommand) async -> PlayerSnapshot {
         await withCheckedContinuation { done in
             if case .terminated = mailbox.yield(.command(command, done)) {
-                done.resume(returning: listeners.withLock { $0.last })
+                done.resume(returning: latest)
             }
         }
     }
@@ -197,7 +172,7 @@ package actor Player {
     /// The state as the last event published it: what a listener that has just asked something
     /// of the player, or does not follow its events, reads.
     package nonisolated var latest: PlayerSnapshot {
-        listeners.withLock { $0.last }
+        listeners.last?.snapshot ?? PlayerSnapshot()
     }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
@@ -219,12 +194,7 @@ package actor Player {
         await perform(.stop)
         await loader.shutdown()
         mailbox.finish()
-        let sinks = listeners.withLock { listeners in
-            listeners.finished = true
-            defer { listeners.sinks = [:] }
-            return Array(listeners.sinks.values)
-        }
-        for sink in sinks { sink.finish() }
+        listeners.finish()
     }
 
     // MARK: Carrying out
