@@ -57,6 +57,9 @@ package final class MP3Decoder: AudioDecoder {
         // Skip damaged stretches however long, and play on after them (a damaged file then ends
         // with an error that says so, after everything playable was played).
         try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0))
+        // Its default, stated: a seek decodes from this many frames before the target, and
+        // `MP3Landing` lands before that.
+        try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Int(MP3Landing.libraryPreroll), 0))
         // Every rate and channel count the stream has, always as signed 16-bit: no resampling.
         try check(mpg123_format_none(handle))
         var rates: UnsafePointer<Int>?

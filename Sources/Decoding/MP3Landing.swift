@@ -5,9 +5,15 @@ import Parsers
 /// few frames before the target, found from the bitrate (exact) or the Xing seek table
 /// (approximate), so libmpg123 reads on from there instead of from the start of the file.
 struct MP3Landing: Equatable {
-    /// Frames decoded before the target and discarded: the bit reservoir reaches up to 511
-    /// bytes back, and libmpg123 itself decodes two frames ahead of an exact target.
-    static let prerollFrames: Int64 = 4
+    /// How many frames before the target's the landing lies. libmpg123 decodes from 4 frames
+    /// before the target's (MPG123_PREFRAMES: the bit reservoir reaches up to 511 bytes back)
+    /// and uses an index entry only at or before that frame — a later one sends it reading from
+    /// the start. Its own count is ahead of gapless samples by the encoder delay, so the
+    /// target's frame is at least `target / samplesPerFrame`; one frame more is the table's
+    /// leeway for a landing a frame later than aimed at.
+    static let prerollFrames: Int64 = libraryPreroll + 2
+    /// libmpg123's MPG123_PREFRAMES (its default; `MP3Decoder` sets it).
+    static let libraryPreroll: Int64 = 4
     /// Closer to the start than this, the frames before the target cost less than finding one.
     static let nearStart: Int64 = 16
 
@@ -23,8 +29,6 @@ struct MP3Landing: Equatable {
     /// `source`; nil when reading the frames from the start is right (every byte before is
     /// here, the target is near the start, or nothing tells where its frame lies).
     static func find(for target: Int64, in layout: MPEGStreamLayout, source: any ByteSource) throws -> MP3Landing? {
-        // The decoder's own count runs ahead of gapless samples by the encoder delay: this frame
-        // lies at least `prerollFrames` before the target's.
         let frame = target / Int64(layout.samplesPerFrame) - prerollFrames
         guard frame >= nearStart else { return nil }
         switch layout.seeking {
@@ -45,7 +49,7 @@ struct MP3Landing: Equatable {
             guard let found = layout.frameStart(near: estimate, in: window[...], windowStart: estimate) else { return nil }
             // The frame found follows the estimate by some bytes: count them in average frames.
             let skipped = Int64((Double(found - estimate) * Double(frames) / Double(bytes)).rounded())
-            guard skipped < prerollFrames / 2 else { return nil }
+            guard skipped <= 1 else { return nil }
             return MP3Landing(frame: frame + skipped, offset: found, isExact: false)
         case .scan:
             return nil
