@@ -7,12 +7,12 @@ package struct MPEGLengthHeader: Equatable {
     /// Audio frames in the stream, the header's own frame not counted.
     package var frames: Int?
     /// Bytes of audio, if given (a Xing/Info header counts its own frame in them).
-    package var bytes: Int?
+    var bytes: Int?
     /// The header says "Info": LAME's mark of a constant-bitrate stream.
-    package var marksConstantBitrate = false
+    var marksConstantBitrate = false
     /// A Xing header's seek table, as written: entry i is where i % of the duration lies, in
     /// 1/256 of the bytes. Unchecked here (`XingSeekTable` checks it).
-    package var toc: [UInt8]?
+    var toc: [UInt8]?
     /// Samples the encoder added at the start and end (LAME tag), which a gapless decoder drops.
     var encoderDelay = 0
     var encoderPadding = 0
