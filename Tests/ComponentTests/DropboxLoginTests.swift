@@ -15,36 +15,17 @@ import TestSupport
 /// "needs login" while the others go on — all through the shared OAuth code.
 @Suite(.timeLimit(.minutes(3)))
 struct DropboxLoginTests {
-    struct Rig {
+    struct Rig: CloudTestRig {
         let server: DropboxTestServer
         let folder: URL
-        var store: TokenStore { TokenStore(directory: folder.appendingPathComponent("data/cloudplayerd/tokens")) }
 
         static func start() async throws -> Rig {
             Rig(server: try await DropboxTestServer(), folder: try Fixtures.shared.scratchDirectory())
         }
 
-        /// "dbx", which logs in, its tokens in the rig's store; and "plain", with a long-lived token.
-        func sources() throws -> [any SourceType] {
-            var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
-            var dbx = try #require(all[0] as? DropboxSource)
-            dbx.tokenStore = store
-            all[0] = dbx
-            return all
-        }
-
         func settings() throws -> OAuthSettings {
             let dbx = try #require(try sources()[0] as? DropboxSource)
             return try #require(dbx.oauth)
-        }
-
-        func client() throws -> OAuthClient {
-            try OAuthClient(source: "dbx", settings: try settings(), readTimeout: 5)
-        }
-
-        func loader() throws -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent("cache-\(UUID().uuidString)")),
-                        sources: SourceSet(try sources()))
         }
 
         /// Logs in on the registered loopback redirect, the browser following the provider's

@@ -13,8 +13,7 @@ import TestSupport
 /// with `Dropbox-API-Arg` and Range, a non-ASCII path, 429, broken JSON, refusals.
 @Suite(.timeLimit(.minutes(3)))
 struct DropboxSourceTests {
-    /// The emulator, and a folder for the cache, the library and the token file.
-    struct Rig {
+    struct Rig: CloudTestRig {
         let server: DropboxTestServer
         let folder: URL
 
@@ -24,34 +23,15 @@ struct DropboxSourceTests {
 
         /// The source "dbx" (its long-lived token in a file; `token` overrides the right one), rooted at `path`.
         func source(token: String? = nil, path: String = "/Music", pageSize: Int = 2) throws -> any SourceType {
-            let tokenFile = folder.appendingPathComponent("dbx.token")
-            try (token ?? server.token).write(to: tokenFile, atomically: true, encoding: .utf8)
-            let text = """
+            try source("""
                 [[source]]
                 name = "dbx"
                 type = "dropbox"
                 path = "\(path)"
                 api_url = "\(server.apiURL.absoluteString)"
                 content_url = "\(server.contentURL.absoluteString)"
-                token_file = "\(tokenFile.path)"
                 page_size = \(pageSize)
-                """
-            return try #require(try Configuration.parse(text, relativeTo: folder).sources.source(named: "dbx"))
-        }
-
-        /// A loader with a cache of its own, or the one named `cache` (to be replayed from).
-        func loader(_ source: any SourceType, cache: String = UUID().uuidString) -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent(cache)), sources: SourceSet([source]))
-        }
-
-        func library() async throws -> LibraryActor {
-            let library = LibraryActor()
-            try await library.openDatabase(at: folder.appendingPathComponent("library-\(UUID().uuidString).sqlite"))
-            return library
-        }
-
-        var fileNames: [String] {
-            FileManager.default.subpaths(atPath: folder.path) ?? []
+                """, named: "dbx", token: token ?? server.token)
         }
     }
 

@@ -14,36 +14,16 @@ import TestSupport
 /// "needs login" while the others go on.
 @Suite(.timeLimit(.minutes(3)))
 struct YandexDiskLoginTests {
-    struct Rig {
+    struct Rig: CloudTestRig {
         let server: YandexDiskTestServer
         let folder: URL
-        var store: TokenStore { TokenStore(directory: folder.appendingPathComponent("data/cloudplayerd/tokens")) }
 
         static func start() async throws -> Rig {
             Rig(server: try await YandexDiskTestServer(), folder: try Fixtures.shared.scratchDirectory())
         }
 
-        /// The source "yd" that logs in (its client id and the emulator's endpoints), its tokens in
-        /// the rig's store; and "plain", with the permanent token in the config.
-        func sources() throws -> [any SourceType] {
-            var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
-            var yd = try #require(all[0] as? YandexDiskSource)
-            yd.tokenStore = store
-            all[0] = yd
-            return all
-        }
-
         func source() throws -> YandexDiskSource {
             try #require(try sources()[0] as? YandexDiskSource)
-        }
-
-        func client() throws -> OAuthClient {
-            try OAuthClient(source: "yd", settings: try #require(try source().oauth), readTimeout: 5)
-        }
-
-        func loader() throws -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent("cache-\(UUID().uuidString)")),
-                        sources: SourceSet(try sources()))
         }
 
         /// Logs in with the device flow, the user entering the code as soon as it is shown.

@@ -13,8 +13,7 @@ import TestSupport
 /// JSON, a link that answers a web page, a refused token.
 @Suite(.timeLimit(.minutes(3)))
 struct YandexDiskSourceTests {
-    /// The emulator, and a folder for the cache, the library and the token file.
-    struct Rig {
+    struct Rig: CloudTestRig {
         let server: YandexDiskTestServer
         let folder: URL
 
@@ -24,34 +23,14 @@ struct YandexDiskSourceTests {
 
         /// The source "yd" (its token in a file; `token` overrides the right one), rooted at `path`.
         func source(token: String? = nil, path: String = "/Music", pageSize: Int = 2) throws -> any SourceType {
-            let tokenFile = folder.appendingPathComponent("yd.token")
-            try (token ?? server.token).write(to: tokenFile, atomically: true, encoding: .utf8)
-            let text = """
+            try source("""
                 [[source]]
                 name = "yd"
                 type = "yandex-disk"
                 path = "\(path)"
                 api_url = "\(server.apiURL.absoluteString)"
-                token_file = "\(tokenFile.path)"
                 page_size = \(pageSize)
-                """
-            return try #require(try Configuration.parse(text, relativeTo: folder).sources.source(named: "yd"))
-        }
-
-        /// A loader with a cache of its own, or the one named `cache` (to be replayed from).
-        func loader(_ source: any SourceType, cache: String = UUID().uuidString) -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent(cache)), sources: SourceSet([source]))
-        }
-
-        func library() async throws -> LibraryActor {
-            let library = LibraryActor()
-            try await library.openDatabase(at: folder.appendingPathComponent("library-\(UUID().uuidString).sqlite"))
-            return library
-        }
-
-        /// Every file name under the rig's folder (cache entries among them).
-        var fileNames: [String] {
-            FileManager.default.subpaths(atPath: folder.path) ?? []
+                """, named: "yd", token: token ?? server.token)
         }
     }
 

@@ -3,30 +3,18 @@ import Foundation
 /// The Dropbox emulator (Tests/CloudEmulators/dropbox.py) on 127.0.0.1: API v2's RPC endpoints
 /// and Dropbox OAuth on one port, the content host (`files/download`) on another. The Dropbox is
 /// a scratch folder (`files`); `token` is accepted for ever, as a long-lived token from the
-/// config file; tokens from a login expire as the test says (`control`). Its app has one
+/// config file; tokens from a login expire as the test says (`control`: `access_ttl`, `busy`,
+/// `busy_download`, `reset_cursors`, `bad_json`, `revoke_refresh`, `expire_access`, `clear_log`). Its app has one
 /// registered redirect URI, `http://127.0.0.1:redirectPort/`. Stopped when the test process ends.
-public final class DropboxTestServer: Sendable {
+public final class DropboxTestServer: EmulatedCloud {
     public let emulator: CloudEmulator
     public let token: String
     public let clientID = "cloudplayerd-dropbox-test"
     /// The loopback port of the app's one registered redirect URI.
     public let redirectPort: Int
 
-    /// One request the emulator answered.
-    public struct Exchange: Decodable, Sendable {
-        /// `api` or `content`.
-        public let host: String
-        public let method: String
-        public let path: String
-        public let status: Int
-        public let bytes: Int
-        public let range: String?
-        public let authorized: Bool
-        /// The `Dropbox-API-Arg` header as it came (non-ASCII bytes as ISO-8859-1 characters).
-        public let arg: String?
-        /// An RPC call's JSON body, or a token request's form.
-        public let body: String?
-    }
+    public static let secondHost = "content"
+    public typealias Exchange = CloudExchange
 
     public init() async throws {
         let token = "sl.permanent-\(UUID().uuidString.prefix(12))", clientID = clientID
@@ -40,7 +28,6 @@ public final class DropboxTestServer: Sendable {
     }
 
     public var files: URL { emulator.folder }
-    public var apiURL: URL { emulator.apiURL }
     public var contentURL: URL { URL(string: "http://127.0.0.1:\(emulator.secondPort)")! }
 
     /// Two `[[source]]` tables: "dbx" at /Music, which logs in at the emulator's OAuth endpoints
@@ -68,31 +55,5 @@ public final class DropboxTestServer: Sendable {
             content_url = "\(contentURL.absoluteString)"
             token = "\(token)"
             """
-    }
-
-    /// Copies a file into the Dropbox at `path` (folders made as needed).
-    @discardableResult
-    public func publish(_ file: URL, as path: String) throws -> URL {
-        try emulator.publish(file, as: path)
-    }
-
-    /// Changes how the emulator behaves (`access_ttl`, `busy`, `busy_download`, `reset_cursors`,
-    /// `bad_json`, `revoke_refresh`, `expire_access`, `clear_log`): a JSON object.
-    public func control(_ json: String) async throws {
-        try await emulator.control(json)
-    }
-
-    /// Every request answered so far.
-    public func log() async throws -> [Exchange] {
-        try await emulator.log(Exchange.self)
-    }
-
-    /// Body bytes the content host sent.
-    public func downloadedBytes() async throws -> Int {
-        try await log().filter { $0.host == "content" }.reduce(0) { $0 + $1.bytes }
-    }
-
-    public func stop() async {
-        await emulator.stop()
     }
 }

@@ -3,26 +3,17 @@ import Foundation
 /// The Yandex.Disk emulator (Tests/CloudEmulators/yandex_disk.py) on 127.0.0.1: the REST API and
 /// Yandex OAuth on one port, the download host its links point at on another. The disk is a
 /// scratch folder (`disk`); `token` is accepted for ever, as a token from the config file;
-/// tokens from a login expire as the test says (`control`). Stopped when the test process ends.
-public final class YandexDiskTestServer: Sendable {
+/// tokens from a login expire as the test says (`control`: `access_ttl`, `link_ttl`, `link_status`,
+/// `busy`, `bad_json`, `html_href`, `forbid`, `forbid_download`, `revoke_refresh`, `rotate_refresh`,
+/// `expire_access`, `clear_log`). Stopped when the test process ends.
+public final class YandexDiskTestServer: EmulatedCloud {
     public let emulator: CloudEmulator
     public let token: String
     public let clientID = "cloudplayerd-test"
 
-    /// One request the emulator answered.
-    public struct Exchange: Decodable, Sendable {
-        /// `api` or `download`.
-        public let host: String
-        public let method: String
-        public let path: String
-        public let status: Int
-        public let bytes: Int
-        public let range: String?
-        public let authorized: Bool
-    }
+    public static let secondHost = "download"
+    public typealias Exchange = CloudExchange
 
-    /// `downloadBase`: what links start with (a proxy in front of the download host); the
-    /// download host itself when nil.
     public init(downloadBase: ((Int) throws -> String)? = nil) async throws {
         let token = "AQ-permanent-\(UUID().uuidString.prefix(12))", clientID = clientID
         self.token = token
@@ -36,7 +27,6 @@ public final class YandexDiskTestServer: Sendable {
     public var disk: URL { emulator.folder }
     public var apiPort: Int { emulator.apiPort }
     public var downloadPort: Int { emulator.secondPort }
-    public var apiURL: URL { emulator.apiURL }
 
     /// Two `[[source]]` tables: "yd" at /Music, which logs in at the emulator's OAuth endpoints
     /// with the client id, and "plain" at /Other, with the permanent token in the config.
@@ -62,35 +52,8 @@ public final class YandexDiskTestServer: Sendable {
             """
     }
 
-    /// Copies a file onto the disk at `path` (folders made as needed).
-    @discardableResult
-    public func publish(_ file: URL, as path: String) throws -> URL {
-        try emulator.publish(file, as: path)
-    }
-
-    /// Changes how the emulator behaves (`access_ttl`, `link_ttl`, `link_status`, `busy`,
-    /// `bad_json`, `html_href`, `forbid`, `forbid_download`, `revoke_refresh`, `rotate_refresh`, `expire_access`, `clear_log`):
-    /// a JSON object.
-    public func control(_ json: String) async throws {
-        try await emulator.control(json)
-    }
-
     /// Approves (or denies) a device login, as a user who typed `userCode` on the verification page.
     public func enter(userCode: String, deny: Bool = false) async throws {
         _ = try await emulator.get("/device?user_code=\(userCode)" + (deny ? "&deny=1" : ""))
-    }
-
-    /// Every request answered so far.
-    public func log() async throws -> [Exchange] {
-        try await emulator.log(Exchange.self)
-    }
-
-    /// Body bytes the download host sent.
-    public func downloadedBytes() async throws -> Int {
-        try await log().filter { $0.host == "download" }.reduce(0) { $0 + $1.bytes }
-    }
-
-    public func stop() async {
-        await emulator.stop()
     }
 }

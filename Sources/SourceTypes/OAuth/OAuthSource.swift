@@ -8,7 +8,7 @@ package protocol OAuthSource {
     /// A token from the config file (`token`, `token_file`, `token_command`), used instead of a login.
     var token: Secret.Origin? { get }
     var oauth: OAuthSettings? { get }
-    var tokenStore: TokenStore { get }
+    var tokenStore: TokenStore { get set }
 }
 
 extension OAuthSource {
