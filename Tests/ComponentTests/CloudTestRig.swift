@@ -13,6 +13,13 @@ protocol CloudTestRig {
     var folder: URL { get }
 }
 
+/// A rig for one source of a cloud type, which `CloudSourceChecks` checks.
+protocol CloudSourceRig: CloudTestRig {
+    /// The source under test, reading `path` with its token from a file (or `token` instead),
+    /// `pageSize` entries a listing page.
+    func source(token: String?, path: String, pageSize: Int) throws -> any SourceType
+}
+
 extension CloudTestRig {
     /// A loader of `sources` with a cache of its own, or the one named `cache` (to be replayed from).
     func loader(_ sources: [any SourceType], cache: String = UUID().uuidString) -> LoaderActor {
