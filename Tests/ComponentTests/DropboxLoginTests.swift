@@ -119,25 +119,7 @@ struct DropboxLoginTests {
     @Test("a revoked refresh token marks the source \"needs login\" while the other source goes on; a new login works without a restart")
     func revoked() async throws {
         let rig = try await Rig.start()
-        _ = try await rig.login()
-        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
-        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Other/b.mp3")
-        try await rig.server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
-        let loader = try rig.loader()
-        let library = LibraryActor()
-        try await library.openDatabase(at: rig.folder.appendingPathComponent("library.sqlite"))
-        let reports = await library.scan(["dbx", "plain"], loader: loader)
-        let dbx = try #require(reports.first { $0.source == "dbx" }), plain = try #require(reports.first { $0.source == "plain" })
-        #expect(dbx.failed && dbx.problems.joined().contains("needs login"), "\(dbx)")
-        #expect(!plain.failed && plain.tracks == 1, "\(plain)")
-        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "dbx", key: "Music/a.mp3")) }
-        #expect("\(String(describing: error))".contains("dbx: needs login") && "\(String(describing: error))".contains("cloudplayerctl login dbx"))
-        #expect(try #require(try rig.sources()[0] as? DropboxSource).status?.hasPrefix("needs login") == true)
-
-        _ = try await rig.login()
-        let again = try #require(await library.scan(["dbx"], loader: loader).first)
-        #expect(!again.failed && again.tracks == 1, "\(again)")
-        await loader.shutdown()
+        try await rig.checkRevoked { _ = try await rig.login() }
     }
 
     @Test("Dropbox-API-Arg JSON escapes 0x7F and every non-ASCII character as \\uXXXX (surrogate pairs above U+FFFF), as the docs' own example")
