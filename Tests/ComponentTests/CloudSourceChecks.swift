@@ -111,4 +111,39 @@ extension CloudSourceRig {
         await loader.shutdown()
         #expect("\(String(describing: error))".contains("\(name): /Music/a.mp3: \(words)"), "\(String(describing: error))")
     }
+
+    /// A folder of five tracks in folders (and a text file, and one outside the path) scans whole,
+    /// tags by ranged reads, locations `cloudplayer://NAME/PATH`; a rescan downloads nothing.
+    /// `control` is sent first; the answer is what the emulator was asked by the first scan.
+    func checkScan(control: String? = nil) async throws -> [CloudExchange] {
+        let fixtures = Fixtures.shared
+        try server.publish(try await fixtures.url(.vbrMP3), as: "Music/Album/01 vbr.mp3")
+        try server.publish(try await fixtures.url(.opus), as: "Music/Album/02.opus")
+        try server.publish(try await fixtures.url(.flac), as: "Music/Other/Deeper/song.flac")
+        try server.publish(try await fixtures.url(.cbrMP3), as: "Music/top.mp3")
+        try server.publish(try await fixtures.url(.longMP3), as: "Music/long.mp3")
+        try server.publish(try await fixtures.url(.cbrMP3), as: "Music/notes.txt")
+        try server.publish(try await fixtures.url(.secondMP3), as: "Elsewhere/outside.mp3")
+        if let control { try await server.control(control) }
+
+        let source = try tested()
+        let loader = self.loader(source)
+        let library = try await library()
+        let report = try #require(await library.scan([source.name], loader: loader).first)
+        #expect(!report.failed && report.tracks == 5 && report.tagsRead == 5 && report.problems.isEmpty, "\(report)")
+        #expect(report.bytesFetched <= 5 * 70 * 1024, "tags by ranged reads: \(report.bytesFetched) bytes")
+
+        let vbr = try #require(try await library.track(at: TrackLocation(source: source.name, key: "Music/Album/01 vbr.mp3")))
+        #expect(vbr.title == "Vbr Title" && vbr.artist == "Some Artist" && vbr.url == "cloudplayer://\(source.name)/Music/Album/01%20vbr.mp3")
+        #expect(try await library.track(at: TrackLocation(source: source.name, key: "Music/Other/Deeper/song.flac"))?.title == "FLAC Title")
+        #expect(try await library.track(at: TrackLocation(source: source.name, key: "Elsewhere/outside.mp3")) == nil, "outside the path")
+        let log = try await server.log().filter { !$0.path.hasPrefix("/_control") }
+
+        try await server.control(#"{"clear_log": true}"#)
+        let again = try #require(await library.scan([source.name], loader: loader).first)
+        #expect(!again.failed && again.tracks == 5 && again.tagsRead == 0, "\(again)")
+        #expect(try await server.downloadedBytes() == 0, "a rescan downloads nothing")
+        await loader.shutdown()
+        return log
+    }
 }

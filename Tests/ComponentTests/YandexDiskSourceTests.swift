@@ -36,37 +36,11 @@ struct YandexDiskSourceTests {
 
     @Test("a folder scans page by page, recursing into folders, tags read by ranged reads; locations are paths on the disk; a rescan reads none again")
     func scan() async throws {
-        let rig = try await Rig.start()
-        let fixtures = Fixtures.shared
-        try rig.server.publish(try await fixtures.url(.vbrMP3), as: "Music/Album/01 vbr.mp3")
-        try rig.server.publish(try await fixtures.url(.opus), as: "Music/Album/02.opus")
-        try rig.server.publish(try await fixtures.url(.flac), as: "Music/Other/Deeper/song.flac")
-        try rig.server.publish(try await fixtures.url(.cbrMP3), as: "Music/top.mp3")
-        try rig.server.publish(try await fixtures.url(.longMP3), as: "Music/long.mp3")
-        try rig.server.publish(try await fixtures.url(.secondMP3), as: "Elsewhere/outside.mp3")
-
-        let loader = rig.loader(try rig.source())
-        let library = try await rig.library()
-        let report = try #require(await library.scan(["yd"], loader: loader).first)
-        #expect(!report.failed && report.tracks == 5 && report.tagsRead == 5 && report.problems.isEmpty, "\(report)")
-        #expect(report.bytesFetched <= 5 * 70 * 1024, "tags by ranged reads: \(report.bytesFetched) bytes")
-
-        let vbr = try #require(try await library.track(at: TrackLocation(source: "yd", key: "Music/Album/01 vbr.mp3")))
-        #expect(vbr.title == "Vbr Title" && vbr.artist == "Some Artist" && vbr.url == "cloudplayer://yd/Music/Album/01%20vbr.mp3")
-        #expect(try await library.track(at: TrackLocation(source: "yd", key: "Music/Other/Deeper/song.flac"))?.title == "FLAC Title")
-        #expect(try await library.track(at: TrackLocation(source: "yd", key: "Elsewhere/outside.mp3")) == nil, "outside the path")
-
-        let log = try await rig.server.log()
+        let log = try await Rig.start().checkScan()
         #expect(log.contains { $0.path.contains("offset=2") }, "pages of limit=2 are followed")
         #expect(log.allSatisfy { $0.authorized && $0.status < 300 }, "\(log.filter { $0.status >= 300 })")
         let downloads = log.filter { $0.host == "download" }
         #expect(!downloads.isEmpty && downloads.allSatisfy { $0.range != nil }, "only ranged reads")
-
-        try await rig.server.control(#"{"clear_log": true}"#)
-        let again = try #require(await library.scan(["yd"], loader: loader).first)
-        #expect(!again.failed && again.tracks == 5 && again.tagsRead == 0, "\(again)")
-        #expect(try await rig.server.downloadedBytes() == 0, "a rescan downloads nothing")
-        await loader.shutdown()
     }
 
     @Test("a track plays with a seek, byte for byte, each byte fetched about once; a replay from the cache fetches 0 bytes")
