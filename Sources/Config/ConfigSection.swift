@@ -40,6 +40,17 @@ package struct ConfigSection {
         try reader.boolean(table, key, in: "source '\(name)'")
     }
 
+    /// A whole number in `range`; `what` names the unit for messages (`expected a port, 1 to 65535`).
+    package func integer(_ key: String, in range: ClosedRange<Int>, _ what: String = "a number") throws(ConfigError) -> Int? {
+        switch table[key] {
+        case nil: return nil
+        case .integer(let value, let line)?:
+            guard range.contains(Int(value)) else { throw error(key, line: line, "expected \(what), \(range.lowerBound) to \(range.upperBound)") }
+            return Int(value)
+        case let other?: throw error(key, line: other.line, "expected \(what), found \(other.kind)")
+        }
+    }
+
     /// A key that must be there; `what` says what it is for.
     package func required(_ key: String, _ what: String) throws(ConfigError) -> (value: String, line: Int) {
         guard let value = try string(key) else { throw error(key, "missing (\(what))") }

@@ -12,6 +12,7 @@ package enum SourceTypes {
         S3Source.self,
         SubsonicSource.self,
         YandexDiskSource.self,
+        DropboxSource.self,
     ]
 
     /// Each `[[source]]` read by the type it names (`types`: those it may name).

@@ -20,10 +20,9 @@ Docs:
   [rfc7636]  https://datatracker.ietf.org/doc/html/rfc7636#section-4.6      (S256 check of code_verifier)
   [rfc9110]  https://www.rfc-editor.org/rfc/rfc9110#section-14              (Range, 206, Content-Range, 416; Retry-After §10.2.3)
 """
-import argparse, base64, hashlib, json, os, secrets, sys, threading, time, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import hashlib, json, os, secrets, sys, time, urllib.parse
+from emulator_http import EmulatorHandler, apply_control, arguments, lock, s256, serve
 
-lock = threading.RLock()
 state = {
     "permanent": set(),        # tokens given in the config file: never expire
     "access": {},              # access token -> expiry (monotonic)
@@ -108,35 +107,8 @@ def issue(with_refresh=None):
     return {"token_type": "bearer", "access_token": access, "expires_in": int(ttl), "refresh_token": refresh}
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server_kind = "api"
-
-    def log_message(self, *a):
-        pass
-
-    def record(self, status, sent, extra=None):
-        entry = {"host": self.server_kind, "method": self.command, "path": self.path, "status": status, "bytes": sent,
-                 "range": self.headers.get("Range"), "authorized": self.headers.get("Authorization") is not None}
-        if extra:
-            entry.update(extra)
-        with lock:
-            state["log"].append(entry)
-
-    def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8"):
-        if isinstance(body, (dict, list)):
-            body = json.dumps(body).encode()
-        elif isinstance(body, str):
-            body = body.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-        self.record(status, len(body) if self.command != "HEAD" else 0)
+class Handler(EmulatorHandler):
+    state = state
 
     def error(self, status, error, description, message=None, headers=None):
         """An Error object [errors]."""
@@ -155,9 +127,7 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
         if url.path == "/_control/log":
-            with lock:
-                entries = list(state["log"])
-            return self.send(200, entries)
+            return self.send_log()
         if url.path == "/authorize":
             return self.authorize(query)
         if url.path == "/device":
@@ -241,21 +211,7 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/_control":
             length = int(self.headers.get("Content-Length") or 0)
-            change = json.loads(self.rfile.read(length) or b"{}")
-            with lock:
-                for key, value in change.items():
-                    if key == "busy":
-                        state["busy"].extend(value)
-                    elif key == "revoke_refresh":
-                        for token in state["refresh"]:
-                            state["refresh"][token] = False
-                    elif key == "clear_log":
-                        state["log"].clear()
-                    elif key == "expire_access":
-                        for token in state["access"]:
-                            state["access"][token] = 0
-                    else:
-                        state[key] = value
+            apply_control(state, json.loads(self.rfile.read(length) or b"{}"))
             return self.send(200, {"ok": True})
         form = self.form()
         if url.path == "/device/code":
@@ -314,8 +270,7 @@ class Handler(BaseHTTPRequestHandler):
             # [code] [rfc7636 §4.6]
             with lock:
                 code = state["codes"].pop(form.get("code", ""), None)
-            verifier = form.get("code_verifier", "")
-            challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+            challenge = s256(form.get("code_verifier", ""))
             if code is None or code["challenge"] != challenge or code["redirect_uri"] != form.get("redirect_uri"):
                 return self.send(400, {"error": "invalid_grant", "error_description": "Code has expired or is wrong"})
             return self.send(200, issue())
@@ -346,41 +301,7 @@ class Handler(BaseHTTPRequestHandler):
         _, full = disk_path(link["path"])
         if not os.path.isfile(full):
             return self.error(404, "DiskNotFoundError", "Resource not found.")
-        size = os.path.getsize(full)
-        start, end, status = 0, size - 1, 200
-        wanted = self.headers.get("Range")
-        if wanted and wanted.startswith("bytes="):
-            first, _, last = wanted[6:].split(",")[0].partition("-")
-            if first == "":
-                start = max(0, size - int(last))
-            else:
-                start = int(first)
-                end = min(size - 1, int(last)) if last else size - 1
-            if start >= size:
-                return self.send(416, "", {"Content-Range": "bytes */%d" % size}, content_type="text/plain")
-            status = 206
-        length = end - start + 1
-        self.send_response(status)
-        self.send_header("Content-Type", "audio/mpeg")
-        self.send_header("Content-Length", str(length))
-        self.send_header("Accept-Ranges", "bytes")
-        self.send_header("ETag", '"%s"' % hashes(full)[0])
-        if status == 206:
-            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
-        self.end_headers()
-        sent = 0
-        try:
-            with open(full, "rb") as f:
-                f.seek(start)
-                while sent < length:
-                    chunk = f.read(min(65536, length - sent))
-                    if not chunk:
-                        break
-                    self.wfile.write(chunk)
-                    sent += len(chunk)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        self.record(status, sent)
+        self.send_file(full, os.path.getsize(full), {"ETag": '"%s"' % hashes(full)[0]}, "audio/mpeg")
 
 
 class Download(Handler):
@@ -389,22 +310,13 @@ class Download(Handler):
 
 def main():
     global args
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--root", required=True)
-    parser.add_argument("--api-port", type=int, required=True)
-    parser.add_argument("--download-port", type=int, required=True)
+    parser = arguments("download", "test-client")
     parser.add_argument("--download-base", help="what hrefs start with (a proxy in front of the download host)")
-    parser.add_argument("--token", action="append", default=[])
-    parser.add_argument("--client-id", default="test-client")
     parser.add_argument("--interval", type=int, default=1)
     parser.add_argument("--device-ttl", type=int, default=600)
     args = parser.parse_args()
     state["permanent"].update(args.token)
-    ThreadingHTTPServer.daemon_threads = True
-    api = ThreadingHTTPServer(("127.0.0.1", args.api_port), Handler)
-    download = ThreadingHTTPServer(("127.0.0.1", args.download_port), Download)
-    threading.Thread(target=download.serve_forever, daemon=True).start()
-    api.serve_forever()
+    serve((Handler, args.api_port), (Download, args.download_port))
 
 
 if __name__ == "__main__":

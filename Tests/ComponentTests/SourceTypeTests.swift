@@ -21,7 +21,9 @@ import TestSupport
             ("name = \"a\"\ntype = \"feed\"\n", 1, "source 'a'.url"),
             ("name = \"a\"\ntype = \"local\"\n", 1, "source 'a'.path"),
             ("name = \"a\"\ntype = \"http\"\nurl = \"https://x/\"\ntoken = \"t\"\ntoken_file = \"f\"\n", 6, "source 'a'.token"),
-            ("name = \"a\"\ntype = \"dropbox\"\n", 3, "source 'a'.type"),
+            ("name = \"a\"\ntype = \"gopher\"\n", 3, "source 'a'.type"),
+            ("name = \"a\"\ntype = \"dropbox\"\n", 1, "source 'a'.token"),
+            ("name = \"a\"\ntype = \"dropbox\"\nclient_id = \"k\"\nredirect_port = 0\n", 5, "source 'a'.redirect_port"),
             ("name = \"a\"\ntype = \"yandex-disk\"\n", 1, "source 'a'.token"),
             ("name = \"a\"\ntype = \"yandex-disk\"\ntoken = \"t\"\nauth_url = \"https://x/\"\n", 5, "source 'a'.auth_url"),
           ])

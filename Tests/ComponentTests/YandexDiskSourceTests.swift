@@ -13,8 +13,7 @@ import TestSupport
 /// JSON, a link that answers a web page, a refused token.
 @Suite(.timeLimit(.minutes(3)))
 struct YandexDiskSourceTests {
-    /// The emulator, and a folder for the cache, the library and the token file.
-    struct Rig {
+    struct Rig: CloudSourceRig {
         let server: YandexDiskTestServer
         let folder: URL
 
@@ -24,70 +23,24 @@ struct YandexDiskSourceTests {
 
         /// The source "yd" (its token in a file; `token` overrides the right one), rooted at `path`.
         func source(token: String? = nil, path: String = "/Music", pageSize: Int = 2) throws -> any SourceType {
-            let tokenFile = folder.appendingPathComponent("yd.token")
-            try (token ?? server.token).write(to: tokenFile, atomically: true, encoding: .utf8)
-            let text = """
+            try source("""
                 [[source]]
                 name = "yd"
                 type = "yandex-disk"
                 path = "\(path)"
                 api_url = "\(server.apiURL.absoluteString)"
-                token_file = "\(tokenFile.path)"
                 page_size = \(pageSize)
-                """
-            return try #require(try Configuration.parse(text, relativeTo: folder).sources.source(named: "yd"))
-        }
-
-        /// A loader with a cache of its own, or the one named `cache` (to be replayed from).
-        func loader(_ source: any SourceType, cache: String = UUID().uuidString) -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent(cache)), sources: SourceSet([source]))
-        }
-
-        func library() async throws -> LibraryActor {
-            let library = LibraryActor()
-            try await library.openDatabase(at: folder.appendingPathComponent("library-\(UUID().uuidString).sqlite"))
-            return library
-        }
-
-        /// Every file name under the rig's folder (cache entries among them).
-        var fileNames: [String] {
-            FileManager.default.subpaths(atPath: folder.path) ?? []
+                """, named: "yd", token: token ?? server.token)
         }
     }
 
     @Test("a folder scans page by page, recursing into folders, tags read by ranged reads; locations are paths on the disk; a rescan reads none again")
     func scan() async throws {
-        let rig = try await Rig.start()
-        let fixtures = Fixtures.shared
-        try rig.server.publish(try await fixtures.url(.vbrMP3), as: "Music/Album/01 vbr.mp3")
-        try rig.server.publish(try await fixtures.url(.opus), as: "Music/Album/02.opus")
-        try rig.server.publish(try await fixtures.url(.flac), as: "Music/Other/Deeper/song.flac")
-        try rig.server.publish(try await fixtures.url(.cbrMP3), as: "Music/top.mp3")
-        try rig.server.publish(try await fixtures.url(.longMP3), as: "Music/long.mp3")
-        try rig.server.publish(try await fixtures.url(.secondMP3), as: "Elsewhere/outside.mp3")
-
-        let loader = rig.loader(try rig.source())
-        let library = try await rig.library()
-        let report = try #require(await library.scan(["yd"], loader: loader).first)
-        #expect(!report.failed && report.tracks == 5 && report.tagsRead == 5 && report.problems.isEmpty, "\(report)")
-        #expect(report.bytesFetched <= 5 * 70 * 1024, "tags by ranged reads: \(report.bytesFetched) bytes")
-
-        let vbr = try #require(try await library.track(at: TrackLocation(source: "yd", key: "Music/Album/01 vbr.mp3")))
-        #expect(vbr.title == "Vbr Title" && vbr.artist == "Some Artist" && vbr.url == "cloudplayer://yd/Music/Album/01%20vbr.mp3")
-        #expect(try await library.track(at: TrackLocation(source: "yd", key: "Music/Other/Deeper/song.flac"))?.title == "FLAC Title")
-        #expect(try await library.track(at: TrackLocation(source: "yd", key: "Elsewhere/outside.mp3")) == nil, "outside the path")
-
-        let log = try await rig.server.log()
+        let log = try await Rig.start().checkScan()
         #expect(log.contains { $0.path.contains("offset=2") }, "pages of limit=2 are followed")
         #expect(log.allSatisfy { $0.authorized && $0.status < 300 }, "\(log.filter { $0.status >= 300 })")
         let downloads = log.filter { $0.host == "download" }
         #expect(!downloads.isEmpty && downloads.allSatisfy { $0.range != nil }, "only ranged reads")
-
-        try await rig.server.control(#"{"clear_log": true}"#)
-        let again = try #require(await library.scan(["yd"], loader: loader).first)
-        #expect(!again.failed && again.tracks == 5 && again.tagsRead == 0, "\(again)")
-        #expect(try await rig.server.downloadedBytes() == 0, "a rescan downloads nothing")
-        await loader.shutdown()
     }
 
     @Test("a track plays with a seek, byte for byte, each byte fetched about once; a replay from the cache fetches 0 bytes")
@@ -121,25 +74,7 @@ struct YandexDiskSourceTests {
 
     @Test("a seek into a half-cached track fetches only the holes")
     func seekFetchesHoles() async throws {
-        let rig = try await Rig.start()
-        let originFile = try await Fixtures.shared.url(.longMP3)
-        let origin = try Data(contentsOf: originFile)
-        try rig.server.publish(originFile, as: "Music/long.mp3")
-        let location = TrackLocation(source: "yd", key: "Music/long.mp3")
-        let loader = rig.loader(try rig.source(), cache: "cache")
-        let head = 300_000
-        #expect(try await loader.bytes(in: 0..<Int64(head), of: location) == Array(origin[0..<head]))
-        await loader.shutdown()
-        let first = try await rig.server.downloadedBytes()
-        #expect(first >= head)
-
-        try await rig.server.control(#"{"clear_log": true}"#)
-        let again = rig.loader(try rig.source(), cache: "cache")
-        #expect(try await again.open(location).readWhole() == origin)
-        await again.shutdown()
-        let downloads = try await rig.server.log().filter { $0.host == "download" }
-        #expect(downloads.allSatisfy { $0.range.map { !$0.hasPrefix("bytes=0-") } ?? false }, "\(downloads.map(\.range))")
-        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count - head + origin.count / 50, "the cached head is not fetched again")
+        try await Rig.start().checkSeekFetchesHoles()
     }
 
     @Test("a download link that expires mid-play is replaced, the track reads to its end, and no cached byte is fetched again")
@@ -168,25 +103,7 @@ struct YandexDiskSourceTests {
 
     @Test("a file changed on the disk (a new sha256) is never mixed with the cached copy of the old one")
     func changedFile() async throws {
-        let rig = try await Rig.start()
-        let old = try Data(contentsOf: try await Fixtures.shared.url(.longMP3))
-        let new = Data(old.reversed())
-        try rig.server.publish(try await Fixtures.shared.url(.longMP3), as: "Music/long.mp3")
-        let location = TrackLocation(source: "yd", key: "Music/long.mp3")
-        let loader = rig.loader(try rig.source(), cache: "cache")
-        #expect(try await loader.bytes(in: 0..<400_000, of: location) == Array(old[0..<400_000]))
-        await loader.shutdown()
-
-        try new.write(to: rig.server.disk.appendingPathComponent("Music/long.mp3"))
-        let again = rig.loader(try rig.source(), cache: "cache")
-        // The copy opened as the change is found reads the new version whole, or fails as
-        // changed (the player opens it again then); it never mixes the two.
-        do {
-            #expect(try await again.open(location).readWhole() == new)
-        } catch LoaderError.changedOnServer {}
-        #expect(try await again.open(location).readWhole() == new)
-        await again.shutdown()
-        #expect(try CacheInspector(cacheDirectory: rig.folder.appendingPathComponent("cache")).holdsWhole(new))
+        try await Rig.start().checkChangedFile()
     }
 
     @Test("429 with Retry-After is waited out, as long as it asks, and the scan completes")
@@ -208,19 +125,7 @@ struct YandexDiskSourceTests {
 
     @Test("a folder answered with broken JSON is one clear problem naming the source and the folder; the scan goes on with the rest")
     func badJSON() async throws {
-        let rig = try await Rig.start()
-        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/Good/a.mp3")
-        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Music/Broken/b.mp3")
-        try rig.server.publish(try await Fixtures.shared.url(.opus), as: "Music/c.opus")
-        try await rig.server.control(#"{"bad_json": "Broken"}"#)
-        let loader = rig.loader(try rig.source())
-        let library = try await rig.library()
-        let report = try #require(await library.scan(["yd"], loader: loader).first)
-        await loader.shutdown()
-        #expect(!report.failed && report.tracks == 2, "\(report)")
-        let broken = report.problems.filter { $0.contains("/Music/Broken") }
-        #expect(broken.count == 1 && broken.allSatisfy { $0.hasPrefix("yd: ") && $0.contains("JSON that is not a resource") }, "\(report.problems)")
-        #expect(report.problems.allSatisfy { !$0.contains("/Music/Good") && !$0.contains("c.opus") })
+        try await Rig.start().checkBadJSON(words: "JSON that is not a resource")
     }
 
     @Test("a download link that answers a web page is a clear error; nothing of the page is cached")
@@ -238,39 +143,12 @@ struct YandexDiskSourceTests {
     @Test("a refused token fails the scan with one line that names the source and says what to do; no token in errors or file names")
     func refusedToken() async throws {
         let rig = try await Rig.start()
-        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
-        let wrong = "AQ-wrong-\(UUID().uuidString.prefix(8))"
-        let loader = rig.loader(try rig.source(token: wrong), cache: "cache")
-        let library = try await rig.library()
-        let report = try #require(await library.scan(["yd"], loader: loader).first)
-        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")) }
-        await loader.shutdown()
-        #expect(report.failed && report.problems.joined().contains("token was refused (HTTP 401 UnauthorizedError"), "\(report)")
-        let said = report.problems.joined() + "\(String(describing: error))"
-        #expect(said.contains("cloudplayerctl login yd"))
-        for secret in [wrong, rig.server.token] {
-            #expect(!said.contains(secret))
-            #expect(!rig.fileNames.contains { $0.contains(secret) })
-        }
+        try await rig.checkRefusedToken("AQ-wrong-\(UUID().uuidString.prefix(8))", words: "token was refused (HTTP 401 UnauthorizedError", token: rig.server.token)
     }
 
     @Test("a folder that is gone fails its scan with one line naming the source and the folder; a file gone since fails its play likewise")
     func gone() async throws {
-        let rig = try await Rig.start()
-        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
-        let library = try await rig.library()
-        let missing = rig.loader(try rig.source(path: "/Gone"))
-        let report = try #require(await library.scan(["yd"], loader: missing).first)
-        await missing.shutdown()
-        #expect(report.failed && report.problems.joined().contains("yd: /Gone: not on the disk (HTTP 404 DiskNotFoundError"), "\(report)")
-
-        let loader = rig.loader(try rig.source())
-        let scanned = try #require(await library.scan(["yd"], loader: loader).first)
-        #expect(!scanned.failed && scanned.tracks == 1, "\(scanned)")
-        try FileManager.default.removeItem(at: rig.server.disk.appendingPathComponent("Music/a.mp3"))
-        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")).readWhole() }
-        await loader.shutdown()
-        #expect("\(String(describing: error))".contains("yd: /Music/a.mp3: not on the disk (HTTP 404 DiskNotFoundError"), "\(String(describing: error))")
+        try await Rig.start().checkGone(words: "not on the disk (HTTP 404 DiskNotFoundError")
     }
 
     @Test("a real 403 — of the API, or of the download host for every new link — is one line naming the source and the path; the scan goes on")

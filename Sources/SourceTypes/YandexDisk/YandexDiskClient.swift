@@ -17,30 +17,23 @@ import Parsers
 final class YandexDiskClient: Sendable {
     /// The largest answer read: a page of 1000 items is well below.
     static let largestAnswer = 16 << 20
-    /// Tries of a call the API keeps answering 429 or 503.
-    static let busyTries = 4
 
     let source: YandexDiskSource
-    let transport: HTTPTransport
-    let tokens: any AccessTokens
-    /// The token the transport sends now.
-    private let token: Locked<Secret?>
+    let session: TokenSession
     /// Origins download links were on: the token goes there too.
     private let downloadHosts: Locked<Set<URLOrigin>>
 
     var name: String { source.name }
+    var transport: HTTPTransport { session.transport }
 
     init(source: YandexDiskSource, tokens: any AccessTokens, readTimeout: Double) throws {
         self.source = source
-        self.tokens = tokens
-        let token = Locked<Secret?>(nil), downloadHosts = Locked<Set<URLOrigin>>([])
-        self.token = token
+        let downloadHosts = Locked<Set<URLOrigin>>([])
         self.downloadHosts = downloadHosts
         let api = URLOrigin(source.apiURL)
-        transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout) { url in
-            guard let origin = URLOrigin(url), origin == api || downloadHosts.withLock({ $0.contains(origin) }),
-                  let secret = token.withLock({ $0 }) else { return [:] }
-            return ["Authorization": "OAuth " + secret.reveal()]
+        session = try TokenSession(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens, scheme: "OAuth") { url in
+            guard let origin = URLOrigin(url) else { return false }
+            return origin == api || downloadHosts.withLock { $0.contains(origin) }
         }
     }
 
@@ -74,53 +67,17 @@ final class YandexDiskClient: Sendable {
         return url
     }
 
-    /// Sends a request with the current token (to the API, or to a download host it named);
-    /// a 401 is answered once with a renewed token.
+    /// Sends a GET with the current token (to the API, or to a download host it named); a 401 is
+    /// answered once with a renewed token.
     nonisolated(nonsending) func send(_ url: URL, headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
-        let sent = try await currentToken()
-        let response = try await transport.send(url, method: .GET, headers: headers)
-        guard response.status == .unauthorized, try await renew(after: sent) else { return response }
-        _ = try? await response.body.collect(upTo: 1 << 16)
-        return try await transport.send(url, method: .GET, headers: headers)
+        try await session.send(url, headers: headers)
     }
 
     /// An API call's answer; `file`: what it is about, for messages.
     private nonisolated(nonsending) func call(_ endpoint: String, _ query: [(String, String)], about file: String) async throws -> [UInt8] {
-        let url = api(endpoint, query)
-        for attempt in 1...Self.busyTries {
-            let response = try await send(url, headers: ["Accept": "application/json"])
-            if [429, 503].contains(response.status.code) && attempt < Self.busyTries {
-                let delay = RetryAfter.delay(in: response.headers) ?? .seconds(attempt)
-                _ = try? await response.body.collect(upTo: 1 << 16)
-                try await Task.sleep(for: delay)
-                continue
-            }
-            let body: ByteBuffer
-            do {
-                body = try await response.body.collect(upTo: Self.largestAnswer)
-            } catch {
-                throw LoaderError.network("the API's answer about \(file) broke off, or is larger than \(Self.largestAnswer >> 20) MiB")
-            }
-            let bytes = Array(body.readableBytesView)
-            guard response.status == .ok else { throw failure(response.status, bytes, about: file) }
-            return bytes
-        }
-        throw LoaderError.service(source: name, reason: "\(file): the API kept answering that it is busy (HTTP 429)")
-    }
-
-    // MARK: Tokens
-
-    private nonisolated(nonsending) func currentToken() async throws -> Secret {
-        let secret = try await tokens.current()
-        token.withLock { $0 = secret }
-        return secret
-    }
-
-    /// After a 401 to a request sent with `sent`: whether a new token is there to try.
-    private nonisolated(nonsending) func renew(after sent: Secret) async throws -> Bool {
-        guard let fresh = try await tokens.renewed(after: sent) else { return false }
-        token.withLock { $0 = fresh }
-        return true
+        let answer = try await session.call(api(endpoint, query), headers: ["Accept": "application/json"], largest: Self.largestAnswer, about: file)
+        guard answer.status == .ok else { throw failure(answer.status, answer.body, about: file) }
+        return answer.body
     }
 
     // MARK: Errors and URLs
@@ -130,8 +87,7 @@ final class YandexDiskClient: Sendable {
     func failure(_ status: HTTPResponseStatus, _ body: [UInt8], about file: String) -> LoaderError {
         let fault = YandexDiskAnswerParser.fault(body)
         let kind = fault?.error.map { " \($0)" } ?? ""
-        var words = String((fault?.description ?? fault?.message ?? "").prefix(200))
-        if let secret = token.withLock({ $0 }), !secret.reveal().isEmpty, words.contains(secret.reveal()) { words = "" }
+        let words = session.withoutToken(fault?.description ?? fault?.message)
         let said = words.isEmpty ? "" : ": \(words)"
         let reason = switch status.code {
         case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"

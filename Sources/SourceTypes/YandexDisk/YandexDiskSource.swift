@@ -40,19 +40,9 @@ package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
                                                 deviceURL: URL(string: "https://oauth.yandex.com/device/code")!)
         oauth?.deviceGrantType = "device_code"
         oauth?.deviceCodeParameter = "code"
-        guard token != nil || oauth != nil else {
-            throw section.error("token", "missing (token, token_file or token_command; or client_id and `cloudplayerctl login \(section.name)`)")
-        }
-        let apiURL = try section.httpURL("api_url") ?? defaultAPI
-        var pageSize = 200
-        switch section.table["page_size"] {
-        case nil: break
-        case .integer(let value, let line)?:
-            guard (1...1_000).contains(value) else { throw section.error("page_size", line: line, "expected 1 to 1000") }
-            pageSize = Int(value)
-        case let other?: throw section.error("page_size", line: other.line, "expected a number, found \(other.kind)")
-        }
-        return YandexDiskSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil, apiURL: apiURL,
+        try OAuthSettings.requireOne(token: token, oauth: oauth, in: section)
+        let pageSize = try section.integer("page_size", in: 1...1_000) ?? 200
+        return YandexDiskSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil, apiURL: try section.httpURL("api_url") ?? defaultAPI,
                                 pageSize: pageSize, tlsCAFile: try section.path("tls_ca_file")?.path)
     }
 
@@ -63,15 +53,7 @@ package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
     package var status: String? { loginStatus }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let tokens: any AccessTokens
-        if let token {
-            tokens = ConfiguredToken(source: name, origin: token)
-        } else if let oauth {
-            tokens = StoredTokens(source: name, store: tokenStore,
-                                  client: try OAuthClient(source: name, settings: oauth, readTimeout: environment.readTimeout))
-        } else {
-            throw LoaderError.configuration("source '\(name)': no token")
-        }
+        let tokens = try accessTokens(readTimeout: environment.readTimeout)
         let client = try YandexDiskClient(source: self, tokens: tokens, readTimeout: environment.readTimeout)
         return Source(storage: YandexDiskStorage(client: client), input: .remote(YandexDiskInput(client: client)))
     }
