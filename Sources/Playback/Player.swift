@@ -65,32 +65,26 @@ package actor Player {
     private struct Listening {
         let entry: UInt64
         let startedAt: Date
-        /// Where playback was when last looked at, and when.
+        /// Where playback was when last looked at.
         var last: Double
-        var lastSeen: ContinuousClock.Instant
         var heard = 0.0
 
         init(entry: UInt64, from seconds: Double) {
             self.entry = entry
             startedAt = Date()
             last = seconds
-            lastSeen = .now
         }
 
-        /// Playback is at `seconds` now: the way from the last place counts as heard when it is
-        /// forward and no longer than the time that passed (else it was a jump).
+        /// The output has played on to `seconds`: the way there was heard. (Jumps never come
+        /// this way: a seek starts the stream anew, `jump(to:)`.)
         mutating func advance(to seconds: Double) {
-            let now = ContinuousClock.now
-            let moved = seconds - last
-            if moved > 0, moved <= (now - lastSeen) / .seconds(1) + 1 { heard += moved }
-            last = seconds
-            lastSeen = now
+            heard += max(0, seconds - last)
+            last = max(last, seconds)
         }
 
         /// A jump to `seconds` (a seek): nothing heard, the place moves.
         mutating func jump(to seconds: Double) {
             last = seconds
-            lastSeen = .now
         }
     }
 
