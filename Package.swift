@@ -140,7 +140,8 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

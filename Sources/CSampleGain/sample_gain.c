@@ -48,17 +48,21 @@ __attribute__((target("avx2"))) static size_t scale_int24_avx2(int32_t *samples,
 #endif
 
 void cp_scale_int16(int16_t *samples, size_t count, float gain) {
-    size_t i = 0;
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("avx2")) {
-        i = scale_int16_avx2(samples, count, gain);
+        size_t i = scale_int16_avx2(samples, count, gain);
         for (; i < count; i++) samples[i] = scale_one16(samples[i], gain);
         return;
     }
 #endif
+    cp_scale_int16_without_avx2(samples, count, gain);
+}
+
+void cp_scale_int16_without_avx2(int16_t *samples, size_t count, float gain) {
+    size_t i = 0;
 #if defined(__SSE2__)
     const __m128 factor = _mm_set1_ps(gain);
-    /* Held first so no product leaves int32 (a gain is at most +24 dB, but the caller decides). */
+    /* Held first, so no product leaves int32 whatever the gain. */
     const __m128 low = _mm_set1_ps(-32768.0f), high = _mm_set1_ps(32767.0f);
     for (; i + 8 <= count; i += 8) {
         __m128i packed = _mm_loadu_si128((const __m128i *)(samples + i));
@@ -78,7 +82,11 @@ void cp_scale_int24(int32_t *samples, size_t count, double gain) {
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("avx2")) i = scale_int24_avx2(samples, count, gain);
 #endif
-    for (; i < count; i++) {
+    cp_scale_int24_without_avx2(samples + i, count - i, gain);
+}
+
+void cp_scale_int24_without_avx2(int32_t *samples, size_t count, double gain) {
+    for (size_t i = 0; i < count; i++) {
         double scaled = (double)samples[i] * gain;
         scaled = scaled < -8388608.0 ? -8388608.0 : scaled;
         scaled = scaled > 8388607.0 ? 8388607.0 : scaled;

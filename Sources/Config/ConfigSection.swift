@@ -40,14 +40,14 @@ package struct ConfigSection {
         try reader.boolean(table, key, in: "source '\(name)'")
     }
 
-    /// A whole number in `range`, if the key is there.
-    package func integer(_ key: String, in range: ClosedRange<Int64>) throws(ConfigError) -> Int? {
+    /// A whole number in `range`; `what` names the unit for messages (`expected a port, 1 to 65535`).
+    package func integer(_ key: String, in range: ClosedRange<Int>, _ what: String = "a number") throws(ConfigError) -> Int? {
         switch table[key] {
         case nil: return nil
         case .integer(let value, let line)?:
-            guard range.contains(value) else { throw error(key, line: line, "expected \(range.lowerBound) to \(range.upperBound)") }
+            guard range.contains(Int(value)) else { throw error(key, line: line, "expected \(what), \(range.lowerBound) to \(range.upperBound)") }
             return Int(value)
-        case let other?: throw error(key, line: other.line, "expected a number, found \(other.kind)")
+        case let other?: throw error(key, line: other.line, "expected \(what), found \(other.kind)")
         }
     }
 

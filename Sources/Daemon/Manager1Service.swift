@@ -267,7 +267,7 @@ package final class Manager1Service: Sendable {
                                      scanning: await library.currentScan != nil)
         status.sleepLeft = snapshot.sleepAt.map { max(0, $0.timeIntervalSinceNow) }
         status.stopAfter = snapshot.stopsAfterCurrent ? true : nil
-        if let scrobbling = await scrobbler?.report() {
+        if let scrobbling = scrobbler?.report() {
             status.listensWaiting = UInt32(clamping: scrobbling.waiting)
             status.scrobbleProblem = scrobbling.problem
         }

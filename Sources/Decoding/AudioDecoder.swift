@@ -12,7 +12,8 @@ package protocol AudioDecoder: AnyObject {
     /// The frame the next `read` starts at.
     var position: Int64 { get }
 
-    /// Moves to `frame` exactly (sample-accurate).
+    /// Moves to `frame` exactly (sample-accurate) — but for an MP3 seek through a Xing seek
+    /// table, which lands near it (`MP3Decoder`).
     func seek(toFrame frame: Int64) throws
 
     /// Decodes up to `maxFrames` frames of interleaved samples, at the width `info.format` says;

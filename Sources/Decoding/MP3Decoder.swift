@@ -6,7 +6,9 @@ import Parsers
 /// MPEG audio through libmpg123, reading from a `ByteSource` through replaced I/O callbacks.
 ///
 /// Gapless is on (LAME/Xing encoder delay and padding removed) and seeks are sample-accurate, so
-/// the PCM equals `mpg123 -w` of the same file.
+/// the PCM equals `mpg123 -w` of the same file — with one exception: a seek in a VBR file whose
+/// bytes before the target are not here goes through its Xing seek table (`MP3Landing`) instead
+/// of fetching them, and is approximate until the next seek.
 package final class MP3Decoder: AudioDecoder {
     private let handle: OpaquePointer
     private let cursor: ByteCursor
@@ -14,6 +16,10 @@ package final class MP3Decoder: AudioDecoder {
     package let info: TrackInfo
     package private(set) var position: Int64 = 0
     private var held = HeldFailure()
+    /// Where the frames lie, read at the first seek (nil inside: nothing tells).
+    private var layout: MPEGStreamLayout??
+    /// The last seek landed through the seek table: libmpg123 counts frames from an estimate.
+    private var countIsEstimated = false
 
     private static let libraryReady: Void = { _ = mpg123_init() }()
 
@@ -51,6 +57,9 @@ package final class MP3Decoder: AudioDecoder {
         // Skip damaged stretches however long, and play on after them (a damaged file then ends
         // with an error that says so, after everything playable was played).
         try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0))
+        // Its default, stated: a seek decodes from this many frames before the target, and
+        // `MP3Landing` lands before that.
+        try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Int(MP3Landing.libraryPreroll), 0))
         // Every rate and channel count the stream has, always as signed 16-bit: no resampling.
         try check(mpg123_format_none(handle))
         var rates: UnsafePointer<Int>?
@@ -85,9 +94,50 @@ package final class MP3Decoder: AudioDecoder {
 
     package func seek(toFrame frame: Int64) throws {
         let target = min(frame, Self.maxFrames(cursor) ?? frame)
+        if countIsEstimated, let layout = try streamLayout() {
+            // Back to a count that is true: frame 0 at its place, then on as if never estimated.
+            try index([layout.firstFrame], step: 1)
+            guard mpg123_seek(handle, 0, SEEK_SET) >= 0 else { throw Self.failure(handle, cursor, opening: false) }
+            countIsEstimated = false
+        }
+        // libmpg123 reads from the last frame its index knows before the target: told where a
+        // frame near the target lies, it reads only from there.
+        if let layout = try streamLayout(), let landing = try MP3Landing.find(for: target, in: layout, source: cursor.source) {
+            try index([layout.firstFrame, landing.offset], step: landing.frame)
+            countIsEstimated = !landing.isExact
+        }
         let result = mpg123_seek(handle, off_t(target), SEEK_SET)
         guard result >= 0 else { throw Self.failure(handle, cursor, opening: false) }
         position = Int64(result)
+    }
+
+    /// Replaces libmpg123's frame index: frame `i · step` starts at `offsets[i]`.
+    private func index(_ offsets: [Int64], step: Int64) throws {
+        var entries = offsets.map { off_t($0) }
+        guard mpg123_set_index(handle, &entries, off_t(step), entries.count) == MPG123_OK.rawValue else {
+            throw Self.failure(handle, cursor, opening: false)
+        }
+    }
+
+    /// The stream's layout, read from its first bytes (here already: the decoder opened there),
+    /// at the first seek. Used only if its frame 0 is where libmpg123 found frame 0 as it opened
+    /// (the first entry of its own index): else the frames would be counted from another place.
+    private func streamLayout() throws -> MPEGStreamLayout? {
+        if let layout { return layout }
+        var found: MPEGStreamLayout?
+        if let length = cursor.source.length {
+            let start = Int64(ID3v2Parser.tagSize(try cursor.source.readBytes(at: 0, count: 10)[...]) ?? 0)
+            let window = try cursor.source.readBytes(at: start, count: 16 * 1024)
+            found = MPEGStreamLayout(window: window[...], windowStart: start, fileLength: length)
+        }
+        var offsets: UnsafeMutablePointer<off_t>?
+        var step: off_t = 0
+        var fill = 0
+        if mpg123_index(handle, &offsets, &step, &fill) != MPG123_OK.rawValue || fill == 0 || offsets.map({ Int64($0[0]) }) != found?.firstFrame {
+            found = nil
+        }
+        layout = .some(found)
+        return found
     }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
@@ -131,7 +181,8 @@ package final class MP3Decoder: AudioDecoder {
     /// At the end: a file whose header declares more frames than it yielded is truncated or
     /// damaged. (Two MPEG frames of slack for encoders that count loosely.)
     private func checkComplete() throws {
-        guard exactLength, let total = info.totalFrames, abs(total - position) > 2 * 1152 else { return }
+        // Counted from an estimate, the position at the end says nothing of the file.
+        guard exactLength, !countIsEstimated, let total = info.totalFrames, abs(total - position) > 2 * 1152 else { return }
         let rate = Double(info.format.sampleRate)
         throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(total) / rate)
     }

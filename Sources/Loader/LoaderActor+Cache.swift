@@ -24,15 +24,25 @@ extension LoaderActor {
     }
 
     /// How much of a track could play without the network: all of it (a file on this machine,
-    /// or a whole cached copy), part, or none. A file in use answers for itself (its record on
-    /// disk lags behind its downloads).
+    /// or a whole cached copy), part, or none (also for a track no source serves now). A file in
+    /// use answers for itself (its record on disk lags behind its downloads); asking does not
+    /// count as a use of the entry (LRU).
     package func cacheState(of location: TrackLocation) -> CacheState {
-        guard case .remote? = try? input(for: location) else { return .full }
-        if let resource = resource(named: SparseCache.identity(of: location.uri).name), resource.currentInfo != nil {
+        switch try? input(for: location) {
+        case .disk?: return .full
+        case nil: return .none
+        case .remote?: break
+        }
+        if let resource = resourceInUse(named: SparseCache.identity(of: location.uri).name), resource.currentInfo != nil {
             return resource.isComplete ? .full : resource.hasBytes ? .partial : .none
         }
         guard let (length, ranges) = cachedRanges(of: location), length > 0 else { return .none }
         return ranges == [0..<length] ? .full : .partial
+    }
+
+    /// Every byte of a track is here (`cacheState` is `.full`).
+    package func isCached(_ location: TrackLocation) -> Bool {
+        cacheState(of: location) == .full
     }
 
     /// A stream of the changes of followed tracks' cache states (`followCacheStates`).
@@ -40,12 +50,14 @@ extension LoaderActor {
         cacheStates.subscribe()
     }
 
-    /// Follows the cache states of these tracks (the queue's), instead of those followed before:
-    /// each newly followed one is reported at once, then whenever a download, an eviction, a
-    /// clear or a new version on the server changes it.
-    package func followCacheStates(of locations: [TrackLocation]) {
+    /// Follows the cache states of these tracks (the queue's), instead of those followed before,
+    /// and returns the states of those not followed until now, all at once (a queue of 10,000
+    /// tracks is one answer, not 10,000 reports); from then on a change — a download, an
+    /// eviction, a clear, a new version on the server — is reported through `cacheStateChanges`.
+    package func followCacheStates(of locations: [TrackLocation]) -> [TrackLocation: CacheState] {
         let before = followed
         followed = [:]
+        var new: [TrackLocation: CacheState] = [:]
         for location in locations {
             let name = SparseCache.identity(of: location.uri).name
             if let known = before[name] {
@@ -53,9 +65,10 @@ extension LoaderActor {
             } else if followed[name] == nil {
                 let state = cacheState(of: location)
                 followed[name] = (location, state)
-                cacheStates.yield(CacheStateChange(location: location, state: state))
+                new[location] = state
             }
         }
+        return new
     }
 
     /// Reports the followed tracks among `names` whose state is not what was last reported.

@@ -93,6 +93,7 @@ package actor LoaderActor {
         settings.perHost = new.perHost
         hosts.setLimit(new.perHost)
         self.sources = sources
+        reportCacheStates(of: Set(followed.keys))  // a track whose source is gone is cached no more
     }
 
     private var remoteInputs: [any RemoteInput] {
@@ -208,18 +209,12 @@ package actor LoaderActor {
         try source(named: name).storage
     }
 
-    /// The file in use under this cache name, if any.
-    func resource(named name: String) -> RemoteResource? {
-        resources[name]
-    }
-
-    /// Whether every byte of a track is in the cache. Only reads the record: asking must not
-    /// count as a use (LRU) nor touch the entry.
-    package func isCached(_ location: TrackLocation) -> Bool {
-        let (name, check) = SparseCache.identity(of: location.uri)
-        if let resource = resources[name] { return resource.isComplete }
-        guard let stored = cache.stored(name: name), stored.check == check else { return false }
-        return stored.ranges.contains(0..<stored.length)
+    /// The file under this cache name while it is in use (read, wanted, downloading, the next
+    /// track): then its cache entry cannot be evicted, and it knows better than the record on disk
+    /// what is here. An idle one may have lost its entry to a trim or a clear meanwhile.
+    func resourceInUse(named name: String) -> RemoteResource? {
+        guard let resource = resources[name], !resource.isIdle || resource === prefetched else { return nil }
+        return resource
     }
 
     // MARK: Sources

@@ -5,7 +5,6 @@ import Loader
 import Logging
 import Model
 import Output
-import Synchronization
 
 /// The playback state machine: the queue, where playback is, and the one place that talks to the
 /// loader, the decoder and the output.
@@ -38,14 +37,6 @@ package actor Player {
         case cacheState(CacheStateChange)
     }
 
-    /// The listeners and the last state published, changed together so that a new listener's
-    /// first event and the events after it never miss or repeat a change.
-    private struct Listeners {
-        var sinks: [UInt64: AsyncStream<PlayerEvent>.Continuation] = [:]
-        var last = PlayerSnapshot()
-        var finished = false
-    }
-
     /// PCM packets decoded ahead of the output: up to about 3 s at 44.1 kHz, 512 KiB.
     private static let queuedPackets = 4
 
@@ -54,8 +45,8 @@ package actor Player {
     private let output: OutputActor
     private let logger = Logger(label: "cloudplayerd.player")
 
-    private let listeners = Locked(Listeners())
-    private let nextListener = Atomic<UInt64>(0)
+    /// The listeners, and the last event published: a new listener starts from its state.
+    private let listeners = Broadcast<PlayerEvent>()
     private let mailbox: AsyncStream<Message>.Continuation
 
     /// The state; changed only while a message is handled.
@@ -68,9 +59,36 @@ package actor Player {
     /// Entries reported heard to their source (`LoaderActor.played`) since they last started:
     /// once per play, even when the next track starts before this one's end is heard.
     private var reportedHeard: Set<UInt64> = []
-    /// When the current entry started to be heard (a listen's time) and from where: heard is
-    /// what was played since, not where it is (a track resumed near its end is not heard yet).
-    private var listenStart: (entry: UInt64, at: Date, seconds: Double)?
+    /// The current play of an entry, as a listen counts it: when it began, and how much of it
+    /// has been heard since — a seek forward is not heard, a track resumed near its end is not
+    /// heard yet, and a track started again from its start (a loop, Previous) is a new play.
+    private struct Listening {
+        let entry: UInt64
+        let startedAt: Date
+        /// Where playback was when last looked at.
+        var last: Double
+        var heard = 0.0
+
+        init(entry: UInt64, from seconds: Double) {
+            self.entry = entry
+            startedAt = Date()
+            last = seconds
+        }
+
+        /// The output has played on to `seconds`: the way there was heard. (Jumps never come
+        /// this way: a seek starts the stream anew, `jump(to:)`.)
+        mutating func advance(to seconds: Double) {
+            heard += max(0, seconds - last)
+            last = max(last, seconds)
+        }
+
+        /// A jump to `seconds` (a seek): nothing heard, the place moves.
+        mutating func jump(to seconds: Double) {
+            last = seconds
+        }
+    }
+
+    private var listening: Listening?
     /// Heard: half the track, or this much of a longer one (as Last.fm and Subsonic count).
     private static let heardAfter = 240.0
     /// How often, while playing, the position is checked against what the output has played
@@ -119,31 +137,15 @@ package actor Player {
     /// A new stream of everything that happens from now on, starting with the state as it is
     /// (`.subscribed`); it finishes after `shutdown()`.
     package nonisolated func subscribe() -> AsyncStream<PlayerEvent> {
-        let (stream, sink) = AsyncStream.makeStream(of: PlayerEvent.self)
-        let id = nextListener.add(1, ordering: .relaxed).newValue
-        listeners.withLock { listeners in
-            guard !listeners.finished else { return sink.finish() }
-            listeners.sinks[id] = sink
-            sink.yield(PlayerEvent(change: .subscribed, snapshot: listeners.last))
-        }
-        sink.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-        return stream
-    }
-
-    private nonisolated func unsubscribe(_ id: UInt64) {
-        listeners.withLock { _ = $0.sinks.removeValue(forKey: id) }
+        listeners.subscribe { last in PlayerEvent(change: .subscribed, snapshot: last?.snapshot ?? PlayerSnapshot()) }
     }
 
     private func publish(_ change: PlayerEvent.Change) {
         state.serial += 1
         let event = PlayerEvent(change: change, snapshot: state)
         // Only this actor publishes, so events go out in order; a listener that subscribes
-        // meanwhile starts from `last` and so misses nothing.
-        let sinks = listeners.withLock { listeners in
-            listeners.last = event.snapshot
-            return Array(listeners.sinks.values)
-        }
-        for sink in sinks { sink.yield(event) }
+        // meanwhile starts from the last one and so misses nothing.
+        listeners.yield(event)
     }
 
     /// Queues a command without waiting for it.
@@ -156,7 +158,7 @@ package actor Player {
     package nonisolated func perform(_ command: PlayerCommand) async -> PlayerSnapshot {
         await withCheckedContinuation { done in
             if case .terminated = mailbox.yield(.command(command, done)) {
-                done.resume(returning: listeners.withLock { $0.last })
+                done.resume(returning: latest)
             }
         }
     }
@@ -164,7 +166,7 @@ package actor Player {
     /// The state as the last event published it: what a listener that has just asked something
     /// of the player, or does not follow its events, reads.
     package nonisolated var latest: PlayerSnapshot {
-        listeners.withLock { $0.last }
+        listeners.last?.snapshot ?? PlayerSnapshot()
     }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
@@ -186,23 +188,20 @@ package actor Player {
         await perform(.stop)
         await loader.shutdown()
         mailbox.finish()
-        let sinks = listeners.withLock { listeners in
-            listeners.finished = true
-            defer { listeners.sinks = [:] }
-            return Array(listeners.sinks.values)
-        }
-        for sink in sinks { sink.finish() }
+        listeners.finish()
     }
 
     // MARK: Carrying out
 
-    /// Publishes a change of the queue's entries, and has the loader follow the cache states of
-    /// those it holds now (each new one is reported back at once, `.cacheState`).
+    /// Publishes a change of the queue's entries with how much of each the cache holds: the
+    /// loader follows the tracks the queue holds now, says at once how much of the new ones is
+    /// here, and reports later changes (`.cacheState`).
     private func queueChanged(replaced: Bool = false) async {
-        let locations = Set(state.queue.entries.map(\.location))
-        state.cached = state.cached.filter { locations.contains($0.key) }
+        let locations = state.queue.entries.map(\.location)
+        let kept = Set(locations)
+        state.cached = state.cached.filter { kept.contains($0.key) }
+        state.cached.merge(await loader.followCacheStates(of: locations)) { _, new in new }
         publish(replaced ? .queueReplaced : .queueChanged)
-        await loader.followCacheStates(of: state.queue.entries.map(\.location))
     }
 
     private func run(_ messages: AsyncStream<Message>) async {
@@ -271,7 +270,10 @@ package actor Player {
             await output.setPaused(true)
             let heard = await output.position()
             state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
-            if let current = state.current { noteProgress(of: current.id, at: state.position.seconds) }
+            if let current = state.current {
+                noteProgress(of: current.id, at: state.position.seconds)
+                noteHeard(current, at: state.position.seconds)
+            }
             set(.paused)
         case .playPause:
             await execute(state.status == .playing ? .pause : .play)
@@ -486,6 +488,7 @@ package actor Player {
         // The same entry again (a seek) keeps what its decoder learnt, and its tags are not read again.
         let sameEntry = entry.id == state.current?.id && state.currentInfo != nil
         if !sameEntry, state.status != .stopped, let left = state.current { noteProgress(of: left.id, at: state.seconds()) }
+        noteHeardSoFar()
         await teardown()
         if state.status == .stopped { await output.setPaused(paused) }
         let generation = self.generation
@@ -560,6 +563,7 @@ package actor Player {
     /// Stops: no pipeline, no pause kept for the next stream, the position back at 0.
     private func stopPipeline() async {
         if state.status != .stopped, let current = state.current { noteProgress(of: current.id, at: state.seconds()) }
+        noteHeardSoFar()
         await teardown()
         stopWaitingForSoundServer()  // stopped: the next Play finds out afresh
         resumeWhenBack = false
@@ -596,15 +600,20 @@ package actor Player {
                 state.currentInfo = decoded
                 logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
                                                        "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
+            }
+            // A new play: another track, or this one again from its very start (a loop, Previous).
+            let newPlay = !again || startFrame == 0
+            if newPlay {
                 reportedHeard.remove(entry.id)
-                let now = Date()
-                listenStart = (entry.id, now, seconds)
+                listening = Listening(entry: entry.id, from: seconds)
                 Task { [loader] in await loader.played(entry.location, heard: false) }
+            } else if listening?.entry == entry.id {
+                listening?.jump(to: seconds)
             }
             state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
             publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
+            if newPlay, let started = listening?.startedAt { publish(.listenStarted(state.current ?? entry, at: started)) }
             guard !again else { return }
-            if let start = listenStart, start.entry == entry.id { publish(.listenStarted(state.current ?? entry, at: start.at)) }
             // A new track that does not start at its start (where a long one was left): clients
             // that follow the position are told it jumped.
             if seconds > 0 { publish(.seeked(seconds: seconds)) }
@@ -714,13 +723,22 @@ package actor Player {
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
     }
 
-    /// Heard: what was played of it since it started — up to `seconds` into it — is half of it,
-    /// or four minutes.
+    /// Playback of `entry` is at `seconds`: what was heard of this play counts up, and once it is
+    /// half of the track, or four minutes, the play is a listen.
     private func noteHeard(_ entry: QueueEntry, at seconds: Double) {
-        guard let start = listenStart, start.entry == entry.id else { return }
+        guard var play = listening, play.entry == entry.id else { return }
         let duration = (state.queue.entry(id: entry.id) ?? entry).metadata.duration ?? .infinity
-        guard min(seconds, duration) - start.seconds >= min(duration / 2, Self.heardAfter) else { return }
-        reportHeard(entry, startedAt: start.at)
+        play.advance(to: min(seconds, duration))
+        listening = play
+        guard play.heard >= min(duration / 2, Self.heardAfter) else { return }
+        reportHeard(entry, startedAt: play.startedAt)
+    }
+
+    /// Counts what was heard of the current track up to now, before playback pauses, stops or
+    /// moves elsewhere.
+    private func noteHeardSoFar() {
+        guard state.status != .stopped, let current = state.current else { return }
+        noteHeard(current, at: state.seconds())
     }
 
     /// Tells the track's source it has been heard, once for this start of it (without waiting),

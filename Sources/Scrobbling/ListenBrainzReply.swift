@@ -40,7 +40,8 @@ package struct ListenBrainzReply: Sendable, Equatable {
             .map { Duration.milliseconds(Int64(min(max($0, 0), 3600) * 1000)) }
         let remaining = headers.first(name: "X-RateLimit-Remaining").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         if status == 429 {
-            wait = resetIn ?? RetryAfter.delay(in: headers) ?? Self.defaultRateLimitWait
+            // At least a second: a window said to reset "in 0" must not be asked again at once.
+            wait = max(resetIn ?? RetryAfter.delay(in: headers) ?? Self.defaultRateLimitWait, .seconds(1))
         } else if remaining.map({ $0 <= 0 }) ?? false {
             wait = resetIn
         } else {

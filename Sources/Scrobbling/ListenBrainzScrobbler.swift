@@ -16,7 +16,9 @@ import Playback
 /// (backing off); a refused token pauses sending — with one error in the log — until the config
 /// changes; playing never waits for any of it.
 ///
-/// It runs on a thread of its own: the journal syncs to disk and a token may come from a command.
+/// It runs on a thread of its own: the journal syncs to disk and a token may come from a command
+/// (read for each request, so a changed token file is used at once; a command that hangs holds up
+/// scrobbling only — `report()` and playback never wait for it).
 package actor ListenBrainzScrobbler {
     private let executor = ThreadExecutor(name: "scrobbler")
 
@@ -42,12 +44,23 @@ package actor ListenBrainzScrobbler {
     /// A service that refused a batch: its listens go one by one, to find the one it refuses.
     private var oneByOne = 0
     private var sending: Task<Void, Never>?
+    /// The "playing now" under way; a newer track's replaces it.
+    private var announcing: Task<Void, Never>?
+    /// Shut down: listens are still kept, none is sent.
+    private var stopped = false
+    /// Bumped by new settings and by shutdown: an answer to a request made before is not acted on
+    /// (a 401 for the old token must not pause the new one; a drain that was stopped stops).
+    private var generation = 0
+    /// What `report()` says, kept apart so that asking never waits for a request under way.
+    private let shown = Locked<(configured: Bool, waiting: Int, problem: String?)>((false, 0, nil))
 
     /// `journal`: where listens wait to be sent (kept across runs).
     package init(settings: ListenBrainzSettings?, journal: URL, version: String) {
         self.settings = settings
-        self.journal = ListenJournal(url: journal)
+        let journal = ListenJournal(url: journal)
+        self.journal = journal
         self.version = version
+        shown.withLock { $0 = (settings != nil, journal.pending.count, nil) }
     }
 
     deinit {
@@ -61,18 +74,24 @@ package actor ListenBrainzScrobbler {
     }
 
     /// With `[scrobble]` set: the listens waiting to be sent, and why sending is paused if it is.
-    package func report() -> (waiting: Int, problem: String?)? {
-        settings == nil ? nil : (journal.pending.count, paused)
+    /// Answered at once, whatever the scrobbler is waiting for (a slow token command, a request).
+    package nonisolated func report() -> (waiting: Int, problem: String?)? {
+        shown.withLock { $0.configured ? ($0.waiting, $0.problem) : nil }
     }
 
-    /// Follows the player until its events end; sends what an earlier run left first.
+    private func updateShown() {
+        shown.withLock { $0 = (settings != nil, journal.pending.count, paused) }
+    }
+
+    /// Follows the player until its events end; sends what an earlier run left first. A listen
+    /// goes to the journal as soon as it is reported: "playing now" is sent beside, never before it.
     package nonisolated func start(following player: Player) -> Task<Void, Never> {
         let events = player.subscribe()
         return Task {
             await self.sendQueued()
             for await event in events {
                 switch event.change {
-                case .listenStarted(let entry, let at): await self.playing(entry, at: at)
+                case .listenStarted(let entry, let at): await self.announce(entry, at: at)
                 case .listened(let entry, let startedAt): await self.heard(entry, startedAt: startedAt)
                 default: continue
                 }
@@ -82,31 +101,47 @@ package actor ListenBrainzScrobbler {
 
     /// New settings (the config reloaded): a paused scrobbler tries again with them.
     package func configure(_ new: ListenBrainzSettings?) async {
-        guard new != settings || paused != nil else { return }
+        guard !stopped, new != settings || paused != nil else { return }
+        if new?.url != settings?.url { notBefore = .now }  // another server: the old one's window is not its
         settings = new
         paused = nil
         oneByOne = 0
         backoff = Self.firstBackoff
-        await transport?.shutdown()
-        transport = nil
-        sendQueued()
-    }
-
-    /// Stops sending; what was not sent stays in the journal for the next run.
-    package func shutdown() async {
+        generation += 1
         sending?.cancel()
         sending = nil
-        settings = nil
-        await transport?.shutdown()
+        let old = transport
         transport = nil
+        updateShown()
+        sendQueued()
+        await old?.shutdown()
+    }
+
+    /// Stops sending; listens reported from now on are still kept in the journal for the next run.
+    package func shutdown() async {
+        stopped = true
+        generation += 1
+        sending?.cancel()
+        sending = nil
+        announcing?.cancel()
+        let old = transport
+        transport = nil
+        await old?.shutdown()
     }
 
     // MARK: What the player reports
 
+    private func announce(_ entry: QueueEntry, at: Date) {
+        announcing?.cancel()
+        announcing = Task { await self.playing(entry, at: at) }
+    }
+
     private func playing(_ entry: QueueEntry, at: Date) async {
-        guard settings != nil, paused == nil, ContinuousClock.now >= notBefore, let listen = Listen(entry, startedAt: at) else { return }
+        guard !stopped, settings != nil, paused == nil, ContinuousClock.now >= notBefore, let listen = Listen(entry, startedAt: at) else { return }
         // Only a hint for "now": not kept, not retried.
-        if case .tokenRefused(let reason)? = await send(.playingNow(listen, client: version), what: "playing now")?.outcome {
+        let generation = self.generation
+        let reply = await send(.playingNow(listen, client: version), what: "playing now")
+        if case .tokenRefused(let reason)? = reply?.outcome, generation == self.generation {
             pause(Self.refusal(reason, queued: journal.pending.count))
         }
     }
@@ -123,6 +158,7 @@ package actor ListenBrainzScrobbler {
             logger.warning("a listen could not be kept for sending", metadata: ["listen": "\(listen.shown)", "reason": "\(error)"])
             return
         }
+        updateShown()
         sendQueued()
     }
 
@@ -130,17 +166,24 @@ package actor ListenBrainzScrobbler {
 
     /// Starts sending the journal's listens unless that is under way.
     private func sendQueued() {
-        guard sending == nil, settings != nil, paused == nil, !journal.pending.isEmpty else { return }
+        guard !stopped, sending == nil, settings != nil, paused == nil, !journal.pending.isEmpty else { return }
         sending = Task { await self.drain() }
     }
 
+    /// Sends the journal's listens, oldest first, until none is left, sending pauses, or new
+    /// settings or a shutdown end this drain (`generation`).
     private func drain() async {
-        defer { sending = nil }
-        while !Task.isCancelled, settings != nil, paused == nil, !journal.pending.isEmpty {
-            let wait = notBefore - ContinuousClock.now
-            if wait > .zero { try? await Task.sleep(for: wait) }
+        let generation = self.generation
+        defer { if generation == self.generation { sending = nil } }
+        func current() -> Bool { !Task.isCancelled && generation == self.generation }
+        while current(), settings != nil, paused == nil, !journal.pending.isEmpty {
+            // The window may move on while waiting (a "playing now" answer): wait until it is past.
+            while current(), ContinuousClock.now < notBefore { try? await Task.sleep(for: notBefore - .now) }
+            guard current() else { return }
             let batch = Array(journal.pending.prefix(oneByOne > 0 ? 1 : ListenBrainzSubmission.largestBatch))
-            guard let reply = await send(.listens(batch, client: version), what: "\(batch.count) listen(s)") else {
+            let reply = await send(.listens(batch, client: version), what: "\(batch.count) listen(s)")
+            guard current() else { return }  // an answer to old settings: acted on by no one
+            guard let reply else {
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, Self.longestBackoff)
                 continue
@@ -175,9 +218,11 @@ package actor ListenBrainzScrobbler {
         do {
             try journal.removeFirst(count)
         } catch {
-            // Sent again later, with their own time: recorded once.
-            logger.warning("sent listens could not be taken off the queue", metadata: ["reason": "\(error)"])
+            // Out of the queue here, still in the file: sent again by a later run, with their
+            // own time, and recorded once.
+            logger.warning("sent listens could not be taken off the journal", metadata: ["reason": "\(error)"])
         }
+        updateShown()
     }
 
     private static func refusal(_ reason: String, queued: Int) -> String {
@@ -188,6 +233,7 @@ package actor ListenBrainzScrobbler {
     private func pause(_ reason: String) {
         guard paused == nil else { return }
         paused = reason
+        updateShown()
         logger.error("\(reason)")
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// cut loses it; sent ones are removed by rewriting the file atomically. A crash between the
 /// service's answer and that rewrite sends them again, with their own `listenedAt`, which the
 /// service records once. A torn last line (a crash mid-append) is skipped, the rest kept.
-/// Blocks on the disk: used from the scrobbler's own thread.
+/// Blocks on the disk: used from the scrobbler's own thread (and read once as the daemon starts).
 package struct ListenJournal {
     package let url: URL
     /// The listens in the file, oldest first.
@@ -39,9 +39,12 @@ package struct ListenJournal {
         pending.append(listen)
     }
 
-    /// Forgets the first `count` listens: the service has them.
+    /// Forgets the first `count` listens: the service has them. If the file cannot be rewritten
+    /// they are forgotten here all the same (not sent again and again) and stay in the file,
+    /// for a later run to send again — recorded once.
     package mutating func removeFirst(_ count: Int) throws {
         let rest = Array(pending.dropFirst(count))
+        pending = rest
         let encoder = JSONEncoder()
         var bytes = Data()
         for listen in rest {
@@ -49,7 +52,6 @@ package struct ListenJournal {
             bytes.append(UInt8(ascii: "\n"))
         }
         try AtomicFile.write(bytes, to: url)
-        pending = rest
     }
 
     private func endsWithNewline() -> Bool {

@@ -12,6 +12,7 @@ package enum SourceTypes {
         S3Source.self,
         SubsonicSource.self,
         YandexDiskSource.self,
+        DropboxSource.self,
         OneDriveSource.self,
     ]
 

@@ -29,8 +29,11 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Log in in a browser (a redirect to 127.0.0.1) even where the provider has a device flow.")
     var browser = false
 
-    @Option(help: ArgumentHelp("The loopback port of the browser flow (0: any free one).", valueName: "port"))
-    var port = 0
+    @Flag(help: "Log in in a browser without a redirect: the provider's page shows a code, to paste here (Dropbox apps without a redirect URI).")
+    var paste = false
+
+    @Option(help: ArgumentHelp("The loopback port of the browser flow (default: the source's redirect_port, else any free one).", valueName: "port"))
+    var port: Int?
 
     func run() async throws {
         let file: ConfigFile
@@ -49,10 +52,12 @@ struct LoginCommand: AsyncParsableCommand {
         let show: @Sendable (String) -> Void = { say($0) }
         let record: TokenRecord
         do {
-            if settings.deviceURL != nil && !browser {
+            if paste {
+                record = try await PastedCodeLogin(client: client).run(show: show) { try await OffPool.run { readLine() } }
+            } else if settings.deviceURL != nil && !browser {
                 record = try await DeviceLogin(client: client).run(show: show)
             } else {
-                record = try await LoopbackLogin(client: client, port: port).run(show: show)
+                record = try await LoopbackLogin(client: client, port: port ?? settings.redirectPort ?? 0).run(show: show)
             }
             try await oauth.tokenStore.save(record, for: source)
         } catch {

@@ -16,17 +16,21 @@ Docs:
   [code]     https://yandex.com/dev/id/doc/en/codes/code-url                (GET /authorize, PKCE code_challenge S256; POST /token
                                                                               grant_type=authorization_code)
   [refresh]  https://yandex.com/dev/id/doc/en/tokens/refresh-client         (POST /token grant_type=refresh_token)
-  [rfc9110]  https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3        (Retry-After)
-  Shared: cloud_emulator.py (the token authority: RFC 8628 errors, PKCE; Range serving).
+  [rfc8628]  https://datatracker.ietf.org/doc/html/rfc8628#section-3.5      (authorization_pending, slow_down, expired_token, access_denied)
+  [rfc7636]  https://datatracker.ietf.org/doc/html/rfc7636#section-4.6      (S256 check of code_verifier)
+  [rfc9110]  https://www.rfc-editor.org/rfc/rfc9110#section-14              (Range, 206, Content-Range, 416; Retry-After §10.2.3)
 """
-import hashlib, os, sys, threading, time, urllib.parse
+import hashlib, json, os, secrets, sys, time, urllib.parse
+from emulator_http import EmulatorHandler, apply_control, arguments, lock, s256, serve
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cloud_emulator
-
-lock = threading.RLock()
 state = {
+    "permanent": set(),        # tokens given in the config file: never expire
+    "access": {},              # access token -> expiry (monotonic)
+    "refresh": {},             # refresh token -> valid (False: revoked)
+    "devices": {},             # device_code -> {user_code, approved, denied, expires, last_poll, interval}
+    "codes": {},               # authorization code -> {challenge, redirect_uri}
     "links": {},               # link id -> {path, expires}
+    "access_ttl": 3600.0,
     "link_ttl": 3600.0,
     "link_status": 410,        # what an expired link answers (410 Gone, or 403)
     "busy": [],                # pending 429s: [retry_after, ...] for the next API calls
@@ -34,9 +38,10 @@ state = {
     "html_href": False,        # download links answer an HTML page
     "forbid": None,            # API calls about paths containing this answer 403 ForbiddenError [errors]
     "forbid_download": None,   # links to paths containing this answer 403 on the download host
+    "rotate_refresh": False,   # a refresh answers with a new refresh token (Microsoft does; Yandex may)
+    "log": [],
 }
 args = None
-authority = None
 
 
 def disk_path(text):
@@ -81,17 +86,48 @@ def describe(path, full):
 
 def token_ok(header):
     """Authorization: OAuth <token> [oauth]; an issued token lasts access_ttl seconds."""
-    return bool(header) and header.startswith("OAuth ") and authority.valid(header[6:].strip())
+    if not header or not header.startswith("OAuth "):
+        return False
+    token = header[6:].strip()
+    with lock:
+        if token in state["permanent"]:
+            return True
+        expiry = state["access"].get(token)
+        return expiry is not None and expiry > time.monotonic()
 
 
-class Handler(cloud_emulator.Handler):
+def issue(with_refresh=None):
+    """A token answer [device], [code], [refresh]."""
+    access = "AQ-acc-" + secrets.token_urlsafe(18)
+    refresh = with_refresh or ("1:rt-" + secrets.token_urlsafe(18))
+    with lock:
+        state["access"][access] = time.monotonic() + state["access_ttl"]
+        state["refresh"][refresh] = True
+        ttl = state["access_ttl"]
+    return {"token_type": "bearer", "access_token": access, "expires_in": int(ttl), "refresh_token": refresh}
+
+
+class Handler(EmulatorHandler):
+    state = state
+
     def error(self, status, error, description, message=None, headers=None):
         """An Error object [errors]."""
         self.send(status, {"message": message or description, "description": description, "error": error}, headers)
 
+    def form(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode() if length else ""
+        return {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
+
     # ---- API + OAuth ----
 
-    def get(self, url, query):
+    def do_GET(self):
+        if self.server_kind == "download":
+            return self.download()
+        url = urllib.parse.urlsplit(self.path)
+        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
+        if url.path == "/_control/log":
+            return self.send_log()
         if url.path == "/authorize":
             return self.authorize(query)
         if url.path == "/device":
@@ -127,8 +163,9 @@ class Handler(cloud_emulator.Handler):
         if resource["type"] == "dir":
             limit = int(query.get("limit", "20"))
             offset = int(query.get("offset", "0"))
-            items, total = cloud_emulator.listed(full, path, offset, limit, describe)
-            resource["_embedded"] = {"items": items, "limit": limit, "offset": offset, "total": total,
+            names = sorted(os.listdir(full))
+            items = [describe(path.rstrip("/") + "/" + n, os.path.join(full, n)) for n in names[offset:offset + limit]]
+            resource["_embedded"] = {"items": items, "limit": limit, "offset": offset, "total": len(names),
                                      "path": path, "sort": query.get("sort", "")}
         self.send(200, resource)
 
@@ -136,34 +173,56 @@ class Handler(cloud_emulator.Handler):
         """A Link {href, method, templated} on the download host, valid for link_ttl seconds [content]."""
         if os.path.isdir(full):
             return self.error(400, "FieldValidationError", "Is a directory.")
-        link = cloud_emulator.new_link(state, lock, path)
+        link = secrets.token_hex(12)
+        with lock:
+            state["links"][link] = {"path": path, "expires": time.monotonic() + state["link_ttl"]}
         base = args.download_base or "http://127.0.0.1:%d" % args.download_port
         name = urllib.parse.quote(os.path.basename(full))
         self.send(200, {"href": "%s/disk/%s?filename=%s&disposition=attachment" % (base, link, name),
                         "method": "GET", "templated": False})
 
     def authorize(self, query):
-        """The user approves at once: 302 to redirect_uri with code and state [code]; PKCE S256 kept."""
-        problem, target = authority.authorize(query)
-        if problem:
-            return self.send(400, problem, content_type="text/plain")
+        """The user approves at once: 302 to redirect_uri with code and state [code]; PKCE S256 kept [rfc7636]."""
+        redirect = query.get("redirect_uri", "")
+        if query.get("response_type") != "code" or query.get("client_id") != args.client_id:
+            return self.send(400, "bad authorize request", content_type="text/plain")
+        if not redirect.startswith("http://127.0.0.1:") or query.get("code_challenge_method") != "S256":
+            return self.send(400, "loopback redirect_uri and S256 required", content_type="text/plain")
+        code = secrets.token_hex(8)
+        with lock:
+            state["codes"][code] = {"challenge": query.get("code_challenge", ""), "redirect_uri": redirect}
+        target = redirect + ("&" if "?" in redirect else "?") + urllib.parse.urlencode({"code": code, "state": query.get("state", "")})
         self.send(302, "", {"Location": target}, content_type="text/plain")
 
     def approve_device(self, query):
         """The user enters user_code on the verification page [device]; deny=1 refuses."""
-        found = authority.enter(query.get("user_code", ""), bool(query.get("deny")))
+        code = query.get("user_code", "")
+        with lock:
+            for device in state["devices"].values():
+                if device["user_code"] == code:
+                    device["denied" if query.get("deny") else "approved"] = True
+                    found = True
+                    break
+            else:
+                found = False
         self.send(200 if found else 404, "ok" if found else "no such code", content_type="text/plain")
 
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/_control":
-            return self.control(state, lock, authority)
+            length = int(self.headers.get("Content-Length") or 0)
+            apply_control(state, json.loads(self.rfile.read(length) or b"{}"))
+            return self.send(200, {"ok": True})
         form = self.form()
         if url.path == "/device/code":
             # [device]: device_code, user_code, verification_url, interval, expires_in
             if form.get("client_id") != args.client_id:
                 return self.send(400, {"error": "invalid_client", "error_description": "Client not found"})
-            device, user = authority.new_device()
+            device = secrets.token_hex(16)
+            user = "%04d%04d" % (secrets.randbelow(10000), secrets.randbelow(10000))
+            with lock:
+                state["devices"][device] = {"user_code": user, "approved": False, "denied": False, "last_poll": 0.0,
+                                            "expires": time.monotonic() + args.device_ttl, "interval": args.interval}
             base = "http://127.0.0.1:%d" % args.api_port
             return self.send(200, {"device_code": device, "user_code": user, "verification_url": base + "/device",
                                    "interval": args.interval, "expires_in": args.device_ttl})
@@ -172,14 +231,50 @@ class Handler(cloud_emulator.Handler):
         self.send(404, {"error": "not_found"})
 
     def token(self, form):
-        """[device] (grant_type=device_code with code), [refresh] (a revoked refresh token is
-        invalid_grant), [code] (PKCE)."""
+        if form.get("client_id") != args.client_id:
+            return self.send(400, {"error": "invalid_client", "error_description": "Client not found"})
         grant = form.get("grant_type")
         if grant == "device_code":
-            form["_grant"], form["_device_code"] = "device", form.get("code") or form.get("device_code") or ""
-        else:
-            form["_grant"] = grant
-        self.send(*authority.grant(form))
+            # [device] [rfc8628 §3.5]
+            with lock:
+                device = state["devices"].get(form.get("code") or form.get("device_code") or "")
+                now = time.monotonic()
+                if device is None:
+                    answer = {"error": "invalid_grant", "error_description": "Invalid device code"}
+                elif device["expires"] < now:
+                    answer = {"error": "expired_token", "error_description": "Device code expired"}
+                elif device["denied"]:
+                    answer = {"error": "access_denied", "error_description": "The user refused"}
+                elif now - device["last_poll"] < device["interval"] * 0.8:
+                    device["last_poll"] = now
+                    answer = {"error": "slow_down", "error_description": "Polling too often"}
+                elif not device["approved"]:
+                    device["last_poll"] = now
+                    answer = {"error": "authorization_pending", "error_description": "User has not yet authorized your application"}
+                else:
+                    del state["devices"][form.get("code") or form.get("device_code")]
+                    answer = None
+            return self.send(400, answer) if answer else self.send(200, issue())
+        if grant == "refresh_token":
+            # [refresh]: a revoked refresh token is invalid_grant
+            token = form.get("refresh_token", "")
+            with lock:
+                valid = state["refresh"].get(token, False)
+                rotate = state["rotate_refresh"]
+                if valid and rotate:
+                    state["refresh"][token] = False
+            if not valid:
+                return self.send(400, {"error": "invalid_grant", "error_description": "Invalid refresh token"})
+            return self.send(200, issue(None if rotate else token))
+        if grant == "authorization_code":
+            # [code] [rfc7636 §4.6]
+            with lock:
+                code = state["codes"].pop(form.get("code", ""), None)
+            challenge = s256(form.get("code_verifier", ""))
+            if code is None or code["challenge"] != challenge or code["redirect_uri"] != form.get("redirect_uri"):
+                return self.send(400, {"error": "invalid_grant", "error_description": "Code has expired or is wrong"})
+            return self.send(200, issue())
+        self.send(400, {"error": "unsupported_grant_type", "error_description": "Unsupported grant type"})
 
     # ---- download host ----
 
@@ -206,7 +301,7 @@ class Handler(cloud_emulator.Handler):
         _, full = disk_path(link["path"])
         if not os.path.isfile(full):
             return self.error(404, "DiskNotFoundError", "Resource not found.")
-        cloud_emulator.serve_file(self, full, '"%s"' % hashes(full)[0])
+        self.send_file(full, os.path.getsize(full), {"ETag": '"%s"' % hashes(full)[0]}, "audio/mpeg")
 
 
 class Download(Handler):
@@ -214,12 +309,14 @@ class Download(Handler):
 
 
 def main():
-    global args, authority
-    parser = cloud_emulator.arguments()
+    global args
+    parser = arguments("download", "test-client")
     parser.add_argument("--download-base", help="what hrefs start with (a proxy in front of the download host)")
+    parser.add_argument("--interval", type=int, default=1)
+    parser.add_argument("--device-ttl", type=int, default=600)
     args = parser.parse_args()
-    authority = cloud_emulator.authority_for(args, "AQ-acc-", "1:rt-")
-    cloud_emulator.serve(args, Handler, Download)
+    state["permanent"].update(args.token)
+    serve((Handler, args.api_port), (Download, args.download_port))
 
 
 if __name__ == "__main__":

@@ -58,6 +58,10 @@ import TestSupport
         #expect(try await eventually { monitor.outputSoFar().contains("\"cloudplayerd:cached\"") })
         monitor.signal(SIGTERM)
         _ = await monitor.wait()
+        // The cache cleared (nothing plays now): nothing of them is here any more, and MPRIS says so.
+        #expect(try await eventually { try await bus.run(BuiltProducts.cloudplayerctl, ["status", "--json"]).stdout.contains("\"Stopped\"") })
+        #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["cache", "clear"]).status == 0)
+        #expect(try await eventually { try await mprisCached() == ["none", "none", "none"] })
         try rig.proxy.refuseConnections(true)
         daemon.signal(SIGTERM)
         _ = await daemon.wait()

@@ -107,6 +107,29 @@ import TestSupport
         await service.stop()
     }
 
+    @Test("heard since it started: a seek past the middle is no listen; each play of a looped track is one, with its own time")
+    func heardMeansHeard() async throws {
+        let service = try await ListenBrainzTestServer(tokens: [Self.token: "alice"])
+        let rig = try await Rig.start(url: service.url)
+        try await rig.play([.vbrMP3])
+        #expect(try await eventually { try await service.state().playingNow.count == 1 })
+        // 6 s: jumped to 5 s, one second of it is heard.
+        #expect(try await rig.bus.run(BuiltProducts.cloudplayerctl, ["seek", "5"]).status == 0)
+        #expect(try await eventually { try await rig.status()["status"] as? String == "Stopped" })
+        #expect(try await service.state().listens.isEmpty)
+        #expect(rig.journal.isEmpty)
+
+        // Looped: every pass from its start is a play of its own.
+        #expect(try await rig.bus.run("playerctl", ["-p", "cloudplayerd", "loop", "Track"]).status == 0)
+        #expect(try await rig.bus.run(BuiltProducts.cloudplayerctl, ["play"]).status == 0)
+        #expect(try await eventually(within: 120) { try await service.state().listens.count >= 2 })
+        _ = try await rig.bus.run(BuiltProducts.cloudplayerctl, ["stop"])
+        let times = try await service.state().listens.compactMap(\.listenedAt).sorted()
+        #expect(times.count >= 2 && times[1] - times[0] >= 5, "\(times)")
+        _ = await rig.stop()
+        await service.stop()
+    }
+
     @Test("the service out of reach: listens wait on disk through a kill -9, then go in order in one import, each with its own time")
     func offlineListensSurviveACrash() async throws {
         let service = try await ListenBrainzTestServer(tokens: [Self.token: "alice"])

@@ -1,3 +1,4 @@
+import CSampleGain
 import Model
 import Testing
 
@@ -6,6 +7,26 @@ import Testing
 /// that are and are not a multiple of the vector width, gains that lower, keep and clip.
 @Suite struct SampleGainTests {
     static let gains = [0.0, 0.25, 0.5011872336272722, 1.0, 1.7782794100389228, 4.0]
+
+    /// The loop a processor without AVX2 runs, checked here whatever this one has.
+    @Test(arguments: gains)
+    func withoutAVX2(gain: Double) {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 4099] {
+            let values16 = (0..<length).map { _ in Int16.random(in: .min ... .max, using: &generator) } + [Int16.min, Int16.max]
+            var scaled16 = values16
+            scaled16.withUnsafeMutableBufferPointer { cp_scale_int16_without_avx2($0.baseAddress, $0.count, Float(gain)) }
+            var chosen16 = PCMSamples.int16(values16)
+            chosen16.scale(by: gain)
+            #expect(chosen16 == .int16(scaled16), "16-bit, length \(length), gain \(gain)")
+            let values24 = (0..<length).map { _ in Int32.random(in: -8_388_608 ... 8_388_607, using: &generator) } + [-8_388_608, 8_388_607]
+            var scaled24 = values24
+            scaled24.withUnsafeMutableBufferPointer { cp_scale_int24_without_avx2($0.baseAddress, $0.count, gain) }
+            var chosen24 = PCMSamples.int32(values24)
+            chosen24.scale(by: gain)
+            #expect(chosen24 == .int32(scaled24), "24-bit, length \(length), gain \(gain)")
+        }
+    }
 
     @Test(arguments: gains)
     func sixteenBit(gain: Double) {

@@ -14,36 +14,16 @@ import TestSupport
 /// "needs login" while the others go on.
 @Suite(.timeLimit(.minutes(3)))
 struct YandexDiskLoginTests {
-    struct Rig {
+    struct Rig: CloudTestRig {
         let server: YandexDiskTestServer
         let folder: URL
-        var store: TokenStore { TokenStore(directory: folder.appendingPathComponent("data/cloudplayerd/tokens")) }
 
         static func start() async throws -> Rig {
             Rig(server: try await YandexDiskTestServer(), folder: try Fixtures.shared.scratchDirectory())
         }
 
-        /// The source "yd" that logs in (its client id and the emulator's endpoints), its tokens in
-        /// the rig's store; and "plain", with the permanent token in the config.
-        func sources() throws -> [any SourceType] {
-            var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
-            var yd = try #require(all[0] as? YandexDiskSource)
-            yd.tokenStore = store
-            all[0] = yd
-            return all
-        }
-
         func source() throws -> YandexDiskSource {
             try #require(try sources()[0] as? YandexDiskSource)
-        }
-
-        func client() throws -> OAuthClient {
-            try OAuthClient(source: "yd", settings: try #require(try source().oauth), readTimeout: 5)
-        }
-
-        func loader() throws -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent("cache-\(UUID().uuidString)")),
-                        sources: SourceSet(try sources()))
         }
 
         /// Logs in with the device flow, the user entering the code as soon as it is shown.
@@ -161,27 +141,7 @@ struct YandexDiskLoginTests {
     @Test("a revoked refresh token marks the source \"needs login\" (its status, a clear error) while other sources go on; a new login works without a restart")
     func revoked() async throws {
         let rig = try await Rig.start()
-        _ = try await rig.deviceLogin()
-        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
-        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Other/b.mp3")
-        try await rig.server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
-        let loader = try rig.loader()
-        let library = LibraryActor()
-        try await library.openDatabase(at: rig.folder.appendingPathComponent("library.sqlite"))
-        let reports = await library.scan(["yd", "plain"], loader: loader)
-        let yd = try #require(reports.first { $0.source == "yd" }), plain = try #require(reports.first { $0.source == "plain" })
-        #expect(yd.failed && yd.problems.joined().contains("needs login"), "\(yd)")
-        #expect(!plain.failed && plain.tracks == 1, "\(plain)")
-        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "yd", key: "Music/a.mp3")) }
-        #expect("\(String(describing: error))".contains("yd: needs login") && "\(String(describing: error))".contains("cloudplayerctl login yd"))
-        #expect(try rig.source().status?.hasPrefix("needs login") == true)
-        #expect(try rig.store.loadNow("yd")?.refreshToken == nil, "the refused token is not kept")
-
-        _ = try await rig.deviceLogin()
-        #expect(try rig.source().status == nil)
-        let again = try #require(await library.scan(["yd"], loader: loader).first)
-        #expect(!again.failed && again.tracks == 1, "\(again)")
-        await loader.shutdown()
+        try await rig.checkRevoked { _ = try await rig.deviceLogin() }
     }
 
     @Test("the S256 challenge of RFC 7636's own example")

@@ -119,8 +119,9 @@ public final class FaultProxy: @unchecked Sendable {
         state.withLock { ignoresRange = on }
     }
 
-    /// When on, every `ETag` the server gives is passed on weak (`W/"…"`), as many web frameworks
-    /// tag every answer: no If-Range may carry it, and a cached copy must still be recognised.
+    /// When on, every `ETag` header the server gives is passed on weak (`W/"…"`), as many web
+    /// frameworks tag every answer (a PROPFIND's `getetag`, in its body, passes as it is): no
+    /// If-Range may carry it, and a cached copy must still be recognised.
     public func setWeakensETags(_ on: Bool) {
         state.withLock { weakensETags = on }
     }

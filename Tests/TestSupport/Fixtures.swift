@@ -19,6 +19,8 @@ public actor Fixtures {
         case artOpus = "art.opus"              // METADATA_BLOCK_PICTURE
         case longMP3 = "long.mp3"              // 60 s, LAME -V2: about 1 MB, for streaming
         case longOpus = "long.opus"            // 60 s Opus
+        case longCBRMP3 = "long-cbr.mp3"       // 60 s, LAME 128 kbit/s CBR with an Info header
+        case plainCBRMP3 = "plain-cbr.mp3"     // 60 s, LAME 160 kbit/s CBR without any Xing/Info header
         case flac = "song.flac"                // 16-bit 44.1 kHz, tags, seek table
         case secondFLAC = "second.flac"
         case flac24 = "hires.flac"             // 24-bit 96 kHz
@@ -98,6 +100,8 @@ public actor Fixtures {
         try await ChildProcess.check("opusenc", ["--quiet", path("b.wav"), path(File.secondOpus.rawValue)])
         try await ChildProcess.check("lame", ["--quiet", "-V", "2", path("l.wav"), path(File.longMP3.rawValue)])
         try await ChildProcess.check("opusenc", ["--quiet", path("l.wav"), path(File.longOpus.rawValue)])
+        try await ChildProcess.check("lame", ["--quiet", "-b", "128", path("l.wav"), path(File.longCBRMP3.rawValue)])
+        try await ChildProcess.check("lame", ["--quiet", "-b", "160", "-t", path("l.wav"), path(File.plainCBRMP3.rawValue)])
         try await ChildProcess.check("opusenc", ["--quiet", path("m.wav"), path(File.monoOpus.rawValue)])
         try FileManager.default.copyItem(atPath: path(File.opus.rawValue), toPath: path(File.opusNamedMP3.rawValue))
         try write(path(File.coverArt.rawValue), Data(base64Encoded: Self.onePixelPNG)!)

@@ -32,6 +32,10 @@ package final class NetworkByteSource: ByteSource, @unchecked Sendable {
                           isCancelled: { cancelled.withLock { $0 } }, waiting: waiting)
     }
 
+    package func holds(_ range: Range<Int64>) -> Bool {
+        resource.holds(range)
+    }
+
     package func cancel() {
         cancelled.withLock { $0 = true }
         resource.interruptReaders()

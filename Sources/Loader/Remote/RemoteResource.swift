@@ -121,6 +121,9 @@ package final class RemoteResource: @unchecked Sendable {
         locked { !stale && (info.map { entry?.isComplete == true || readableLocked.contains(0..<$0.length) } ?? false) }
     }
 
+    /// Every byte of `range` is here (on disk or held in memory): reading it fetches nothing.
+    func holds(_ range: Range<Int64>) -> Bool { locked { readableLocked.contains(range) } }
+
     /// Some of its bytes are here (on disk or held in memory), of the version known now.
     var hasBytes: Bool { locked { !stale && !readableLocked.isEmpty } }
 

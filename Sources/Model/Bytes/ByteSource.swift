@@ -13,11 +13,18 @@ package protocol ByteSource: Sendable {
     /// Makes a read that waits for bytes (and every later one) throw `LoaderError.cancelled`:
     /// how a seek stops a decoder blocked on the network. Safe from any thread.
     func cancel()
+
+    /// Whether every byte of `range` can be read now, without a download: a decoder that would
+    /// read through a stretch to find its way (an MP3 seek) does so only when it costs no fetch.
+    func holds(_ range: Range<Int64>) -> Bool
 }
 
 extension ByteSource {
     /// Local bytes never keep a reader waiting.
     package func cancel() {}
+
+    /// Local bytes are all here.
+    package func holds(_ range: Range<Int64>) -> Bool { true }
 }
 
 extension ByteSource {

@@ -6,8 +6,13 @@ import Model
 package struct MPEGLengthHeader: Equatable {
     /// Audio frames in the stream, the header's own frame not counted.
     package var frames: Int?
-    /// Bytes of audio, if given.
+    /// Bytes of audio, if given (a Xing/Info header counts its own frame in them).
     var bytes: Int?
+    /// The header says "Info": LAME's mark of a constant-bitrate stream.
+    var marksConstantBitrate = false
+    /// A Xing header's seek table, as written: entry i is where i % of the duration lies, in
+    /// 1/256 of the bytes. Unchecked here (`XingSeekTable` checks it).
+    var toc: [UInt8]?
     /// Samples the encoder added at the start and end (LAME tag), which a gapless decoder drops.
     var encoderDelay = 0
     var encoderPadding = 0
@@ -57,6 +62,7 @@ package struct MPEGLengthHeader: Equatable {
               tag.elementsEqual("Xing".utf8) || tag.elementsEqual("Info".utf8),
               let flags = reader.u32be() else { return nil }
         var result = MPEGLengthHeader(frames: nil, bytes: nil)
+        result.marksConstantBitrate = tag.elementsEqual("Info".utf8)
         if flags & 1 != 0 {
             guard let frames = reader.u32be() else { return nil }
             result.frames = frames
@@ -65,7 +71,10 @@ package struct MPEGLengthHeader: Equatable {
             guard let bytes = reader.u32be() else { return nil }
             result.bytes = bytes
         }
-        if flags & 4 != 0 { guard reader.skip(100) else { return result } }  // seek table
+        if flags & 4 != 0 {
+            guard let table = reader.take(100) else { return result }
+            result.toc = Array(table)
+        }
         if flags & 8 != 0 { guard reader.skip(4) else { return result } }  // quality
         // LAME's extension: encoder name (9), revision, lowpass, peak (4), two gains (2 + 2),
         // flags, bitrate, then 12 bits of delay and 12 of padding.

@@ -17,27 +17,16 @@ package struct LoopbackLogin: Sendable {
     package nonisolated(nonsending) func run(show: @Sendable (String) -> Void) async throws -> TokenRecord {
         let source = client.source
         let listener = try LoopbackListener(port: port)
-        let pkce = PKCE()
-        let state = PKCE().verifier
-        var parameters = [("response_type", "code"), ("client_id", client.settings.clientID), ("redirect_uri", listener.redirectURI),
-                          ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"), ("state", state)]
-        if let scope = client.settings.scope { parameters.append(("scope", scope)) }
-        let authURL = client.settings.authURL.absoluteString
-        show("To let cloudplayerd read '\(source)', open this address in a browser and allow access:\n"
-             + authURL + (authURL.contains("?") ? "&" : "?") + FormEncoding.query(parameters))
+        let request = AuthorizationRequest(client: client, redirectURI: listener.redirectURI)
+        show("To let cloudplayerd read '\(source)', open this address in a browser and allow access:\n" + request.address)
         let query = try await listener.awaitRedirect()
-        guard query["state"] == state else {
+        guard query["state"] == request.state else {
             throw LoaderError.service(source: source, reason: "the login came back with another state; log in again")
         }
         if let error = query["error"] {
             throw LoaderError.service(source: source, reason: error == "access_denied" ? "access was denied at the provider" : "login failed: \(error)")
         }
         guard let code = query["code"] else { throw LoaderError.service(source: source, reason: "the login came back without a code") }
-        do {
-            return try await client.grant([("grant_type", "authorization_code"), ("code", code), ("code_verifier", pkce.verifier),
-                                           ("redirect_uri", listener.redirectURI)])
-        } catch let refusal as OAuthRefusal {
-            throw LoaderError.service(source: source, reason: "the code was not accepted: \(refusal)")
-        }
+        return try await request.redeem(code)
     }
 }

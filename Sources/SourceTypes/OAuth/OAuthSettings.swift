@@ -18,10 +18,16 @@ package struct OAuthSettings: Sendable, Equatable {
     /// (Yandex: `device_code` and `code`).
     package var deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
     package var deviceCodeParameter = "device_code"
+    /// More parameters of the authorization request (Dropbox: `token_access_type=offline`, for a
+    /// refresh token).
+    package var authorizationParameters: [String: String] = [:]
+    /// The loopback port of the browser flow, for a provider that wants the redirect URI
+    /// registered exactly (Dropbox: `http://127.0.0.1:PORT/`); nil: any free port.
+    package var redirectPort: Int?
 
     /// The keys it reads.
     package static let keys: Set<String> = ["client_id", "client_secret", "client_secret_file", "client_secret_command",
-                                            "auth_url", "token_url", "device_url"]
+                                            "auth_url", "token_url", "device_url", "redirect_port"]
 
     package init(clientID: String, clientSecret: Secret.Origin? = nil, authURL: URL, tokenURL: URL, deviceURL: URL?, scope: String? = nil) {
         self.clientID = clientID
@@ -37,13 +43,21 @@ package struct OAuthSettings: Sendable, Equatable {
     package static func configure(_ section: ConfigSection, authURL: URL, tokenURL: URL, deviceURL: URL?,
                                   scope: String? = nil) throws(ConfigError) -> OAuthSettings? {
         guard let clientID = try section.string("client_id") else {
-            for key in ["client_secret", "client_secret_file", "client_secret_command", "auth_url", "token_url", "device_url"] {
+            for key in ["client_secret", "client_secret_file", "client_secret_command", "auth_url", "token_url", "device_url", "redirect_port"] {
                 if let value = section.table[key] { throw section.error(key, line: value.line, "only a login needs it: set client_id too") }
             }
             return nil
         }
-        return OAuthSettings(clientID: clientID.value, clientSecret: try section.secret("client_secret"),
-                             authURL: try section.httpURL("auth_url") ?? authURL, tokenURL: try section.httpURL("token_url") ?? tokenURL,
-                             deviceURL: try section.httpURL("device_url") ?? deviceURL, scope: scope)
+        var settings = OAuthSettings(clientID: clientID.value, clientSecret: try section.secret("client_secret"),
+                                     authURL: try section.httpURL("auth_url") ?? authURL, tokenURL: try section.httpURL("token_url") ?? tokenURL,
+                                     deviceURL: try section.httpURL("device_url") ?? deviceURL, scope: scope)
+        settings.redirectPort = try section.integer("redirect_port", in: 1...65_535, "a port")
+        return settings
+    }
+
+    /// Refuses a source with neither a token nor a login's `client_id`.
+    package static func requireOne(token: Secret.Origin?, oauth: OAuthSettings?, in section: ConfigSection) throws(ConfigError) {
+        guard token == nil && oauth == nil else { return }
+        throw section.error("token", "missing (token, token_file or token_command; or client_id and `cloudplayerctl login \(section.name)`)")
     }
 }

@@ -1,15 +1,14 @@
 import Config
-import Loader
 import Model
 
 /// A source type that logs in with OAuth (`cloudplayerctl login NAME`): its settings when the
 /// config file gives a `client_id` rather than a token, and where its tokens are kept.
 package protocol OAuthSource {
     var name: String { get }
-    /// A token the config file gives (`token`, `token_file`, `token_command`) instead of a login.
+    /// A token from the config file (`token`, `token_file`, `token_command`), used instead of a login.
     var token: Secret.Origin? { get }
     var oauth: OAuthSettings? { get }
-    var tokenStore: TokenStore { get }
+    var tokenStore: TokenStore { get set }
 }
 
 extension OAuthSource {
@@ -24,7 +23,7 @@ extension OAuthSource {
         }
     }
 
-    /// Where its access tokens come from: the configured token, else the login's stored tokens.
+    /// The source's access tokens: the configured token, else the stored login's, refreshed.
     func accessTokens(readTimeout: Double) throws -> any AccessTokens {
         if let token { return ConfiguredToken(source: name, origin: token) }
         guard let oauth else { throw LoaderError.configuration("source '\(name)': no token") }

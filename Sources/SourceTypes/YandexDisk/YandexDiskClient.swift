@@ -8,29 +8,32 @@ import NIOCore
 import NIOHTTP1
 import Parsers
 
-/// Speaks the Yandex.Disk REST API for one source, through the shared `AuthorizedAPI`: every
-/// call with `Authorization: OAuth TOKEN`, a 401 answered once with a renewed token, 429/503
-/// waited out, every other refusal one message naming the source and the file. The token goes to
-/// the API's origin and to the download hosts the API itself sent us to (its docs ask for the
-/// token there too) — never to a host a redirect names, never in a URL.
+/// Speaks the Yandex.Disk REST API for one source: every call with `Authorization: OAuth TOKEN`,
+/// a 401 answered once with a renewed token and the call sent again, 429/503 waited out as
+/// `Retry-After` asks (a few times), every other refusal one message naming the source and the
+/// file. The token goes in a header, set by the transport for the API's origin and for the
+/// download hosts the API itself sent us to (its docs ask for the token there too) — never for a
+/// host a redirect names, never in a URL.
 final class YandexDiskClient: Sendable {
+    /// The largest answer read: a page of 1000 items is well below.
+    static let largestAnswer = 16 << 20
+
     let source: YandexDiskSource
-    let api: AuthorizedAPI
+    let session: TokenSession
     /// Origins download links were on: the token goes there too.
     private let downloadHosts: Locked<Set<URLOrigin>>
 
     var name: String { source.name }
-    var transport: HTTPTransport { api.transport }
+    var transport: HTTPTransport { session.transport }
 
     init(source: YandexDiskSource, tokens: any AccessTokens, readTimeout: Double) throws {
         self.source = source
         let downloadHosts = Locked<Set<URLOrigin>>([])
         self.downloadHosts = downloadHosts
-        let origin = URLOrigin(source.apiURL)
-        api = try AuthorizedAPI(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens,
-                                scheme: "OAuth") { url in
-            guard let target = URLOrigin(url) else { return false }
-            return target == origin || downloadHosts.withLock { $0.contains(target) }
+        let api = URLOrigin(source.apiURL)
+        session = try TokenSession(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens, scheme: "OAuth") { url in
+            guard let origin = URLOrigin(url) else { return false }
+            return origin == api || downloadHosts.withLock { $0.contains(origin) }
         }
     }
 
@@ -64,15 +67,17 @@ final class YandexDiskClient: Sendable {
         return url
     }
 
-    /// Sends a request with the current token (to the API, or to a download host it named);
-    /// a 401 is answered once with a renewed token.
+    /// Sends a GET with the current token (to the API, or to a download host it named); a 401 is
+    /// answered once with a renewed token.
     nonisolated(nonsending) func send(_ url: URL, headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
-        try await api.send(url, headers: headers).response
+        try await session.send(url, headers: headers)
     }
 
     /// An API call's answer; `file`: what it is about, for messages.
     private nonisolated(nonsending) func call(_ endpoint: String, _ query: [(String, String)], about file: String) async throws -> [UInt8] {
-        try await api.call(endpointURL(endpoint, query), about: file) { status, body in failure(status, body, about: file) }
+        let answer = try await session.call(api(endpoint, query), headers: ["Accept": "application/json"], largest: Self.largestAnswer, about: file)
+        guard answer.status == .ok else { throw failure(answer.status, answer.body, about: file) }
+        return answer.body
     }
 
     // MARK: Errors and URLs
@@ -81,10 +86,20 @@ final class YandexDiskClient: Sendable {
     /// they repeat no token.
     func failure(_ status: HTTPResponseStatus, _ body: [UInt8], about file: String) -> LoaderError {
         let fault = YandexDiskAnswerParser.fault(body)
-        return api.refusal(status, code: fault?.error, words: fault?.description ?? fault?.message, about: file, missing: "not on the disk")
+        let kind = fault?.error.map { " \($0)" } ?? ""
+        let words = session.withoutToken(fault?.description ?? fault?.message)
+        let said = words.isEmpty ? "" : ": \(words)"
+        let reason = switch status.code {
+        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
+        case 403: "access refused (HTTP 403\(kind)\(said))"
+        case 404: "not on the disk (HTTP 404\(kind)\(said))"
+        case 429: "the API is busy (HTTP 429\(kind)\(said))"
+        default: "the API answered HTTP \(status.code)\(kind)\(said)"
+        }
+        return .service(source: name, reason: "\(file): \(reason)")
     }
 
-    private func endpointURL(_ endpoint: String, _ query: [(String, String)]) -> URL {
+    private func api(_ endpoint: String, _ query: [(String, String)]) -> URL {
         var base = source.apiURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
         return URL(string: base + endpoint + "?" + FormEncoding.query(query)) ?? source.apiURL

@@ -40,12 +40,9 @@ package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
                                                 deviceURL: URL(string: "https://oauth.yandex.com/device/code")!)
         oauth?.deviceGrantType = "device_code"
         oauth?.deviceCodeParameter = "code"
-        guard token != nil || oauth != nil else {
-            throw section.error("token", "missing (token, token_file or token_command; or client_id and `cloudplayerctl login \(section.name)`)")
-        }
-        let apiURL = try section.httpURL("api_url") ?? defaultAPI
+        try OAuthSettings.requireOne(token: token, oauth: oauth, in: section)
         let pageSize = try section.integer("page_size", in: 1...1_000) ?? 200
-        return YandexDiskSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil, apiURL: apiURL,
+        return YandexDiskSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil, apiURL: try section.httpURL("api_url") ?? defaultAPI,
                                 pageSize: pageSize, tlsCAFile: try section.path("tls_ca_file")?.path)
     }
 
@@ -56,7 +53,8 @@ package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
     package var status: String? { loginStatus }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try YandexDiskClient(source: self, tokens: try accessTokens(readTimeout: environment.readTimeout), readTimeout: environment.readTimeout)
+        let tokens = try accessTokens(readTimeout: environment.readTimeout)
+        let client = try YandexDiskClient(source: self, tokens: tokens, readTimeout: environment.readTimeout)
         return Source(storage: YandexDiskStorage(client: client), input: .remote(YandexDiskInput(client: client)))
     }
 }

@@ -23,7 +23,8 @@ final class VirtualFile {
         return result
     }
 
-    func read() async throws -> ScannedTags {
-        try await TagReader.read(length: length) { try self.fetch($0) }
+    /// `pictures`: false reads as a library scan does.
+    func read(pictures: Bool = true) async throws -> ScannedTags {
+        try await TagReader.read(length: length, pictures: pictures) { try self.fetch($0) }
     }
 }

@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import Base
+import Config
+import Foundation
+import Loader
+import Model
+import NIOCore
+import NIOHTTP1
+
+/// A source's requests sent with its access token (`Authorization: SCHEME TOKEN`): the token asked
+/// for before each request, a 401 answered once with a renewed token and the request sent again,
+/// and an API that answers 429 or 503 waited out as `Retry-After` asks (a few times). The token
+/// goes only where `carriesToken` says — never to a host a redirect names, never in a URL. One for
+/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox).
+package final class TokenSession: Sendable {
+    /// Tries of a call the API keeps answering 429 or 503.
+    static let busyTries = 4
+
+    package let transport: HTTPTransport
+    package let tokens: any AccessTokens
+    /// The token the transport sends now.
+    private let token: Locked<Secret?>
+
+    /// An answer read whole: its status, headers and body.
+    package struct Answer: Sendable {
+        package var status: HTTPResponseStatus
+        package var headers: HTTPHeaders
+        package var body: [UInt8]
+    }
+
+    /// `scheme`: `Bearer`, or Yandex's `OAuth`; `carriesToken`: whether a URL gets the token.
+    package init(name: String, tlsCAFile: String?, readTimeout: Double, tokens: any AccessTokens, scheme: String,
+                 carriesToken: @escaping @Sendable (URL) -> Bool) throws {
+        self.tokens = tokens
+        let token = Locked<Secret?>(nil)
+        self.token = token
+        transport = try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout) { url in
+            guard carriesToken(url), let secret = token.withLock({ $0 }) else { return [:] }
+            return ["Authorization": scheme + " " + secret.reveal()]
+        }
+    }
+
+    package var name: String { transport.name }
+
+    /// Sends a request with the current token; a 401 is answered once with a renewed token.
+    package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
+                                              body: String? = nil) async throws -> HTTPClientResponse {
+        let sent = try await tokens.current()
+        token.withLock { $0 = sent }
+        let response = try await transport.send(url, method: method, headers: headers, body: body)
+        guard response.status == .unauthorized, let fresh = try await tokens.renewed(after: sent) else { return response }
+        token.withLock { $0 = fresh }
+        _ = try? await response.body.collect(upTo: 1 << 16)
+        return try await transport.send(url, method: method, headers: headers, body: body)
+    }
+
+    /// An API call's answer read whole (up to `largest` bytes), after waiting out 429 and 503;
+    /// `file`: what it is about, for messages.
+    package nonisolated(nonsending) func call(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders, body: String? = nil,
+                                              largest: Int, about file: String) async throws -> Answer {
+        for attempt in 1...Self.busyTries {
+            let response = try await send(url, method: method, headers: headers, body: body)
+            if [429, 503].contains(response.status.code) && attempt < Self.busyTries {
+                let delay = RetryAfter.delay(in: response.headers) ?? .seconds(attempt)
+                _ = try? await response.body.collect(upTo: 1 << 16)
+                try await Task.sleep(for: delay)
+                continue
+            }
+            let collected: ByteBuffer
+            do {
+                collected = try await response.body.collect(upTo: largest)
+            } catch {
+                throw LoaderError.network("the API's answer about \(file) broke off, or is larger than \(largest >> 20) MiB")
+            }
+            return Answer(status: response.status, headers: response.headers, body: Array(collected.readableBytesView))
+        }
+        throw LoaderError.service(source: name, reason: "\(file): the API kept answering that it is busy (HTTP 429)")
+    }
+
+    /// A provider's own words for a message, up to 200 characters, or nothing if they repeat the token.
+    package func withoutToken(_ words: String?) -> String {
+        let words = String((words ?? "").prefix(200))
+        if let secret = token.withLock({ $0 }), !secret.reveal().isEmpty, words.contains(secret.reveal()) { return "" }
+        return words
+    }
+}

@@ -1,0 +1,134 @@
+"""What the cloud emulators share (yandex_disk.py, dropbox.py): a request handler that answers
+JSON or text, records every exchange for the tests' /_control/log, serves a file's bytes with
+Range as RFC 9110 §14 says (206 + Content-Range, 416 past the end), and applies the tests'
+/_control changes to the emulator's state."""
+import json, threading
+from http.server import BaseHTTPRequestHandler
+
+lock = threading.RLock()
+
+
+class EmulatorHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_kind = "api"
+    state = {"log": []}  # each emulator sets its own (with a "log" list)
+
+    def log_message(self, *a):
+        pass
+
+    def details(self):
+        """More fields of a logged exchange (an emulator's own)."""
+        return {}
+
+    def record(self, status, sent):
+        entry = {"host": self.server_kind, "method": self.command, "path": self.path, "status": status, "bytes": sent,
+                 "range": self.headers.get("Range"), "authorized": self.headers.get("Authorization") is not None}
+        entry.update(self.details())
+        with lock:
+            self.state["log"].append(entry)
+
+    def send(self, status, body=b"", headers=None, content_type="application/json; charset=utf-8"):
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+        elif isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        self.record(status, len(body) if self.command != "HEAD" else 0)
+
+    def send_log(self):
+        with lock:
+            entries = list(self.state["log"])
+        self.send(200, entries)
+
+    def send_file(self, full, size, headers, content_type):
+        """The file's bytes, a Range of them (206) or all (200); 416 for a range past the end [RFC 9110 §14]."""
+        start, end, status = 0, size - 1, 200
+        wanted = self.headers.get("Range")
+        if wanted and wanted.startswith("bytes="):
+            first, _, last = wanted[6:].split(",")[0].partition("-")
+            if first == "":
+                start = max(0, size - int(last))
+            else:
+                start = int(first)
+                end = min(size - 1, int(last)) if last else size - 1
+            if start >= size:
+                return self.send(416, "", {"Content-Range": "bytes */%d" % size}, content_type="text/plain")
+            status = 206
+        length = end - start + 1
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(length))
+        self.send_header("Accept-Ranges", "bytes")
+        for k, v in headers.items():
+            self.send_header(k, v)
+        if status == 206:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
+        self.end_headers()
+        sent = 0
+        try:
+            with open(full, "rb") as f:
+                f.seek(start)
+                while sent < length:
+                    chunk = f.read(min(65536, length - sent))
+                    if not chunk:
+                        break
+                    self.wfile.write(chunk)
+                    sent += len(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.record(status, sent)
+
+
+def apply_control(state, change, queues=("busy",)):
+    """A test's /_control change: `queues` are appended to, `revoke_refresh` revokes every refresh
+    token, `expire_access` ends every access token, `clear_log` empties the log, any other key is set."""
+    with lock:
+        for key, value in change.items():
+            if key in queues:
+                state[key].extend(value)
+            elif key == "revoke_refresh":
+                for token in state["refresh"]:
+                    state["refresh"][token] = False
+            elif key == "clear_log":
+                state["log"].clear()
+            elif key == "expire_access":
+                for token in state["access"]:
+                    state["access"][token] = 0
+            else:
+                state[key] = value
+
+
+def serve(first, *others):
+    """Serves each (handler class, port) on 127.0.0.1, each in a thread of its own; the first in this one."""
+    from http.server import ThreadingHTTPServer
+    ThreadingHTTPServer.daemon_threads = True
+    servers = [ThreadingHTTPServer(("127.0.0.1", port), handler) for handler, port in (first,) + others]
+    for server in servers[1:]:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    servers[0].serve_forever()
+
+
+def arguments(second_port, client_id):
+    """The options every emulator takes: its folder, its two ports (the API's and `second_port`'s),
+    the tokens accepted for ever (a config file's), the OAuth client id."""
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--api-port", type=int, required=True)
+    parser.add_argument("--%s-port" % second_port, type=int, required=True)
+    parser.add_argument("--token", action="append", default=[])
+    parser.add_argument("--client-id", default=client_id)
+    return parser
+
+
+def s256(verifier):
+    """A PKCE verifier's S256 challenge [RFC 7636 §4.2], to check the verifier against [§4.6]."""
+    import base64, hashlib
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()

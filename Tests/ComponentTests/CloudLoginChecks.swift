@@ -1,0 +1,37 @@
+import Foundation
+import Library
+import Loader
+import Model
+import SourceTypes
+import Testing
+import TestSupport
+
+/// What every cloud source type's login must do, checked the same way for each (Yandex.Disk,
+/// Dropbox) through the shared OAuth code: each suite calls these with its rig and its login.
+extension CloudTestRig {
+    /// A revoked refresh token marks the first source "needs login" (its status, a clear error,
+    /// the refused token not kept) while "plain" goes on; `login` again works without a restart.
+    func checkRevoked(login: () async throws -> Void) async throws {
+        try await login()
+        let name = try #require(try sources().first?.name)
+        try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        try server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Other/b.mp3")
+        try await server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
+        let loader = try loader()
+        let library = try await library()
+        let reports = await library.scan([name, "plain"], loader: loader)
+        let first = try #require(reports.first { $0.source == name }), plain = try #require(reports.first { $0.source == "plain" })
+        #expect(first.failed && first.problems.joined().contains("needs login"), "\(first)")
+        #expect(!plain.failed && plain.tracks == 1, "\(plain)")
+        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: name, key: "Music/a.mp3")) }
+        #expect("\(String(describing: error))".contains("\(name): needs login") && "\(String(describing: error))".contains("cloudplayerctl login \(name)"))
+        #expect(try sources().first?.status?.hasPrefix("needs login") == true)
+        #expect(try store.loadNow(name)?.refreshToken == nil, "the refused token is not kept")
+
+        try await login()
+        #expect(try sources().first?.status == nil)
+        let again = try #require(await library.scan([name], loader: loader).first)
+        #expect(!again.failed && again.tracks == 1, "\(again)")
+        await loader.shutdown()
+    }
+}
