@@ -11,7 +11,7 @@ import NIOHTTP1
 /// for before each request, a 401 answered once with a renewed token and the request sent again,
 /// and an API that answers 429 or 503 waited out as `Retry-After` asks (a few times). The token
 /// goes only where `carriesToken` says — never to a host a redirect names, never in a URL. One for
-/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox).
+/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive).
 package final class TokenSession: Sendable {
     /// Tries of a call the API keeps answering 429 or 503.
     static let busyTries = 4
@@ -45,13 +45,20 @@ package final class TokenSession: Sendable {
     /// Sends a request with the current token; a 401 is answered once with a renewed token.
     package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
                                               body: String? = nil) async throws -> HTTPClientResponse {
+        try await sendFollowing(url, method: method, headers: headers, body: body).response
+    }
+
+    /// `send`, and the URL that answered (the last redirect's): a provider's redirect to a
+    /// short-lived download URL (Graph's `/content`) can be used again without the redirect.
+    package nonisolated(nonsending) func sendFollowing(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
+                                                       body: String? = nil) async throws -> (response: HTTPClientResponse, url: URL) {
         let sent = try await tokens.current()
         token.withLock { $0 = sent }
-        let response = try await transport.send(url, method: method, headers: headers, body: body)
-        guard response.status == .unauthorized, let fresh = try await tokens.renewed(after: sent) else { return response }
+        let first = try await transport.sendFollowing(url, method: method, headers: headers, body: body)
+        guard first.response.status == .unauthorized, let fresh = try await tokens.renewed(after: sent) else { return first }
         token.withLock { $0 = fresh }
-        _ = try? await response.body.collect(upTo: 1 << 16)
-        return try await transport.send(url, method: method, headers: headers, body: body)
+        _ = try? await first.response.body.collect(upTo: 1 << 16)
+        return try await transport.sendFollowing(url, method: method, headers: headers, body: body)
     }
 
     /// An API call's answer read whole (up to `largest` bytes), after waiting out 429 and 503;

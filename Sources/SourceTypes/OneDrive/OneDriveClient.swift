@@ -5,14 +5,17 @@ import Model
 import NIOHTTP1
 import Parsers
 
-/// Speaks Microsoft Graph for one source, through the shared `AuthorizedAPI`: every call with
+/// Speaks Microsoft Graph for one source, through the shared `TokenSession`: every call with
 /// `Authorization: Bearer TOKEN` to Graph's origin and nowhere else — not to the pre-authenticated
 /// download URLs `/content` redirects to, which must be fetched without it — a 401 answered once
 /// with a renewed token, 429/503 waited out as `Retry-After` asks, every other refusal one message
 /// naming the source and the file. https://learn.microsoft.com/graph/throttling
 final class OneDriveClient: Sendable {
     let source: OneDriveSource
-    let api: AuthorizedAPI
+    /// The largest answer read: a page of a thousand items is well below.
+    static let largestAnswer = 16 << 20
+
+    let session: TokenSession
     let origin: URLOrigin?
 
     var name: String { source.name }
@@ -21,8 +24,8 @@ final class OneDriveClient: Sendable {
         self.source = source
         let origin = URLOrigin(source.apiURL)
         self.origin = origin
-        api = try AuthorizedAPI(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens,
-                                scheme: "Bearer") { URLOrigin($0) == origin }
+        session = try TokenSession(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens,
+                                   scheme: "Bearer") { URLOrigin($0) == origin }
     }
 
     /// `GET /me/drive/root:/PATH`: a file's or folder's driveItem.
@@ -65,23 +68,35 @@ final class OneDriveClient: Sendable {
     /// https://learn.microsoft.com/graph/api/driveitem-get-content
     nonisolated(nonsending) func content(of item: OneDriveItem, headers: HTTPHeaders) async throws -> (response: HTTPClientResponse, url: URL) {
         let id = item.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? item.id
-        return try await api.send(url("me/drive/items/\(id)/content"), headers: headers)
+        return try await session.sendFollowing(url("me/drive/items/\(id)/content"), headers: headers)
     }
 
     /// A GET of a download URL: without the token, which goes to Graph's origin only.
     nonisolated(nonsending) func download(_ link: URL, headers: HTTPHeaders) async throws -> HTTPClientResponse {
-        try await api.send(link, headers: headers).response
+        try await session.send(link, headers: headers)
     }
 
     /// A refusal as one message naming the source and the file, with Graph's own code and words
     /// when they repeat no token. https://learn.microsoft.com/graph/errors
     func failure(_ status: HTTPResponseStatus, _ body: [UInt8], about file: String) -> LoaderError {
         let fault = OneDriveAnswerParser.fault(body)?.error
-        return api.refusal(status, code: fault?.code, words: fault?.message, about: file, missing: "not in the drive")
+        let kind = fault?.code.map { " \($0)" } ?? ""
+        let words = session.withoutToken(fault?.message)
+        let said = words.isEmpty ? "" : ": \(words)"
+        let reason = switch status.code {
+        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
+        case 403: "access refused (HTTP 403\(kind)\(said))"
+        case 404: "not in the drive (HTTP 404\(kind)\(said))"
+        case 429: "the API is busy (HTTP 429\(kind)\(said))"
+        default: "the API answered HTTP \(status.code)\(kind)\(said)"
+        }
+        return .service(source: name, reason: "\(file): \(reason)")
     }
 
     private nonisolated(nonsending) func call(_ url: URL, about file: String) async throws -> [UInt8] {
-        try await api.call(url, about: file) { status, body in failure(status, body, about: file) }
+        let answer = try await session.call(url, headers: ["Accept": "application/json"], largest: Self.largestAnswer, about: file)
+        guard answer.status == .ok else { throw failure(answer.status, answer.body, about: file) }
+        return answer.body
     }
 
     private func url(_ address: String, query: [(String, String)] = []) -> URL {

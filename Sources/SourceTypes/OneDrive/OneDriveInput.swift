@@ -56,7 +56,7 @@ struct OneDriveInput: RemoteInput {
     }
 
     func shutdown() async {
-        await client.api.transport.shutdown()
+        await client.session.transport.shutdown()
     }
 
     /// The key in the drive of one of this source's tracks.

@@ -46,9 +46,7 @@ package struct OneDriveSource: SourceType, OAuthSource, Equatable {
         let login = "https://login.microsoftonline.com/\(tenant?.value ?? "common")/oauth2/v2.0/"
         let oauth = try OAuthSettings.configure(section, authURL: URL(string: login + "authorize")!, tokenURL: URL(string: login + "token")!,
                                                 deviceURL: URL(string: login + "devicecode")!, scope: scope)
-        guard token != nil || oauth != nil else {
-            throw section.error("token", "missing (token, token_file or token_command; or client_id and `cloudplayerctl login \(section.name)`)")
-        }
+        try OAuthSettings.requireOne(token: token, oauth: oauth, in: section)
         let pageSize = try section.integer("page_size", in: 1...1_000) ?? 200
         return OneDriveSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil,
                               apiURL: try section.httpURL("api_url") ?? defaultAPI, pageSize: pageSize,

@@ -9,12 +9,11 @@ import Parsers
 /// host) and for the file's version at once, and the link is fetched with the loader's `Range`
 /// and the token, as the docs say. A link that has expired (403, 404, 410) is replaced by a new
 /// one once — the same file, so cached bytes are kept. The answer is stated to the loader with
-/// the file's own version (`sha256`, else `md5`) as its tag, whatever the download host says:
-/// a new link of the same file is the same version, a changed file a new one. `If-Range` is not
+/// the file's own version (`sha256`, else `md5`) as its tag (`DownloadAnswer`). `If-Range` is not
 /// sent (the host knows no such tag); each 206 is checked against the version instead.
 struct YandexDiskInput: RemoteInput {
     let client: YandexDiskClient
-    let links = YandexDiskLinks()
+    let links = DownloadLinks()
 
     var name: String { client.name }
 
@@ -37,23 +36,8 @@ struct YandexDiskInput: RemoteInput {
                 links.forget(link.url, for: path)
                 continue
             }
-            switch code {
-            case 200, 206:
-                if response.headers.first(name: "Content-Type")?.lowercased().hasPrefix("text/html") == true {
-                    _ = try? await response.body.collect(upTo: 1 << 16)
-                    throw LoaderError.service(source: name, reason: "\(path): the download link answered a web page, not the file")
-                }
-                var stated = response
-                stated.headers.remove(name: "ETag")
-                stated.headers.remove(name: "Last-Modified")
-                if let version = link.version { stated.headers.replaceOrAdd(name: "ETag", value: version) }
-                return stated
-            case 401, 403, 404, 410:
-                let body = (try? await response.body.collect(upTo: 1 << 16)).map { Array($0.readableBytesView) } ?? []
-                throw client.failure(response.status, body, about: path)
-            default:
-                // 416, 429, 5xx: the loader's rules.
-                return response
+            return try await DownloadAnswer.stated(response, version: link.version, source: name, path: path) { status, body in
+                client.failure(status, body, about: path)
             }
         }
         throw LoaderError.service(source: name, reason: "\(path): no download link worked")
@@ -68,13 +52,13 @@ struct YandexDiskInput: RemoteInput {
     }
 
     /// The link in use for `path`, or a new one with the file's version (asked for together).
-    private nonisolated(nonsending) func link(for path: String) async throws -> YandexDiskLinks.Link {
+    private nonisolated(nonsending) func link(for path: String) async throws -> DownloadLinks.Link {
         if let link = links.link(for: path) { return link }
         async let described = client.resource(path)
         async let href = client.downloadLink(path)
         let (resource, url) = try await (described, href)
         let info = try Self.info(of: resource, path: path, source: name)
-        let link = YandexDiskLinks.Link(url: url, version: info.validator, length: info.length, made: .now)
+        let link = DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now)
         links.keep(link, for: path)
         return link
     }
