@@ -1,4 +1,4 @@
-"""What the cloud emulators share (yandex_disk.py, dropbox.py): a request handler that answers
+"""What the cloud emulators share (yandex_disk.py, dropbox.py, onedrive.py): a request handler that answers
 JSON or text, records every exchange for the tests' /_control/log, serves a file's bytes with
 Range as RFC 9110 §14 says (206 + Content-Range, 416 past the end), and applies the tests'
 /_control changes to the emulator's state."""

@@ -28,15 +28,18 @@ Docs:
   [code]      https://learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow  (authorize, PKCE)
   [refresh]   https://learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow#refresh-the-access-token
                                                                                 (a refresh answers a new refresh token; use it)
-  Shared: cloud_emulator.py (the token authority, RFC 8628 errors, Range serving).
+  [rfc8628]   https://datatracker.ietf.org/doc/html/rfc8628#section-3.5       (authorization_pending, slow_down, expired_token)
+  [rfc6749]   https://datatracker.ietf.org/doc/html/rfc6749#section-5         (token answers; invalid_grant)
+  [rfc7636]   https://datatracker.ietf.org/doc/html/rfc7636#section-4.6       (S256 check of code_verifier)
+  Shared: emulator_http.py (the handler, the log, /_control, Range serving).
 """
-import base64, hashlib, os, sys, threading, time, urllib.parse
+import base64, hashlib, json, os, secrets, sys, threading, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cloud_emulator
+from emulator_http import EmulatorHandler, arguments, lock, serve
 
-lock = threading.RLock()
 state = {
+    "log": [],
     "links": {},               # download id -> {path, expires}
     "link_ttl": 3600.0,
     "link_status": 401,        # what an expired pre-authenticated URL answers (401, 403 or 410)
@@ -110,16 +113,185 @@ def describe(path, full):
     return item
 
 
-def expire_links(key, value):
-    """/_control's own key here: every download URL given so far expires now."""
-    if key != "expire_links":
+class Authority:
+    """Tokens issued and known. `permanent` tokens (a config file's) never expire."""
+
+    def __init__(self, client_id, access_prefix, refresh_prefix, interval, device_ttl):
+        self.lock = threading.RLock()
+        self.client_id = client_id
+        self.access_prefix, self.refresh_prefix = access_prefix, refresh_prefix
+        self.interval, self.device_ttl = interval, device_ttl
+        self.permanent = set()
+        self.access = {}          # access token -> expiry (monotonic)
+        self.refresh = {}         # refresh token -> valid (False: revoked or used)
+        self.devices = {}         # device_code -> {user_code, approved, denied, expires, last_poll, interval}
+        self.codes = {}           # authorization code -> {challenge, redirect_uri}
+        self.access_ttl = 3600.0
+        self.rotate = False       # a refresh answers with a new refresh token, the old one spent
+
+    def valid(self, token):
+        with self.lock:
+            if token in self.permanent:
+                return True
+            expiry = self.access.get(token)
+            return expiry is not None and expiry > time.monotonic()
+
+    def issue(self, refresh=None):
+        """A token answer [rfc6749 §5.1]."""
+        access = self.access_prefix + secrets.token_urlsafe(18)
+        refresh = refresh or (self.refresh_prefix + secrets.token_urlsafe(18))
+        with self.lock:
+            self.access[access] = time.monotonic() + self.access_ttl
+            self.refresh[refresh] = True
+            ttl = self.access_ttl
+        return {"token_type": "Bearer", "access_token": access, "expires_in": int(ttl), "refresh_token": refresh}
+
+    def revoke_all(self):
+        with self.lock:
+            for token in self.refresh:
+                self.refresh[token] = False
+
+    def expire_all(self):
+        with self.lock:
+            for token in self.access:
+                self.access[token] = 0
+
+    def new_device(self):
+        """A device code and its user code [rfc8628 §3.2]."""
+        device = secrets.token_hex(16)
+        user = "%04d%04d" % (secrets.randbelow(10000), secrets.randbelow(10000))
+        with self.lock:
+            self.devices[device] = {"user_code": user, "approved": False, "denied": False, "last_poll": 0.0,
+                                    "expires": time.monotonic() + self.device_ttl, "interval": self.interval}
+        return device, user
+
+    def enter(self, user_code, deny):
+        """The user typed `user_code` on the verification page; whether it was known."""
+        with self.lock:
+            for device in self.devices.values():
+                if device["user_code"] == user_code:
+                    device["denied" if deny else "approved"] = True
+                    return True
         return False
-    for link in state["links"].values():
-        link["expires"] = 0
-    return True
+
+    def grant(self, form):
+        """A token request's (status, JSON answer) for one of the three grants, as `grant_type`
+        is spelled in `form["_grant"]` ('device', 'refresh_token', 'authorization_code')."""
+        if form.get("client_id") != self.client_id:
+            return 400, {"error": "invalid_client", "error_description": "Client not found"}
+        grant = form.get("_grant")
+        if grant == "device":
+            return self.redeem_device(form.get("_device_code", ""))
+        if grant == "refresh_token":
+            token = form.get("refresh_token", "")
+            with self.lock:
+                valid = self.refresh.get(token, False)
+                if valid and self.rotate:
+                    self.refresh[token] = False
+            if not valid:
+                return 400, {"error": "invalid_grant", "error_description": "The refresh token is revoked or expired"}
+            return 200, self.issue(None if self.rotate else token)
+        if grant == "authorization_code":
+            with self.lock:
+                code = self.codes.pop(form.get("code", ""), None)
+            verifier = form.get("code_verifier", "")
+            challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+            if code is None or code["challenge"] != challenge or code["redirect_uri"] != form.get("redirect_uri"):
+                return 400, {"error": "invalid_grant", "error_description": "Code has expired or is wrong"}
+            return 200, self.issue()
+        return 400, {"error": "unsupported_grant_type", "error_description": "Unsupported grant type"}
+
+    def redeem_device(self, code):
+        """[rfc8628 §3.5]: pending until approved, slow_down when polled too often."""
+        with self.lock:
+            device = self.devices.get(code)
+            now = time.monotonic()
+            if device is None:
+                return 400, {"error": "invalid_grant", "error_description": "Invalid device code"}
+            if device["expires"] < now:
+                return 400, {"error": "expired_token", "error_description": "Device code expired"}
+            if device["denied"]:
+                return 400, {"error": "access_denied", "error_description": "The user refused"}
+            if now - device["last_poll"] < device["interval"] * 0.8:
+                device["last_poll"] = now
+                return 400, {"error": "slow_down", "error_description": "Polling too often"}
+            if not device["approved"]:
+                device["last_poll"] = now
+                return 400, {"error": "authorization_pending", "error_description": "The user has not yet entered the code"}
+            del self.devices[code]
+        return 200, self.issue()
+
+    def authorize(self, query):
+        """The user approves at once: (None, redirect target), or (problem, None) [rfc7636]."""
+        redirect = query.get("redirect_uri", "")
+        if query.get("response_type") != "code" or query.get("client_id") != self.client_id:
+            return "bad authorize request", None
+        if not redirect.startswith("http://127.0.0.1:") or query.get("code_challenge_method") != "S256":
+            return "loopback redirect_uri and S256 required", None
+        code = secrets.token_hex(8)
+        with self.lock:
+            self.codes[code] = {"challenge": query.get("code_challenge", ""), "redirect_uri": redirect}
+        return None, redirect + ("&" if "?" in redirect else "?") + urllib.parse.urlencode({"code": code, "state": query.get("state", "")})
 
 
-class Handler(cloud_emulator.Handler):
+def new_link(path):
+    """A download link's secret part for `path`, valid `state["link_ttl"]` seconds from now."""
+    link = secrets.token_urlsafe(18)
+    with lock:
+        state["links"][link] = {"path": path, "expires": time.monotonic() + state["link_ttl"]}
+    return link
+
+
+def listed(full, path, start, count):
+    """`count` items of a folder from `start` on, by name, described; and how many it holds."""
+    names = sorted(os.listdir(full))
+    return [describe(path.rstrip("/") + "/" + n, os.path.join(full, n)) for n in names[start:start + count]], len(names)
+
+
+class Handler(EmulatorHandler):
+    state = state
+
+    def form(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode() if length else ""
+        return {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
+
+    def control(self):
+        """POST /_control: a JSON object of changes — to the token authority (`revoke_refresh`,
+        `expire_access`, `access_ttl`, `rotate_refresh`), `expire_links` (every download URL given
+        so far expires now), the log (`clear_log`), pending 429/503s (`busy`), else `state`."""
+        length = int(self.headers.get("Content-Length") or 0)
+        for key, value in json.loads(self.rfile.read(length) or b"{}").items():
+            with lock:
+                if key == "busy":
+                    state["busy"].extend(value)
+                elif key == "revoke_refresh":
+                    authority.revoke_all()
+                elif key == "expire_access":
+                    authority.expire_all()
+                elif key == "access_ttl":
+                    authority.access_ttl = value
+                elif key == "rotate_refresh":
+                    authority.rotate = value
+                elif key == "expire_links":
+                    for link in state["links"].values():
+                        link["expires"] = 0
+                elif key == "clear_log":
+                    state["log"].clear()
+                else:
+                    state[key] = value
+        self.send(200, {"ok": True})
+
+    def do_GET(self):
+        """The download host's `download()`; the API's log; else Graph and the identity platform."""
+        if self.server_kind == "download":
+            return self.download()
+        url = urllib.parse.urlsplit(self.path)
+        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
+        if url.path == "/_control/log":
+            return self.send_log()
+        return self.get(url, query)
+
     def error(self, status, code, message, headers=None):
         """An error body [errors]."""
         self.send(status, {"error": {"code": code, "message": message, "innerError": {"date": "2026-01-01T00:00:00"}}}, headers)
@@ -186,7 +358,7 @@ class Handler(cloud_emulator.Handler):
             return self.error(400, "invalidRequest", "The item is not a folder")
         top = int(query.get("$top", "200"))
         skip = int(query.get("$skiptoken", "0"))
-        items, total = cloud_emulator.listed(full, path, skip, top, describe)
+        items, total = listed(full, path, skip, top)
         page = {"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#users('me')/drive/root/children", "value": items}
         if skip + top < total:
             base = "http://127.0.0.1:%d/v1.0/me/drive/items/%s/children" % (args.api_port, item_id(path))
@@ -197,14 +369,14 @@ class Handler(cloud_emulator.Handler):
         """302 Found to a pre-authenticated URL on the download host, valid link_ttl seconds [content]."""
         if os.path.isdir(full):
             return self.error(400, "invalidRequest", "Only files can be downloaded")
-        link = cloud_emulator.new_link(state, lock, path)
+        link = new_link(path)
         base = "http://127.0.0.1:%d" % args.download_port
         self.send(302, "", {"Location": "%s/download/%s?tempauth=%s" % (base, item_id(path), link)}, content_type="text/plain")
 
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/_control":
-            return self.control(state, lock, authority, expire_links)
+            return self.control()
         form = self.form()
         if url.path.endswith("/oauth2/v2.0/devicecode"):
             # [device]: device_code, user_code, verification_uri, expires_in, interval, message
@@ -253,7 +425,7 @@ class Handler(cloud_emulator.Handler):
         _, full = drive_path(link["path"])
         if not os.path.isfile(full):
             return self.send(404, "<html><body>Not found</body></html>", content_type="text/html")
-        cloud_emulator.serve_file(self, full, '"%s"' % sha256(full)[:16])
+        self.send_file(full, os.path.getsize(full), {"ETag": '"%s"' % sha256(full)[:16]}, "audio/mpeg")
 
 
 class Download(Handler):
@@ -262,11 +434,15 @@ class Download(Handler):
 
 def main():
     global args, authority
-    args = cloud_emulator.arguments().parse_args()
-    authority = cloud_emulator.authority_for(args, "EwB-acc-", "M.C5-rt-")
+    parser = arguments("download", "test-client")
+    parser.add_argument("--interval", type=int, default=1)
+    parser.add_argument("--device-ttl", type=int, default=600)
+    args = parser.parse_args()
+    authority = Authority(args.client_id, "EwB-acc-", "M.C5-rt-", args.interval, args.device_ttl)
+    authority.permanent.update(args.token)
     # [refresh]: Microsoft answers every refresh with a new refresh token
     authority.rotate = True
-    cloud_emulator.serve(args, Handler, Download)
+    serve((Handler, args.api_port), (Download, args.download_port))
 
 
 if __name__ == "__main__":

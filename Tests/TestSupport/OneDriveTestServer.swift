@@ -3,27 +3,29 @@ import Foundation
 /// The Microsoft Graph emulator (Tests/CloudEmulators/onedrive.py) on 127.0.0.1: Graph and the
 /// Microsoft identity platform on one port, the download host `/content` redirects to on another.
 /// The drive is a scratch folder (`drive`); `token` is accepted for ever, as a token from the
-/// config file; tokens from a login expire as the test says (`emulator.control`).
-public final class OneDriveTestServer: Sendable {
-    public let drive: URL
+/// config file; tokens from a login expire as the test says (`control`: `access_ttl`, `busy`,
+/// `bad_json`, `forbid`, `forbid_download`, `hashes`, `link_ttl`, `link_status`, `expire_links`,
+/// `revoke_refresh`, `expire_access`, `rotate_refresh`, `clear_log`). Stopped when the test
+/// process ends.
+public final class OneDriveTestServer: EmulatedCloud {
+    public let emulator: CloudEmulator
     public let token: String
     public let clientID = "11111111-2222-3333-4444-cloudplayerd"
-    /// Its ports, its control endpoint and its log.
-    public let emulator: CloudEmulator
 
-    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("CloudEmulators/onedrive.py")
+    public static let secondHost = "download"
 
     public init() async throws {
-        drive = try Fixtures.shared.scratchDirectory().appendingPathComponent("drive")
-        try FileManager.default.createDirectory(at: drive, withIntermediateDirectories: true)
-        token = "EwB-permanent-\(UUID().uuidString.prefix(12))"
-        emulator = try await CloudEmulator.start("onedrive", script: Self.script,
-                                                 arguments: ["--root", drive.path, "--token", token, "--client-id", clientID])
+        let token = "EwB-permanent-\(UUID().uuidString.prefix(12))", clientID = clientID
+        self.token = token
+        emulator = try await CloudEmulator(script: "onedrive.py", folderName: "drive") { api, download in
+            ["--api-port", String(api), "--download-port", String(download), "--token", token, "--client-id", clientID]
+        }
     }
 
+    public var drive: URL { emulator.folder }
+
     /// Graph's root on the emulator, as `api_url` names it.
-    public var apiURL: URL { emulator.apiURL.appendingPathComponent("v1.0") }
+    public var graphURL: URL { emulator.apiURL.appendingPathComponent("v1.0") }
 
     /// The identity platform's endpoints of `tenant` on the emulator, as config keys.
     public func loginKeys(tenant: String = "consumers") -> String {
@@ -35,6 +37,11 @@ public final class OneDriveTestServer: Sendable {
             """
     }
 
+    /// Approves (or denies) a device login, as a user who typed `userCode` on the verification page.
+    public func enter(userCode: String, deny: Bool = false) async throws {
+        _ = try await emulator.get("/device?user_code=\(userCode)" + (deny ? "&deny=1" : ""))
+    }
+
     /// Two `[[source]]` tables: "od" at /Music, which logs in at the emulator's identity platform
     /// with the client id, and "plain" at /Other, with the permanent token in the config.
     public var sourcesText: String {
@@ -43,7 +50,7 @@ public final class OneDriveTestServer: Sendable {
         name = "od"
         type = "onedrive"
         path = "/Music"
-        api_url = "\(apiURL.absoluteString)"
+        api_url = "\(graphURL.absoluteString)"
         client_id = "\(clientID)"
         \(loginKeys())
 
@@ -51,14 +58,8 @@ public final class OneDriveTestServer: Sendable {
         name = "plain"
         type = "onedrive"
         path = "/Other"
-        api_url = "\(apiURL.absoluteString)"
+        api_url = "\(graphURL.absoluteString)"
         token = "\(token)"
         """
-    }
-
-    /// Copies a file into the drive at `path` (folders made as needed).
-    @discardableResult
-    public func publish(_ file: URL, as path: String) throws -> URL {
-        try CloudEmulator.publish(file, as: path, in: drive)
     }
 }
