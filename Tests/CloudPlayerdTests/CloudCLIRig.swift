@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A cloud source as a user meets it from the command line (Yandex.Disk, Dropbox): a config file
+/// A cloud source as a user meets it from the command line (Yandex.Disk, Dropbox, OneDrive): a config file
 /// with a cache and the emulator's two sources (the first logs in, "plain" has a token), a private
 /// bus with the daemon on it at trace level, and everything the programs printed gathered, to
 /// check at the end that no token shows anywhere.

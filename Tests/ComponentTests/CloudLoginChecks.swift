@@ -6,7 +6,7 @@ import SourceTypes
 import Testing
 import TestSupport
 
-/// What every cloud source type's login must do, checked the same way for each (Yandex.Disk,
+/// What every cloud source type's login must do, checked the same way for each (Yandex.Disk, OneDrive,
 /// Dropbox) through the shared OAuth code: each suite calls these with its rig and its login.
 extension CloudTestRig {
     /// A revoked refresh token marks the first source "needs login" (its status, a clear error,

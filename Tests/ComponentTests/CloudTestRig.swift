@@ -5,7 +5,7 @@ import Loader
 import SourceTypes
 import TestSupport
 
-/// What the tests of a cloud source type share (Yandex.Disk, Dropbox): an emulator, and a scratch
+/// What the tests of a cloud source type share (Yandex.Disk, Dropbox, OneDrive): an emulator, and a scratch
 /// folder for caches, libraries and token files, with loaders and libraries made in it.
 protocol CloudTestRig {
     associatedtype Server: EmulatedCloud

@@ -15,33 +15,17 @@ import TestSupport
 /// source goes on.
 @Suite(.timeLimit(.minutes(3)))
 struct OneDriveLoginTests {
-    struct Rig {
+    struct Rig: CloudTestRig {
         let server: OneDriveTestServer
         let folder: URL
-        var store: TokenStore { TokenStore(directory: folder.appendingPathComponent("data/cloudplayerd/tokens")) }
 
         static func start() async throws -> Rig {
             Rig(server: try await OneDriveTestServer(), folder: try Fixtures.shared.scratchDirectory())
         }
 
-        /// "od", which logs in (its tokens in the rig's store), and "plain", with a configured token.
-        func sources() throws -> [any SourceType] {
-            var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
-            var od = try #require(all[0] as? OneDriveSource)
-            od.tokenStore = store
-            all[0] = od
-            return all
-        }
-
-        func loader() throws -> LoaderActor {
-            LoaderActor(settings: LoaderSettings(cacheDirectory: folder.appendingPathComponent("cache-\(UUID().uuidString)")),
-                        sources: SourceSet(try sources()))
-        }
-
         /// Logs in with the device flow, the user entering the code once the first poll was told to wait.
         func deviceLogin() async throws -> TokenRecord {
-            let od = try #require(try sources()[0] as? OneDriveSource)
-            let client = try OAuthClient(source: "od", settings: try #require(od.oauth), readTimeout: 5)
+            let client = try client()
             let shown = Locked<String?>(nil)
             async let record = DeviceLogin(client: client).run { text in shown.withLock { $0 = text } }
             var code: String?
@@ -49,18 +33,18 @@ struct OneDriveLoginTests {
                 code = shown.withLock { $0 }?.split(separator: " ").last.map(String.init)
                 if code == nil { try await Task.sleep(for: .milliseconds(25)) }
             }
-            while try await server.emulator.log().contains(where: { $0.path.hasSuffix("/oauth2/v2.0/token") && $0.status == 400 }) == false {
+            while try await server.log().contains(where: { $0.path.hasSuffix("/oauth2/v2.0/token") && $0.status == 400 }) == false {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            try await server.emulator.enter(userCode: try #require(code))
+            try await server.enter(userCode: try #require(code))
             let result = try await record
             try await store.save(result, for: "od")
             await client.shutdown()
             return result
         }
 
-        var tokenRequests: [CloudEmulator.Exchange] {
-            get async throws { try await server.emulator.log().filter { $0.path.hasSuffix("/oauth2/v2.0/token") } }
+        var tokenRequests: [CloudExchange] {
+            get async throws { try await server.log().filter { $0.path.hasSuffix("/oauth2/v2.0/token") } }
         }
     }
 
@@ -98,13 +82,13 @@ struct OneDriveLoginTests {
         let rig = try await Rig.start()
         // The login's token lasts 30 s: within the minute before expiry, so it is refreshed on
         // first use however fast or slow the test runs; the refreshed ones last an hour.
-        try await rig.server.emulator.control(#"{"access_ttl": 30}"#)
+        try await rig.server.control(#"{"access_ttl": 30}"#)
         let first = try await rig.deviceLogin()
         let originFile = try await Fixtures.shared.url(.longMP3)
         let origin = try Data(contentsOf: originFile)
         try rig.server.publish(originFile, as: "Music/long.mp3")
         let location = TrackLocation(source: "od", key: "Music/long.mp3")
-        try await rig.server.emulator.control(#"{"access_ttl": 3600, "clear_log": true}"#)
+        try await rig.server.control(#"{"access_ttl": 3600, "clear_log": true}"#)
         let loader = try rig.loader()
         let half = origin.count / 2
         #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
@@ -116,33 +100,19 @@ struct OneDriveLoginTests {
         // and the old refresh token is spent, so only the written-back one refreshes.
         let nextFile = try await Fixtures.shared.url(.secondMP3)
         try rig.server.publish(nextFile, as: "Music/next.mp3")
-        try await rig.server.emulator.control(#"{"expire_access": true, "clear_log": true}"#)
+        try await rig.server.control(#"{"expire_access": true, "clear_log": true}"#)
         #expect(try await loader.open(TrackLocation(source: "od", key: "Music/next.mp3")).readWhole() == (try Data(contentsOf: nextFile)))
         #expect(try await loader.open(location).readWhole() == origin)
         await loader.shutdown()
-        let log = try await rig.server.emulator.log()
+        let log = try await rig.server.log()
         #expect(log.contains { $0.host == "api" && $0.status == 401 }, "Graph refused the old token")
         #expect(log.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.map(\.status) == [200], "one refresh after the 401")
         #expect(try rig.store.loadNow("od")?.refreshToken != refreshed.refreshToken)
     }
 
-    @Test("a revoked refresh token marks the source \"needs login\" (its status, a clear error) while another source goes on")
+    @Test("a revoked refresh token marks the source \"needs login\" (its status, a clear error, the refused token not kept) while another source goes on; a new login clears it")
     func revoked() async throws {
         let rig = try await Rig.start()
-        _ = try await rig.deviceLogin()
-        try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
-        try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Other/b.mp3")
-        try await rig.server.emulator.control(#"{"revoke_refresh": true, "expire_access": true}"#)
-        let loader = try rig.loader()
-        let library = LibraryActor()
-        try await library.openDatabase(at: rig.folder.appendingPathComponent("library.sqlite"))
-        let reports = await library.scan(["od", "plain"], loader: loader)
-        let od = try #require(reports.first { $0.source == "od" }), plain = try #require(reports.first { $0.source == "plain" })
-        #expect(od.failed && od.problems.joined().contains("needs login"), "\(od)")
-        #expect(!plain.failed && plain.tracks == 1, "\(plain)")
-        let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: "od", key: "Music/a.mp3")) }
-        #expect("\(String(describing: error))".contains("od: needs login") && "\(String(describing: error))".contains("cloudplayerctl login od"))
-        #expect(try #require(try rig.sources()[0] as? OneDriveSource).status?.hasPrefix("needs login") == true)
-        await loader.shutdown()
+        try await rig.checkRevoked { _ = try await rig.deviceLogin() }
     }
 }
