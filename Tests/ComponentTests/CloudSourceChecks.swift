@@ -14,6 +14,37 @@ extension CloudSourceRig {
         try source(token: token, path: path, pageSize: 2)
     }
 
+    /// The long track at `key` plays as the player plays it — opened, a seek to ¾, then all of
+    /// it — byte for byte, its download host sending each byte about once and the cache left
+    /// holding it whole; a replay from that cache downloads nothing. The answer is the first
+    /// play's exchanges, for each suite's own checks of its provider's calls.
+    func checkPlaySeekReplay(_ key: String) async throws -> [CloudExchange] {
+        let originFile = try await Fixtures.shared.url(.longMP3)
+        let origin = try Data(contentsOf: originFile)
+        try server.publish(originFile, as: key)
+        let location = TrackLocation(source: try tested().name, key: key)
+
+        let loader = self.loader(try tested(), cache: "cache")
+        let track = try await loader.open(location)
+        #expect(track.length == Int64(origin.count))
+        let offset = origin.count * 3 / 4
+        #expect(try await track.read(at: offset, count: 5000) == Array(origin[offset..<offset + 5000]))
+        #expect(try await track.readWhole() == origin)
+        await loader.shutdown()
+        let log = try await server.log()
+        let downloads = log.filter { $0.host == Server.secondHost }
+        #expect(!downloads.isEmpty && downloads.allSatisfy { $0.status == 206 && $0.range != nil }, "only ranged reads")
+        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count + origin.count / 50, "each byte about once")
+        #expect(try CacheInspector(cacheDirectory: folder.appendingPathComponent("cache")).holdsWhole(origin))
+
+        try await server.control(#"{"clear_log": true}"#)
+        let again = self.loader(try tested(), cache: "cache")
+        #expect(try await again.open(location).readWhole() == origin)
+        await again.shutdown()
+        #expect(try await server.downloadedBytes() == 0, "a replay sends no byte of the track")
+        return log
+    }
+
     /// A seek into a half-cached track fetches only the holes.
     func checkSeekFetchesHoles() async throws {
         let originFile = try await Fixtures.shared.url(.longMP3)

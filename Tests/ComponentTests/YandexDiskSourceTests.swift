@@ -45,31 +45,9 @@ struct YandexDiskSourceTests {
 
     @Test("a track plays with a seek, byte for byte, each byte fetched about once; a replay from the cache fetches 0 bytes")
     func playSeekReplay() async throws {
-        let rig = try await Rig.start()
-        let originFile = try await Fixtures.shared.url(.longMP3)
-        let origin = try Data(contentsOf: originFile)
-        try rig.server.publish(originFile, as: "Music/Long Mix/long track.mp3")
-        let location = TrackLocation(source: "yd", key: "Music/Long Mix/long track.mp3")
-
-        let loader = rig.loader(try rig.source(), cache: "cache")
-        let track = try await loader.open(location)
-        #expect(track.length == Int64(origin.count))
-        let offset = origin.count * 3 / 4
-        #expect(try await track.read(at: offset, count: 5000) == Array(origin[offset..<offset + 5000]))
-        #expect(try await track.readWhole() == origin)
-        await loader.shutdown()
-        let log = try await rig.server.log()
-        let downloads = log.filter { $0.host == "download" }
-        #expect(downloads.allSatisfy { $0.status == 206 && $0.range != nil && $0.authorized }, "ranged, with the token")
-        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count + origin.count / 50, "each byte about once")
+        let log = try await Rig.start().checkPlaySeekReplay("Music/Long Mix/long track.mp3")
+        #expect(log.filter { $0.host == "download" }.allSatisfy { $0.authorized }, "with the token")
         #expect(log.filter { $0.path.hasPrefix("/v1/disk/resources/download") }.count == 1, "one link for the whole play")
-        #expect(try CacheInspector(cacheDirectory: rig.folder.appendingPathComponent("cache")).holdsWhole(origin))
-
-        try await rig.server.control(#"{"clear_log": true}"#)
-        let again = rig.loader(try rig.source(), cache: "cache")
-        #expect(try await again.open(location).readWhole() == origin)
-        await again.shutdown()
-        #expect(try await rig.server.downloadedBytes() == 0, "a replay sends no byte of the track")
     }
 
     @Test("a seek into a half-cached track fetches only the holes")
