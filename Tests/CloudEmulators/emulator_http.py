@@ -88,7 +88,8 @@ class EmulatorHandler(BaseHTTPRequestHandler):
 
 def apply_control(state, change, queues=("busy",)):
     """A test's /_control change: `queues` are appended to, `revoke_refresh` revokes every refresh
-    token, `expire_access` ends every access token, `clear_log` empties the log, any other key is set."""
+    token, `expire_access` ends every access token, `expire_links` ends every download link given
+    so far, `clear_log` empties the log, any other key is set."""
     with lock:
         for key, value in change.items():
             if key in queues:
@@ -101,6 +102,9 @@ def apply_control(state, change, queues=("busy",)):
             elif key == "expire_access":
                 for token in state["access"]:
                     state["access"][token] = 0
+            elif key == "expire_links":
+                for link in state["links"].values():
+                    link["expires"] = 0
             else:
                 state[key] = value
 
