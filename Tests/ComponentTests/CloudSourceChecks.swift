@@ -34,7 +34,10 @@ extension CloudSourceRig {
         let log = try await server.log()
         let downloads = log.filter { $0.host == Server.secondHost }
         #expect(!downloads.isEmpty && downloads.allSatisfy { $0.status == 206 && $0.range != nil }, "only ranged reads")
-        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count + origin.count / 50, "each byte about once")
+        // What the emulator wrote, not what the loader read: on a busy machine a chunk's last
+        // socket buffers may be written after the bytes already came by another chunk (seen:
+        // 1.037 ×). Fetching anything twice would be 1.25 × or more here.
+        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count + origin.count / 10, "each byte about once")
         #expect(try CacheInspector(cacheDirectory: folder.appendingPathComponent("cache")).holdsWhole(origin))
 
         try await server.control(#"{"clear_log": true}"#)
@@ -63,7 +66,7 @@ extension CloudSourceRig {
         await again.shutdown()
         let downloads = try await server.log().filter { $0.host == Server.secondHost }
         #expect(downloads.allSatisfy { $0.range.map { !$0.hasPrefix("bytes=0-") } ?? false }, "\(downloads.map(\.range))")
-        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count - head + origin.count / 50, "the cached head is not fetched again")
+        #expect(downloads.reduce(0) { $0 + $1.bytes } <= origin.count - head + origin.count / 10, "the cached head is not fetched again")
     }
 
     /// A file changed in the cloud (a new version) is never mixed with the cached copy of the old one.
