@@ -45,7 +45,7 @@ struct LoginCommand: AsyncParsableCommand {
             fail("\(error)", code: 1)
         }
         guard let named else { fail("there is no source '\(source)' in the config file", code: 1) }
-        guard let oauth = named as? any OAuthSource, let settings = oauth.oauth else {
+        guard let account = (named as? any CloudAccountSource)?.account, let settings = account.oauth else {
             fail("source '\(source)' does not log in (it takes no OAuth login, or the config file gives it a token)", code: 1)
         }
         let client = try OAuthClient(source: source, settings: settings, readTimeout: file.readTimeout ?? LoaderSettings().readTimeout)
@@ -59,12 +59,12 @@ struct LoginCommand: AsyncParsableCommand {
             } else {
                 record = try await LoopbackLogin(client: client, port: port ?? settings.redirectPort ?? 0).run(show: show)
             }
-            try await oauth.tokenStore.save(record, for: source)
+            try await account.tokenStore.save(record, for: source)
         } catch {
             await client.shutdown()
             fail("\(error)", code: 1)
         }
         await client.shutdown()
-        say("Logged in: the tokens of '\(source)' are stored in \(oauth.tokenStore.directory.path)")
+        say("Logged in: the tokens of '\(source)' are stored in \(account.tokenStore.directory.path)")
     }
 }

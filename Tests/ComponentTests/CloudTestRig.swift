@@ -58,15 +58,15 @@ extension CloudTestRig {
     /// The server's sources: the first, which logs in, keeping its tokens in the rig's store.
     func sources() throws -> [any SourceType] {
         var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
-        guard var first = all.first as? (any SourceType & OAuthSource) else { throw TestSupportError("the first source does not log in") }
-        first.tokenStore = store
+        guard var first = all.first as? (any SourceType & CloudAccountSource) else { throw TestSupportError("the first source does not log in") }
+        first.account.tokenStore = store
         all[0] = first
         return all
     }
 
     /// The OAuth client of the first source.
     func client() throws -> OAuthClient {
-        guard let first = try sources().first as? (any SourceType & OAuthSource), let settings = first.oauth else {
+        guard let first = try sources().first as? (any SourceType & CloudAccountSource), let settings = first.account.oauth else {
             throw TestSupportError("the first source does not log in")
         }
         return try OAuthClient(source: first.name, settings: settings, readTimeout: 5)

@@ -25,7 +25,7 @@ struct DropboxLoginTests {
 
         func settings() throws -> OAuthSettings {
             let dbx = try #require(try sources()[0] as? DropboxSource)
-            return try #require(dbx.oauth)
+            return try #require(dbx.account.oauth)
         }
 
         /// Logs in on the registered loopback redirect, the browser following the provider's

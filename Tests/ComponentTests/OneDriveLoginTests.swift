@@ -52,8 +52,8 @@ struct OneDriveLoginTests {
     func deviceFlow() async throws {
         let rig = try await Rig.start()
         let od = try #require(try rig.sources()[0] as? OneDriveSource)
-        #expect(od.oauth?.scope == "Files.Read offline_access")
-        #expect(od.oauth?.deviceURL?.path == "/consumers/oauth2/v2.0/devicecode")
+        #expect(od.account.oauth?.scope == "Files.Read offline_access")
+        #expect(od.account.oauth?.deviceURL?.path == "/consumers/oauth2/v2.0/devicecode")
         let defaults = try #require(try Configuration.parse("""
             [[source]]
             name = "x"
@@ -61,8 +61,8 @@ struct OneDriveLoginTests {
             client_id = "abc"
             tenant = "organizations"
             """, relativeTo: rig.folder).sources.source(named: "x") as? OneDriveSource)
-        #expect(defaults.oauth?.tokenURL.absoluteString == "https://login.microsoftonline.com/organizations/oauth2/v2.0/token")
-        #expect(defaults.apiURL.absoluteString == "https://graph.microsoft.com/v1.0" && defaults.path == "/")
+        #expect(defaults.account.oauth?.tokenURL.absoluteString == "https://login.microsoftonline.com/organizations/oauth2/v2.0/token")
+        #expect(defaults.account.apiURL.absoluteString == "https://graph.microsoft.com/v1.0" && defaults.path == "/")
 
         let record = try await rig.deviceLogin()
         #expect(record.accessToken != nil && record.refreshToken != nil && record.expiresAt != nil)

@@ -20,10 +20,10 @@ final class DropboxClient: Sendable {
 
     var name: String { source.name }
 
-    init(source: DropboxSource, tokens: any AccessTokens, readTimeout: Double) throws {
+    init(source: DropboxSource, readTimeout: Double) throws {
         self.source = source
-        let hosts = Set([source.apiURL, source.contentURL].compactMap { URLOrigin($0) })
-        session = try TokenSession(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens, scheme: "Bearer") { url in
+        let hosts = Set([source.account.apiURL, source.contentURL].compactMap { URLOrigin($0) })
+        session = try source.account.session(readTimeout: readTimeout, scheme: "Bearer") { url in
             URLOrigin(url).map { hosts.contains($0) } ?? false
         }
     }
@@ -33,7 +33,7 @@ final class DropboxClient: Sendable {
     /// `files/list_folder`: the first page of a folder's entries (not recursive).
     nonisolated(nonsending) func listFolder(_ path: String) async throws -> DropboxListing {
         let bytes = try await rpc("files/list_folder", [("path", .string(path)), ("recursive", .bool(false)),
-                                                        ("include_deleted", .bool(false)), ("limit", .int(source.pageSize))], about: path)
+                                                        ("include_deleted", .bool(false)), ("limit", .int(source.account.pageSize))], about: path)
         return try listing(bytes, about: path)
     }
 
@@ -62,7 +62,7 @@ final class DropboxClient: Sendable {
     }
 
     private nonisolated(nonsending) func rpc(_ name: String, _ fields: [(String, DropboxArgument.Value)], about file: String) async throws -> [UInt8] {
-        let answer = try await session.call(endpoint(source.apiURL, name), method: .POST,
+        let answer = try await session.call(endpoint(source.account.apiURL, name), method: .POST,
                                             headers: ["Content-Type": "application/json", "Accept": "application/json"],
                                             body: DropboxArgument.json(fields), largest: Self.largestAnswer, about: file)
         guard answer.status == .ok else {

@@ -20,12 +20,11 @@ final class OneDriveClient: Sendable {
 
     var name: String { source.name }
 
-    init(source: OneDriveSource, tokens: any AccessTokens, readTimeout: Double) throws {
+    init(source: OneDriveSource, readTimeout: Double) throws {
         self.source = source
-        let origin = URLOrigin(source.apiURL)
+        let origin = URLOrigin(source.account.apiURL)
         self.origin = origin
-        session = try TokenSession(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens,
-                                   scheme: "Bearer") { URLOrigin($0) == origin }
+        session = try source.account.session(readTimeout: readTimeout, scheme: "Bearer") { URLOrigin($0) == origin }
     }
 
     /// `GET /me/drive/root:/PATH`: a file's or folder's driveItem.
@@ -52,7 +51,7 @@ final class OneDriveClient: Sendable {
             }
             target = link
         } else {
-            target = url(OneDrivePath.address(ofKey: key, then: "/children"), query: [("$top", String(source.pageSize))])
+            target = url(OneDrivePath.address(ofKey: key, then: "/children"), query: [("$top", String(source.account.pageSize))])
         }
         let bytes = try await call(target, about: path)
         do {
@@ -100,8 +99,8 @@ final class OneDriveClient: Sendable {
     }
 
     private func url(_ address: String, query: [(String, String)] = []) -> URL {
-        var base = source.apiURL.absoluteString
+        var base = source.account.apiURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
-        return URL(string: base + address + (query.isEmpty ? "" : "?" + FormEncoding.query(query))) ?? source.apiURL
+        return URL(string: base + address + (query.isEmpty ? "" : "?" + FormEncoding.query(query))) ?? source.account.apiURL
     }
 }

@@ -7,35 +7,25 @@ import Model
 /// (`@odata.nextLink`), played through the pre-authenticated URLs Graph redirects `/content` to,
 /// fetched with ranges and without the token. Its tracks are `cloudplayer://NAME/PATH`, the file's
 /// path in the drive: never a download URL, so never a credential.
-package struct OneDriveSource: SourceType, OAuthSource, Equatable {
+package struct OneDriveSource: SourceType, CloudAccountSource, Equatable {
     package static let typeName = "onedrive"
     static let defaultAPI = URL(string: "https://graph.microsoft.com/v1.0")!
     /// What a login asks for: reading the user's files, and a refresh token (`offline_access`).
     /// https://learn.microsoft.com/graph/permissions-reference#filesread
     static let scope = "Files.Read offline_access"
-    static let keys = Set(["path", "tenant", "token", "token_file", "token_command", "api_url", "page_size", "tls_ca_file"])
-        .union(OAuthSettings.keys)
+    static let keys = CloudAccount.keys.union(["path", "tenant"])
 
-    package let name: String
+    package var name: String { account.name }
     /// The folder scanned, `/` or `/Music` (no trailing slash but for the drive's root).
     package var path: String
-    package var token: Secret.Origin?
-    /// A login's settings (`cloudplayerctl login NAME`), when no token is configured.
-    package var oauth: OAuthSettings?
-    /// Graph's root, `…/v1.0`.
-    package var apiURL: URL
-    /// Children per listing page (`$top`).
-    package var pageSize: Int
-    package var tlsCAFile: String?
-    /// Where a login's tokens are kept.
-    package var tokenStore = TokenStore.standard
+    /// Its token or login, Graph's root (`…/v1.0`), and children per listing page (`$top`).
+    package var account: CloudAccount
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> OneDriveSource {
         try section.allow(keys)
         var path = try section.string("path")?.value ?? "/"
         if !path.hasPrefix("/") { path = "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        let token = try section.secret("token")
         // The Microsoft identity platform: `common` takes personal and work accounts alike,
         // `consumers` only personal ones, `organizations` or a tenant id only work ones.
         // https://learn.microsoft.com/entra/identity-platform/v2-oauth2-device-code
@@ -44,24 +34,21 @@ package struct OneDriveSource: SourceType, OAuthSource, Equatable {
             throw section.error("tenant", line: tenant.line, "expected common, consumers, organizations or a tenant id")
         }
         let login = "https://login.microsoftonline.com/\(tenant?.value ?? "common")/oauth2/v2.0/"
-        let oauth = try OAuthSettings.configure(section, authURL: URL(string: login + "authorize")!, tokenURL: URL(string: login + "token")!,
-                                                deviceURL: URL(string: login + "devicecode")!, scope: scope)
-        try OAuthSettings.requireOne(token: token, oauth: oauth, in: section)
-        let pageSize = try section.integer("page_size", in: 1...1_000) ?? 200
-        return OneDriveSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil,
-                              apiURL: try section.httpURL("api_url") ?? defaultAPI, pageSize: pageSize,
-                              tlsCAFile: try section.path("tls_ca_file")?.path)
+        let account = try CloudAccount.configure(section, api: defaultAPI, pageSizes: 1...1_000, pageSize: 200) { section throws(ConfigError) in
+            try OAuthSettings.configure(section, authURL: URL(string: login + "authorize")!, tokenURL: URL(string: login + "token")!,
+                                        deviceURL: URL(string: login + "devicecode")!, scope: scope)
+        }
+        return OneDriveSource(path: path, account: account)
     }
 
     /// None: tracks are paths in the drive, not URLs.
     package var root: URL? { nil }
-    package var shownLocation: String { "onedrive:\(path) at \(URLOrigin(apiURL)?.description ?? apiURL.absoluteString)" }
+    package var shownLocation: String { "onedrive:\(path) at \(account.shownHost)" }
     package var isScannable: Bool { true }
-    package var status: String? { loginStatus }
+    package var status: String? { account.loginStatus }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try OneDriveClient(source: self, tokens: try accessTokens(readTimeout: environment.readTimeout),
-                                        readTimeout: environment.readTimeout)
+        let client = try OneDriveClient(source: self, readTimeout: environment.readTimeout)
         return Source(storage: OneDriveStorage(client: client), input: .remote(OneDriveInput(client: client)))
     }
 }

@@ -26,12 +26,12 @@ final class YandexDiskClient: Sendable {
     var name: String { source.name }
     var transport: HTTPTransport { session.transport }
 
-    init(source: YandexDiskSource, tokens: any AccessTokens, readTimeout: Double) throws {
+    init(source: YandexDiskSource, readTimeout: Double) throws {
         self.source = source
         let downloadHosts = Locked<Set<URLOrigin>>([])
         self.downloadHosts = downloadHosts
-        let api = URLOrigin(source.apiURL)
-        session = try TokenSession(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, tokens: tokens, scheme: "OAuth") { url in
+        let api = URLOrigin(source.account.apiURL)
+        session = try source.account.session(readTimeout: readTimeout, scheme: "OAuth") { url in
             guard let origin = URLOrigin(url) else { return false }
             return origin == api || downloadHosts.withLock { $0.contains(origin) }
         }
@@ -100,8 +100,8 @@ final class YandexDiskClient: Sendable {
     }
 
     private func api(_ endpoint: String, _ query: [(String, String)]) -> URL {
-        var base = source.apiURL.absoluteString
+        var base = source.account.apiURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
-        return URL(string: base + endpoint + "?" + FormEncoding.query(query)) ?? source.apiURL
+        return URL(string: base + endpoint + "?" + FormEncoding.query(query)) ?? source.account.apiURL
     }
 }

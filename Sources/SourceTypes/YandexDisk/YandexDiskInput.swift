@@ -44,7 +44,7 @@ struct YandexDiskInput: RemoteInput {
     }
 
     func server(of location: TrackLocation) -> String {
-        URLOrigin(client.source.apiURL)?.description ?? name
+        URLOrigin(client.source.account.apiURL)?.description ?? name
     }
 
     func shutdown() async {

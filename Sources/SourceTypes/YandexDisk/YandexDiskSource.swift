@@ -7,24 +7,16 @@ import Model
 /// endpoint, which throttles third-party clients). Listed page by page, played through
 /// short-lived download links (`href`) with ranges. Its tracks are `cloudplayer://NAME/PATH`, the
 /// file's path on the disk: never a download link, so never a credential.
-package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
+package struct YandexDiskSource: SourceType, CloudAccountSource, Equatable {
     package static let typeName = "yandex-disk"
     static let defaultAPI = URL(string: "https://cloud-api.yandex.net")!
-    static let keys = Set(["path", "token", "token_file", "token_command", "api_url", "page_size", "tls_ca_file"])
-        .union(OAuthSettings.keys)
+    static let keys = CloudAccount.keys.union(["path"])
 
-    package let name: String
+    package var name: String { account.name }
     /// The folder scanned, `/` or `/Music` (no trailing slash but for the disk's root).
     package var path: String
-    package var token: Secret.Origin?
-    /// A login's settings (`cloudplayerctl login NAME`), when no token is configured.
-    package var oauth: OAuthSettings?
-    package var apiURL: URL
-    /// Items per listing page (`limit`).
-    package var pageSize: Int
-    package var tlsCAFile: String?
-    /// Where a login's tokens are kept.
-    package var tokenStore = TokenStore.standard
+    /// Its token or login, API root, and items per listing page (`limit`).
+    package var account: CloudAccount
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> YandexDiskSource {
         try section.allow(keys)
@@ -32,29 +24,27 @@ package struct YandexDiskSource: SourceType, OAuthSource, Equatable {
         if path.hasPrefix("disk:") { path.removeFirst(5) }
         if !path.hasPrefix("/") { path = "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        let token = try section.secret("token")
-        // Yandex OAuth: a device flow (https://yandex.com/dev/id/doc/en/codes/screen-code-oauth),
-        // its device code redeemed as `grant_type=device_code` with `code`.
-        var oauth = try OAuthSettings.configure(section, authURL: URL(string: "https://oauth.yandex.com/authorize")!,
-                                                tokenURL: URL(string: "https://oauth.yandex.com/token")!,
-                                                deviceURL: URL(string: "https://oauth.yandex.com/device/code")!)
-        oauth?.deviceGrantType = "device_code"
-        oauth?.deviceCodeParameter = "code"
-        try OAuthSettings.requireOne(token: token, oauth: oauth, in: section)
-        let pageSize = try section.integer("page_size", in: 1...1_000) ?? 200
-        return YandexDiskSource(name: section.name, path: path, token: token, oauth: token == nil ? oauth : nil, apiURL: try section.httpURL("api_url") ?? defaultAPI,
-                                pageSize: pageSize, tlsCAFile: try section.path("tls_ca_file")?.path)
+        let account = try CloudAccount.configure(section, api: defaultAPI, pageSizes: 1...1_000, pageSize: 200) { section throws(ConfigError) in
+            // Yandex OAuth: a device flow (https://yandex.com/dev/id/doc/en/codes/screen-code-oauth),
+            // its device code redeemed as `grant_type=device_code` with `code`.
+            var oauth = try OAuthSettings.configure(section, authURL: URL(string: "https://oauth.yandex.com/authorize")!,
+                                                    tokenURL: URL(string: "https://oauth.yandex.com/token")!,
+                                                    deviceURL: URL(string: "https://oauth.yandex.com/device/code")!)
+            oauth?.deviceGrantType = "device_code"
+            oauth?.deviceCodeParameter = "code"
+            return oauth
+        }
+        return YandexDiskSource(path: path, account: account)
     }
 
     /// None: tracks are paths on the disk, not URLs.
     package var root: URL? { nil }
-    package var shownLocation: String { "disk:\(path) at \(URLOrigin(apiURL)?.description ?? apiURL.absoluteString)" }
+    package var shownLocation: String { "disk:\(path) at \(account.shownHost)" }
     package var isScannable: Bool { true }
-    package var status: String? { loginStatus }
+    package var status: String? { account.loginStatus }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let tokens = try accessTokens(readTimeout: environment.readTimeout)
-        let client = try YandexDiskClient(source: self, tokens: tokens, readTimeout: environment.readTimeout)
+        let client = try YandexDiskClient(source: self, readTimeout: environment.readTimeout)
         return Source(storage: YandexDiskStorage(client: client), input: .remote(YandexDiskInput(client: client)))
     }
 }

@@ -20,7 +20,7 @@ struct YandexDiskStorage: MediaStorage {
     nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
         guard folder.location.source == client.name else { throw LoaderError.badResponse("not a folder of this source") }
         let path = YandexDiskPath.path(ofKey: folder.location.key)
-        let pageSize = client.source.pageSize
+        let pageSize = client.source.account.pageSize
         var listing = StorageListing()
         var offset = 0
         for _ in 0..<Self.mostPages {
