@@ -67,7 +67,7 @@ package final class Manager1Service: Sendable {
             await player.perform(.add(items, at: .end, play: play))
             return UInt32(items.count)
         }
-        interface.method(Manager1.queueList) { [self] () async in await queue() }
+        interface.method(Manager1.queueList) { [self] () async in queue() }
         interface.method(Manager1.queueClear) { [self] in
             await player.perform(.replaceQueue([], play: false))
             return BusNothing()
@@ -290,17 +290,17 @@ package final class Manager1Service: Sendable {
         return status
     }
 
-    private func queue() async -> [Manager1.QueuedTrack] {
+    /// The queue as the player's last snapshot has it, with how much of each track the cache
+    /// holds (which the player follows for every queued track).
+    private func queue() -> [Manager1.QueuedTrack] {
         let snapshot = player.latest
-        var tracks: [Manager1.QueuedTrack] = []
-        for (index, entry) in snapshot.queue.entries.enumerated() {
+        return snapshot.queue.entries.enumerated().map { index, entry in
             var track = Manager1.QueuedTrack(index: UInt32(index), url: entry.location.uri, title: entry.title,
                                              current: entry.id == snapshot.current?.id, artist: entry.metadata.tags.artist,
                                              duration: entry.metadata.duration)
-            track.cached = await loader.cacheState(of: entry.location).rawValue
-            tracks.append(track)
+            track.cached = snapshot.cached[entry.location]?.rawValue
+            return track
         }
-        return tracks
     }
 
     private func sources() async throws -> [Manager1.Source] {
