@@ -24,8 +24,9 @@ extension Secret {
         case file(String)
         case command(String)
 
-        /// The secret itself; a trailing newline is not part of it.
-        package func resolve() throws -> Secret {
+        /// The secret itself; a trailing newline is not part of it. A command taking longer than
+        /// `timeout` seconds is stopped and is an error.
+        package func resolve(timeout: Int = commandTimeout) throws -> Secret {
             switch self {
             case .inline(let secret):
                 return secret
@@ -35,7 +36,7 @@ extension Secret {
                 }
                 return Secret(Self.trimmed(String(decoding: data, as: UTF8.self)))
             case .command(let command):
-                return Secret(Self.trimmed(try Self.run(command)))
+                return Secret(Self.trimmed(try Self.run(command, timeout: timeout)))
             }
         }
 
@@ -45,12 +46,18 @@ extension Secret {
             return text
         }
 
+        /// How long a secret command may take (a keyring waiting for an unlock prompt that
+        /// never comes must not hold a source or the scrobbler for ever).
+        package static let commandTimeout = 30
+
         /// Runs `command` with `/bin/sh -c` and returns what it printed; its failure names the
-        /// command, never its output.
-        private static func run(_ command: String) throws -> String {
+        /// command, never its output. Run under `timeout`, which kills the command's whole
+        /// process group when it takes too long — with SIGKILL, which no inherited signal mask
+        /// holds back, so no grandchild keeps the pipe open (timeout dies with its group).
+        private static func run(_ command: String, timeout: Int) throws -> String {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = ["--signal=KILL", String(timeout), "/bin/sh", "-c", command]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -59,6 +66,9 @@ extension Secret {
             }
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+                throw ConfigError(line: nil, "the secret command '\(command)' did not finish within \(timeout) s")
+            }
             guard process.terminationStatus == 0 else {
                 throw ConfigError(line: nil, "the secret command '\(command)' failed (status \(process.terminationStatus))")
             }

@@ -257,13 +257,16 @@ package actor ListenBrainzScrobbler {
         }
     }
 
-    /// The transport, made once per settings: the token only to the service's own origin.
+    /// The transport, made once per settings: the token — read once here, on the scrobbler's
+    /// own thread (a `listenbrainz_token_command` runs once per config, not per request) — only
+    /// to the service's own origin.
     private func openTransport(_ settings: ListenBrainzSettings) throws -> HTTPTransport {
         if let transport { return transport }
         let origin = URLOrigin(settings.url)
+        let header = "Token \(try settings.token.resolve().reveal())"
         let made = try HTTPTransport(name: "ListenBrainz", readTimeout: 30) { url in
             guard let origin, URLOrigin(url) == origin else { return [:] }
-            return ["Authorization": "Token \(try settings.token.resolve().reveal())"]
+            return ["Authorization": header]
         }
         transport = made
         return made
