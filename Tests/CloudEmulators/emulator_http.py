@@ -2,7 +2,7 @@
 JSON or text, records every exchange for the tests' /_control/log, serves a file's bytes with
 Range as RFC 9110 §14 says (206 + Content-Range, 416 past the end), and applies the tests'
 /_control changes to the emulator's state."""
-import json, threading
+import json, threading, time
 from http.server import BaseHTTPRequestHandler
 
 lock = threading.RLock()
@@ -72,15 +72,19 @@ class EmulatorHandler(BaseHTTPRequestHandler):
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, size))
         self.end_headers()
         sent = 0
+        rate = self.state.get("download_rate")  # bytes/s: a test's slow network (a control)
         try:
             with open(full, "rb") as f:
                 f.seek(start)
                 while sent < length:
-                    chunk = f.read(min(65536, length - sent))
+                    chunk = f.read(min(16384 if rate else 65536, length - sent))
                     if not chunk:
                         break
                     self.wfile.write(chunk)
                     sent += len(chunk)
+                    if rate:
+                        self.wfile.flush()
+                        time.sleep(len(chunk) / rate)
         except (BrokenPipeError, ConnectionResetError):
             pass
         self.record(status, sent)

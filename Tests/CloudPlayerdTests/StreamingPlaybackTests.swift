@@ -212,23 +212,9 @@ import TestSupport
         for name in names { try rig.server.publish(try await Fixtures.shared.url(.longMP3), as: name) }
         rig.proxy.setRate(bytesPerSecond: 400_000)
         let config = try rig.configFile()
-        var generator = SystemRandomNumberGenerator()
-        var wrongBytes = 0
-        for round in 0..<Self.killRounds {
-            let start = String(Int.random(in: 0..<55, using: &generator))
-            let url = rig.proxy.baseURL.appendingPathComponent(names[round % names.count])
-            let player = try ChildProcess(BuiltProducts.cloudplayerd,
-                                          ["play", "--no-mpris", "--quiet", "--config", config, "--output", "null",
-                                           "--start", start, url.absoluteString],
-                                          environment: BuiltProducts.isolation)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 100..<900, using: &generator)))
-            player.signal(SIGKILL)
-            _ = await player.wait()
-            for entry in rig.cache.entries {
-                let check = try rig.cache.compare(entry, with: origin)
-                #expect(check.wrong == 0, "round \(round): \(check.wrong) wrong bytes recorded")
-                wrongBytes += check.wrong
-            }
+        let wrongBytes = try await KillLoop.run(rounds: Self.killRounds, cache: rig.cache, origin: origin, startsBefore: 55) { round, start in
+            ["play", "--no-mpris", "--quiet", "--config", config, "--output", "null", "--start", String(start),
+             rig.proxy.baseURL.appendingPathComponent(names[round % names.count]).absoluteString]
         }
         let recorded = try rig.cache.entries.reduce(Int64(0)) { $0 + (try rig.cache.compare($1, with: origin)).recorded }
         #expect(recorded > 0, "downloads were recorded between kills")

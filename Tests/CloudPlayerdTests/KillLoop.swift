@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `cloudplayerd play` killed with SIGKILL at a random moment, again and again: after each kill
+/// every record in the cache vouches only for bytes equal to the origin's. What the WebDAV kill
+/// test and the cloud sources' share.
+enum KillLoop {
+    /// Runs `rounds` plays (`arguments(round, start)`: the command line of round `round`,
+    /// starting `start` seconds in), each killed after 0.1–0.9 s; returns the wrong bytes seen.
+    static func run(rounds: Int, cache: CacheInspector, origin: Data, startsBefore seconds: Int,
+                    arguments: (_ round: Int, _ start: Int) -> [String]) async throws -> Int {
+        var generator = SystemRandomNumberGenerator()
+        var wrongBytes = 0
+        for round in 0..<rounds {
+            let player = try ChildProcess(BuiltProducts.cloudplayerd, arguments(round, Int.random(in: 0..<seconds, using: &generator)),
+                                          environment: BuiltProducts.isolation)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100..<900, using: &generator)))
+            player.signal(SIGKILL)
+            _ = await player.wait()
+            for entry in cache.entries {
+                let check = try cache.compare(entry, with: origin)
+                #expect(check.wrong == 0, "round \(round): \(check.wrong) wrong bytes recorded")
+                wrongBytes += check.wrong
+            }
+        }
+        return wrongBytes
+    }
+}
