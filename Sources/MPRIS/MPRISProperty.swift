@@ -17,8 +17,10 @@ struct MPRISProperty: Sendable {
     private let publish: @Sendable (BusInterface, Locked<MPRISState>, Player) -> Void
 
     static let identity = "cloudplayerd"
-    static let uriSchemes = ["file", "http", "https"]
-    static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus"]
+    /// `cloudplayer://SOURCE/PATH`: a track of a source that has no URLs of its own (a cloud
+    /// drive, S3), as the library and the track list name it.
+    static let uriSchemes = ["file", "http", "https", TrackLocation.scheme]
+    static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus", "audio/flac", "audio/x-flac", "audio/vorbis", "audio/x-vorbis+ogg"]
 
     static let all: [MPRISProperty] = [
         // org.mpris.MediaPlayer2

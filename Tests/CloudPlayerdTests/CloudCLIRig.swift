@@ -61,9 +61,16 @@ final class CloudCLIRig {
         printed += played.stdout + played.stderr
     }
 
-    /// After its refresh token was revoked: `source` scans "needs login", `sources` says so, and
-    /// "plain" goes on.
-    func checkNeedsLogin(_ source: String) async throws {
+    /// After its refresh token was revoked: `source` scans "needs login", `sources` says so, an
+    /// MPRIS OpenUri of one of its tracks not cached is refused saying so, and "plain" goes on.
+    func checkNeedsLogin(_ source: String, on server: any EmulatedCloud) async throws {
+        let notCached = try server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Music/not-cached.mp3")
+        defer { try? FileManager.default.removeItem(at: notCached) }
+        let opened = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.busName, "/org/mpris/MediaPlayer2",
+                                                  "org.mpris.MediaPlayer2.Player", "OpenUri", "s", "cloudplayer://\(source)/Music/not-cached.mp3"])
+        #expect(opened.status != 0 && opened.stderr.contains("needs login") && opened.stderr.contains("cloudplayerctl login \(source)"),
+                "\(opened.stdout) \(opened.stderr)")
+        printed += opened.stdout + opened.stderr
         let refused = try await ctl("scan", source)
         #expect(refused.status == 1 && refused.stdout.contains("needs login"), "\(refused.stdout) \(refused.stderr)")
         let sources = try await ctl("sources")

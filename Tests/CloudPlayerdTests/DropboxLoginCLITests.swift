@@ -52,7 +52,7 @@ struct DropboxLoginCLITests {
 
         // The refresh token is revoked: "needs login" for dbx; plain goes on.
         try await server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
-        try await rig.checkNeedsLogin("dbx")
+        try await rig.checkNeedsLogin("dbx", on: server)
 
         // Again, pasting the code the provider's page shows (no redirect): through a pipe on stdin.
         let pipe = rig.folder.appendingPathComponent("stdin")

@@ -48,7 +48,7 @@ struct OneDriveLoginCLITests {
 
         // The refresh token is revoked: "needs login" for od; plain goes on.
         try await server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
-        try await rig.checkNeedsLogin("od")
+        try await rig.checkNeedsLogin("od", on: server)
 
         tokens.insert(server.token)
         #expect(tokens.count >= 5)

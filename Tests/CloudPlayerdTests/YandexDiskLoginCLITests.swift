@@ -46,7 +46,7 @@ struct YandexDiskLoginCLITests {
 
         // The refresh token is revoked: "needs login" for yd; plain goes on.
         try await server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
-        try await rig.checkNeedsLogin("yd")
+        try await rig.checkNeedsLogin("yd", on: server)
 
         // Again, in a browser this time: the authorize page sends the browser back to the
         // loopback listener with a code, redeemed with the PKCE verifier.

@@ -25,6 +25,7 @@ package struct SourceSet: Sendable {
     /// Judged as the URL will be fetched (dot segments resolved, `%2e%2e` too), so one location
     /// never has two answers.
     package func location(of url: URL) -> TrackLocation {
+        if url.scheme?.lowercased() == TrackLocation.scheme { return location(of: url.absoluteString) }
         guard let canonical = CanonicalURL(url) else { return TrackLocation(url: url) }
         return location(of: canonical)
     }
