@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Library
 import Loader
@@ -33,5 +34,33 @@ extension CloudTestRig {
         let again = try #require(await library.scan([name], loader: loader).first)
         #expect(!again.failed && again.tracks == 1, "\(again)")
         await loader.shutdown()
+    }
+
+    /// The loopback flow with PKCE: the authorize address carries an S256 challenge and a
+    /// 127.0.0.1 redirect; the browser, sent there with a code, is told the login was received;
+    /// the code is redeemed once (the emulator checks the verifier against the challenge) for an
+    /// access and a refresh token. Returns the address the login showed.
+    @discardableResult
+    func checkLoopbackLogin() async throws -> String {
+        let tokenPath = try #require((try sources().first as? any CloudAccountSource)?.account.oauth?.tokenURL.path)
+        let client = try client()
+        let shown = Locked<String?>(nil)
+        async let record = LoopbackLogin(client: client).run { text in shown.withLock { $0 = text } }
+        var address: String?
+        while address == nil {
+            address = shown.withLock { $0 }?.split(separator: "\n").last.map(String.init)
+            if address == nil { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        let url = try #require(address)
+        #expect(url.contains("code_challenge_method=S256") && url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A"), "\(url)")
+        // The browser: follows the provider's redirect to the loopback listener.
+        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", url])
+        #expect(page.stdout.contains("login received"))
+        let result = try await record
+        #expect(result.accessToken != nil && result.refreshToken != nil)
+        let grants = try await server.log().filter { $0.path.split(separator: "?").first.map(String.init) == tokenPath }
+        #expect(grants.count == 1 && grants.first?.status == 200, "the emulator checked the verifier against the challenge: \(grants.map(\.status))")
+        await client.shutdown()
+        return url
     }
 }

@@ -77,6 +77,12 @@ struct OneDriveLoginTests {
         await loader.shutdown()
     }
 
+    @Test("the loopback flow with PKCE (`--browser`): Microsoft's authorize endpoint of the tenant redirects to 127.0.0.1 with a code, redeemed with the S256 verifier")
+    func loopbackFlow() async throws {
+        let address = try await Rig.start().checkLoopbackLogin()
+        #expect(address.contains("/consumers/oauth2/v2.0/authorize?") && address.contains("scope=Files.Read%20offline_access"), "\(address)")
+    }
+
     @Test("an access token near its expiry is refreshed first, one that meets a 401 is refreshed once; each rotated refresh token is written back and the tracks play to their ends")
     func refresh() async throws {
         let rig = try await Rig.start()
