@@ -46,12 +46,7 @@ extension CloudTestRig {
         let client = try client()
         let shown = Locked<String?>(nil)
         async let record = LoopbackLogin(client: client).run { text in shown.withLock { $0 = text } }
-        var address: String?
-        while address == nil {
-            address = shown.withLock { $0 }?.split(separator: "\n").last.map(String.init)
-            if address == nil { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        let url = try #require(address)
+        let url = try await Self.lastWord(of: shown, separator: "\n")
         #expect(url.contains("code_challenge_method=S256") && url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A"), "\(url)")
         // The browser: follows the provider's redirect to the loopback listener.
         let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", url])
@@ -62,5 +57,13 @@ extension CloudTestRig {
         #expect(grants.count == 1 && grants.first?.status == 200, "the emulator checked the verifier against the challenge: \(grants.map(\.status))")
         await client.shutdown()
         return url
+    }
+
+    /// The last word of what a login showed the user (the user code, or the address), once shown.
+    static func lastWord(of shown: Locked<String?>, separator: Character = " ") async throws -> String {
+        while true {
+            if let word = shown.withLock({ $0 })?.split(separator: separator).last { return String(word) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
     }
 }

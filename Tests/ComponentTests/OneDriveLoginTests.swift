@@ -28,15 +28,11 @@ struct OneDriveLoginTests {
             let client = try client()
             let shown = Locked<String?>(nil)
             async let record = DeviceLogin(client: client).run { text in shown.withLock { $0 = text } }
-            var code: String?
-            while code == nil {
-                code = shown.withLock { $0 }?.split(separator: " ").last.map(String.init)
-                if code == nil { try await Task.sleep(for: .milliseconds(25)) }
-            }
+            let code = try await Self.lastWord(of: shown)
             while try await server.log().contains(where: { $0.path.hasSuffix("/oauth2/v2.0/token") && $0.status == 400 }) == false {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            try await server.enter(userCode: try #require(code))
+            try await server.enter(userCode: code)
             let result = try await record
             try await store.save(result, for: "od")
             await client.shutdown()

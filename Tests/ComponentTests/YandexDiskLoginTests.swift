@@ -43,14 +43,6 @@ struct YandexDiskLoginTests {
             return result
         }
 
-        /// The last word of what a login showed the user (the user code, or the address), once shown.
-        static func lastWord(of shown: Locked<String?>, separator: Character = " ") async throws -> String {
-            while true {
-                if let word = shown.withLock({ $0 })?.split(separator: separator).last { return String(word) }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-        }
-
         var tokenRequests: [YandexDiskTestServer.Exchange] {
             get async throws { try await server.log().filter { $0.path == "/token" } }
         }
