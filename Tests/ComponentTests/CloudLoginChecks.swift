@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Library
 import Loader
@@ -7,7 +8,7 @@ import Testing
 import TestSupport
 
 /// What every cloud source type's login must do, checked the same way for each (Yandex.Disk, OneDrive,
-/// Dropbox) through the shared OAuth code: each suite calls these with its rig and its login.
+/// Dropbox, Google Drive) through the shared OAuth code: each suite calls these with its rig and its login.
 extension CloudTestRig {
     /// A revoked refresh token marks the first source "needs login" (its status, a clear error,
     /// the refused token not kept) while "plain" goes on; `login` again works without a restart.
@@ -33,5 +34,60 @@ extension CloudTestRig {
         let again = try #require(await library.scan([name], loader: loader).first)
         #expect(!again.failed && again.tracks == 1, "\(again)")
         await loader.shutdown()
+    }
+
+    /// Access tokens that expire after a few seconds: a login's token lasting 3 s is refreshed
+    /// ahead of expiry on first use (one request to `tokenPath`); once every access token has
+    /// ended, the next request meets a 401 and is answered by one refresh; the track plays on to
+    /// its end. The answer: the login's tokens and the refreshed ones, for the provider's own
+    /// checks (a refresh token kept or rotated).
+    func checkRefresh(tokenPath: String, login: () async throws -> TokenRecord) async throws -> (first: TokenRecord, refreshed: TokenRecord) {
+        // A login's token lasts 3 s: inside the minute before expiry, so it is refreshed on first use.
+        try await server.control(#"{"access_ttl": 3}"#)
+        let first = try await login()
+        let name = try #require(try sources().first?.name)
+        let originFile = try await Fixtures.shared.url(.longMP3)
+        let origin = try Data(contentsOf: originFile)
+        try server.publish(originFile, as: "Music/long.mp3")
+        let location = TrackLocation(source: name, key: "Music/long.mp3")
+        try await server.control(#"{"access_ttl": 3600, "clear_log": true}"#)
+        let loader = try self.loader()
+        let half = origin.count / 2
+        #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
+        #expect(try await server.log().filter { $0.path == tokenPath }.count == 1, "refreshed ahead of expiry")
+        let refreshed = try #require(try store.loadNow(name))
+        #expect(refreshed.accessToken != first.accessToken)
+
+        // Every access token ends at once: the next request meets a 401.
+        try await server.control(#"{"expire_access": true, "clear_log": true}"#)
+        #expect(try await loader.open(location).readWhole() == origin)
+        await loader.shutdown()
+        let log = try await server.log()
+        #expect(log.contains { $0.status == 401 } && log.filter { $0.path == tokenPath }.count == 1, "one refresh after the 401")
+        return (first, refreshed)
+    }
+
+    /// Logs the first source in on a loopback redirect (`port`: a registered one, else any), the
+    /// browser following the provider's redirect as soon as the address is shown; the tokens
+    /// stored. The answer: the tokens, and the address the user was sent to.
+    func loopbackLogin(port: Int = 0) async throws -> (record: TokenRecord, address: String) {
+        let client = try client()
+        let shown = Locked<String?>(nil)
+        async let record = LoopbackLogin(client: client, port: port).run { text in shown.withLock { $0 = text } }
+        let address = try await Self.lastLine(of: shown)
+        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
+        #expect(page.stdout.contains("login received"))
+        let result = try await record
+        try await store.save(result, for: client.source)
+        await client.shutdown()
+        return (result, address)
+    }
+
+    /// The last line of what a login showed the user, once shown.
+    static func lastLine(of shown: Locked<String?>) async throws -> String {
+        while true {
+            if let line = shown.withLock({ $0 })?.split(separator: "\n").last { return String(line) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
     }
 }
