@@ -50,7 +50,7 @@ Docs:
 import base64, hashlib, json, os, re, secrets, sys, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from emulator_http import EmulatorHandler, apply_control, arguments, lock, s256, serve
+from emulator_http import EmulatorHandler, apply_control, arguments, lock, mint, s256, serve
 
 FOLDER = "application/vnd.google-apps.folder"
 SHORTCUT = "application/vnd.google-apps.shortcut"
@@ -187,18 +187,11 @@ def parse_q(q):
 
 def issue(offline):
     """A token answer [native]: a refresh token on a code only when offline access was asked."""
-    access = "ya29.acc-" + secrets.token_urlsafe(24)
-    with lock:
-        state["access"][access] = time.monotonic() + state["access_ttl"]
-        ttl = state["access_ttl"]
-    answer = {"access_token": access, "expires_in": int(ttl), "scope": SCOPE, "token_type": "Bearer"}
-    if offline:
-        refresh = "1//rt-" + secrets.token_urlsafe(24)
-        with lock:
-            state["refresh"][refresh] = True
+    access, ttl, refresh = mint(state, "ya29.acc-", "1//rt-" if offline else None)
+    answer = {"access_token": access, "expires_in": ttl, "scope": SCOPE, "token_type": "Bearer"}
+    if refresh:
         answer["refresh_token"] = refresh
     return answer
-
 
 class Handler(EmulatorHandler):
     state = state

@@ -97,6 +97,23 @@ package final class TokenSession: Sendable {
         RetryAfter.delay(in: headers) ?? .seconds(attempt)
     }
 
+    /// A refusal of the API as one message naming the source and the file (`file`), with the
+    /// provider's own error code (`code`) and words when they repeat no token; `missing`: how the
+    /// provider's 404 is said ("not in the drive").
+    package func refusal(_ status: HTTPResponseStatus, code: String?, words: String?, about file: String, missing: String) -> LoaderError {
+        let kind = code.map { " \($0)" } ?? ""
+        let words = withoutToken(words)
+        let said = words.isEmpty ? "" : ": \(words)"
+        let reason = switch status.code {
+        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
+        case 403: "access refused (HTTP 403\(kind)\(said))"
+        case 404: "\(missing) (HTTP 404\(kind)\(said))"
+        case 429: "the API is busy (HTTP 429\(kind)\(said))"
+        default: "the API answered HTTP \(status.code)\(kind)\(said)"
+        }
+        return .service(source: name, reason: "\(file): \(reason)")
+    }
+
     /// A provider's own words for a message, up to 200 characters, or nothing if they repeat the token.
     package func withoutToken(_ words: String?) -> String {
         let words = String((words ?? "").prefix(200))
