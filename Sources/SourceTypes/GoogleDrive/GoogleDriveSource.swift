@@ -54,6 +54,9 @@ package struct GoogleDriveSource: SourceType, OAuthSource, Equatable {
         var oauth = try OAuthSettings.configure(section, authURL: URL(string: "https://accounts.google.com/o/oauth2/v2/auth")!,
                                                 tokenURL: URL(string: "https://oauth2.googleapis.com/token")!, deviceURL: nil, scope: scope)
         oauth?.authorizationParameters = ["access_type": "offline", "prompt": "consent"]
+        // No out-of-band flow any more: a pasted login pastes the loopback address the browser ends at.
+        // https://developers.google.com/identity/protocols/oauth2/resources/oob-migration
+        oauth?.redirectRequired = true
         try OAuthSettings.requireOne(token: token, oauth: oauth, in: section)
         let pageSize = try section.integer("page_size", in: 1...1_000) ?? 500
         return GoogleDriveSource(name: section.name, path: folderID == nil ? path : "/", folderID: folderID?.value, token: token,
