@@ -83,6 +83,33 @@ extension CloudTestRig {
         return (result, address)
     }
 
+    /// Logs the first source in by pasting: `paste` gets the address the login showed and
+    /// answers what the user pastes (a code, or the address the browser ended at). The answer:
+    /// the tokens (not stored), and the address.
+    func pastedLogin(_ paste: (String) async throws -> String) async throws -> (record: TokenRecord, address: String) {
+        let client = try client()
+        let shown = Locked<String?>(nil)
+        let pasted = Locked<String?>(nil)
+        async let record = PastedCodeLogin(client: client).run(show: { text in shown.withLock { $0 = text } }) {
+            while true {
+                if let line = pasted.withLock({ $0 }) { return line + "\n" }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+        }
+        let address = try await Self.lastLine(of: shown)
+        do {
+            let line = try await paste(address)
+            pasted.withLock { $0 = line }
+        } catch {
+            pasted.withLock { $0 = "-" }
+            _ = try? await record
+            throw error
+        }
+        let result = try await record
+        await client.shutdown()
+        return (result, address)
+    }
+
     /// The last line of what a login showed the user, once shown.
     static func lastLine(of shown: Locked<String?>) async throws -> String {
         while true {

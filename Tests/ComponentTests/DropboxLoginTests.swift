@@ -54,23 +54,12 @@ struct DropboxLoginTests {
     @Test("the paste flow: an address without redirect_uri; the code the provider's page shows, pasted, is redeemed with the verifier")
     func pasteFlow() async throws {
         let rig = try await Rig.start()
-        let client = try rig.client()
-        let shown = Locked<String?>(nil)
-        let pasted = Locked<String?>(nil)
-        async let record = PastedCodeLogin(client: client).run(show: { text in shown.withLock { $0 = text } }) {
-            while true {
-                if let code = pasted.withLock({ $0 }) { return code + "\n" }
-                try await Task.sleep(for: .milliseconds(25))
-            }
+        let (result, address) = try await rig.pastedLogin { address in
+            let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
+            return try #require(page.stdout.components(separatedBy: "<code id=\"auth-code\">").last?.components(separatedBy: "</code>").first)
         }
-        let address = try await Rig.lastLine(of: shown)
         #expect(!address.contains("redirect_uri") && address.contains("token_access_type=offline"))
-        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
-        let code = try #require(page.stdout.components(separatedBy: "<code id=\"auth-code\">").last?.components(separatedBy: "</code>").first)
-        pasted.withLock { $0 = code }
-        let result = try await record
         #expect(result.accessToken != nil && result.refreshToken != nil)
-        await client.shutdown()
     }
 
     @Test("access tokens that expire after a few seconds are refreshed (ahead of expiry, and on a 401 expired_access_token) and the track plays on")

@@ -56,33 +56,24 @@ struct GoogleDriveLoginTests {
     @Test("the paste flow: the address still names a 127.0.0.1 redirect (Google has no out-of-band flow); the address the browser ends at, pasted, is redeemed with the verifier; one of another login is refused")
     func pasteFlow() async throws {
         let rig = try await Rig.start()
-        let client = try rig.client()
-        let shown = Locked<String?>(nil)
-        let pasted = Locked<String?>(nil)
-        async let record = PastedCodeLogin(client: client).run(show: { text in shown.withLock { $0 = text } }) {
-            while true {
-                if let line = pasted.withLock({ $0 }) { return line + "\n" }
-                try await Task.sleep(for: .milliseconds(25))
-            }
+        var landed = ""
+        let (result, address) = try await rig.pastedLogin { address in
+            // The browser follows Google's 302 to 127.0.0.1:PORT, where nothing answers: the user copies that address.
+            landed = try await ChildProcess.check("python3", ["-c", """
+                import sys, urllib.request
+                class Stop(urllib.request.HTTPRedirectHandler):
+                    def redirect_request(self, req, fp, code, msg, headers, newurl):
+                        print(newurl); return None
+                try:
+                    urllib.request.build_opener(Stop).open(sys.argv[1])
+                except urllib.error.HTTPError:
+                    pass
+                """, address]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return landed
         }
-        let address = try await Rig.lastLine(of: shown)
         #expect(address.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") && address.contains("access_type=offline"))
-        // The browser follows Google's 302 to 127.0.0.1:PORT, where nothing answers: the user copies that address.
-        let landed = try await ChildProcess.check("python3", ["-c", """
-            import sys, urllib.request
-            class Stop(urllib.request.HTTPRedirectHandler):
-                def redirect_request(self, req, fp, code, msg, headers, newurl):
-                    print(newurl); return None
-            try:
-                urllib.request.build_opener(Stop).open(sys.argv[1])
-            except urllib.error.HTTPError:
-                pass
-            """, address]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(landed.hasPrefix("http://127.0.0.1:") && landed.contains("code="))
-        pasted.withLock { $0 = landed }
-        let result = try await record
         #expect(result.accessToken != nil && result.refreshToken != nil)
-        await client.shutdown()
 
         // An address from another login (another state) is not redeemed.
         let other = landed.replacingOccurrences(of: "state=", with: "state=x")
