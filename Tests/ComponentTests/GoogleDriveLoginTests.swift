@@ -59,16 +59,7 @@ struct GoogleDriveLoginTests {
         var landed = ""
         let (result, address) = try await rig.pastedLogin { address in
             // The browser follows Google's 302 to 127.0.0.1:PORT, where nothing answers: the user copies that address.
-            landed = try await ChildProcess.check("python3", ["-c", """
-                import sys, urllib.request
-                class Stop(urllib.request.HTTPRedirectHandler):
-                    def redirect_request(self, req, fp, code, msg, headers, newurl):
-                        print(newurl); return None
-                try:
-                    urllib.request.build_opener(Stop).open(sys.argv[1])
-                except urllib.error.HTTPError:
-                    pass
-                """, address]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            landed = try await rig.server.landing(of: address)
             return landed
         }
         #expect(address.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") && address.contains("access_type=offline"))
