@@ -139,7 +139,8 @@ final class GoogleDriveClient: Sendable {
         var next: String?
         for _ in 0..<Self.mostPages {
             let page = try await list(folderID, named: name, pageToken: next, about: path)
-            found += page.files.filter { $0.name == name }
+            // Docs files are not in the library: one of the same name does not make a path ambiguous.
+            found += page.files.filter { $0.name == name && !$0.isGoogleApp }
             guard let token = page.nextPageToken else { break }
             next = token
         }

@@ -92,9 +92,10 @@ package final class TokenSession: Sendable {
     }
 
     /// How long to wait before the `attempt`th retry of a busy answer: what its `Retry-After`
-    /// asks, else a second more each time.
+    /// asks, else 1 s, 2 s, 4 s… (exponential backoff, as the providers ask:
+    /// https://developers.google.com/drive/api/guides/limits).
     package static func busyDelay(_ headers: HTTPHeaders, attempt: Int) -> Duration {
-        RetryAfter.delay(in: headers) ?? .seconds(attempt)
+        RetryAfter.delay(in: headers) ?? .seconds(1 << min(max(attempt - 1, 0), 6))
     }
 
     /// A refusal of the API as one message naming the source and the file (`file`), with the
