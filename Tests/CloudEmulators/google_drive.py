@@ -250,6 +250,9 @@ class Handler(EmulatorHandler):
         query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
         if url.path == "/_control/log":
             return self.send_log()
+        if url.path == "/_control/id":
+            # For the tests: the id of a path (what a user reads in a folder's address in Drive).
+            return self.send(200, {"id": id_of(query.get("path", "").strip("/"))})
         if self.server_kind == "accounts":
             if url.path == "/o/oauth2/v2/auth":
                 return self.authorize(query)

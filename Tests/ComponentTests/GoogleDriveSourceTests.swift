@@ -182,6 +182,31 @@ struct GoogleDriveSourceTests {
         #expect(above.problems.count == 1 && above.problems[0].contains("/Music/Live: 2 items of that name in /Music"), "\(above.problems)")
     }
 
+    @Test("folder_id scans that folder, without looking a path up; its tracks' paths start below it, and play")
+    func folderID() async throws {
+        let rig = try await Rig.start()
+        let file = try await Fixtures.shared.url(.vbrMP3)
+        try rig.server.publish(file, as: "Music/Album/a.mp3")
+        let id = try await rig.server.id(of: "Music")
+        let source = try rig.source("""
+            [[source]]
+            name = "gd"
+            type = "google-drive"
+            folder_id = "\(id)"
+            api_url = "\(rig.server.driveURL.absoluteString)"
+            """, named: "gd", token: rig.server.token)
+        let loader = rig.loader(source)
+        let library = try await rig.library()
+        let report = try #require(await library.scan(["gd"], loader: loader).first)
+        #expect(!report.failed && report.tracks == 1, "\(report)")
+        #expect(try await library.tracks(TrackFilter(source: "gd")).map(\.url) == ["cloudplayer://gd/Album/a.mp3"])
+        #expect(try await rig.server.log().allSatisfy { !($0.path.removingPercentEncoding ?? "").contains("name = ") }, "no path looked up")
+        await loader.shutdown()
+        let player = rig.loader(source)
+        #expect(try await player.open(TrackLocation(source: "gd", key: "Album/a.mp3")).readWhole() == (try Data(contentsOf: file)))
+        await player.shutdown()
+    }
+
     @Test("a source takes path or folder_id, not both; the defaults are Drive v3's and Google's endpoints, drive.readonly, offline access")
     func configuration() throws {
         let folder = try Fixtures.shared.scratchDirectory()

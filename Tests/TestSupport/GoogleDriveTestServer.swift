@@ -33,6 +33,15 @@ public final class GoogleDriveTestServer: EmulatedCloud {
     /// The accounts' host: `/o/oauth2/v2/auth` and `/token`.
     public var accountsURL: URL { URL(string: "http://127.0.0.1:\(emulator.secondPort)")! }
 
+    /// The id of the item at `path` (from My Drive), as a user reads it in a folder's address.
+    public func id(of path: String) async throws -> String {
+        let answer = try await emulator.get("/_control/id?path=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path))
+        guard let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: String], let id = object["id"] else {
+            throw TestSupportError("no id for \(path)")
+        }
+        return id
+    }
+
     /// A shortcut at `path` (folders made as needed) to the item at `target` (a path from My Drive).
     public func shortcut(at path: String, to target: String) throws {
         let file = drive.appendingPathComponent(path + ".gshortcut")
