@@ -207,7 +207,7 @@ struct GoogleDriveSourceTests {
         await player.shutdown()
     }
 
-    @Test("a source takes path or folder_id, not both; the defaults are Drive v3's and Google's endpoints, drive.readonly, offline access")
+    @Test("the defaults are Drive v3's and Google's endpoints, drive.readonly, offline access")
     func configuration() throws {
         let folder = try Fixtures.shared.scratchDirectory()
         let source = try #require(try Configuration.parse("""
@@ -229,16 +229,6 @@ struct GoogleDriveSourceTests {
             token = "t"
             """, relativeTo: folder).sources.source(named: "x") as? GoogleDriveSource)
         #expect(byID.folderID == "1AbC_d-E" && byID.shownLocation.contains("folder 1AbC_d-E"))
-        #expect(throws: (any Error).self) {
-            try Configuration.parse("""
-                [[source]]
-                name = "x"
-                type = "google-drive"
-                folder_id = "1AbC"
-                path = "/Music"
-                token = "t"
-                """, relativeTo: folder)
-        }
     }
 
     @Test("no token in locations, cache file names, scan reports, errors or request addresses")
