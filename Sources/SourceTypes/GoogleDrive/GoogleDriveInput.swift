@@ -19,12 +19,12 @@ struct GoogleDriveInput: RemoteInput {
     var name: String { client.name }
 
     nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
-        let key = try key(of: location)
+        let key = try ownKey(of: location)
         return try info(of: try await client.describe(key), key: key)
     }
 
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
-        let key = try key(of: location)
+        let key = try ownKey(of: location)
         let path = GoogleDrivePath.path(ofKey: key)
         var headers = headers
         headers.remove(name: "If-Range")
@@ -61,14 +61,6 @@ struct GoogleDriveInput: RemoteInput {
         let link = DownloadLinks.Link(url: client.mediaURL(file.id), version: info.validator, length: info.length, made: .now)
         links.keep(link, for: key)
         return link
-    }
-
-    /// The key in the drive of one of this source's tracks.
-    private func key(of location: TrackLocation) throws -> String {
-        guard location.source == name, location.url == nil, !location.key.isEmpty else {
-            throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme)
-        }
-        return location.key
     }
 
     private func info(of file: GoogleDriveFile, key: String) throws -> ResourceInfo {
