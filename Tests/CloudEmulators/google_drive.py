@@ -16,7 +16,9 @@ Docs:
   [files]      https://developers.google.com/drive/api/reference/rest/v3/files      (the file resource: id, name, mimeType,
                  size as an int64 string, md5Checksum for files with bytes only, modifiedTime, shortcutDetails)
   [list]       https://developers.google.com/drive/api/reference/rest/v3/files/list (q, pageSize 1..1000 (default 100),
-                 pageToken, nextPageToken absent on the last page, fields; FileList {kind, incompleteSearch, files})
+                 pageToken, nextPageToken absent on the last page, fields; FileList {kind, incompleteSearch, files};
+                 supportsAllDrives / includeItemsFromAllDrives for shared drives' items: accepted, this emulator has
+                 only My Drive)
   [get]        https://developers.google.com/drive/api/reference/rest/v3/files/get  (GET files/{fileId}; alt=media for
                  the content; "root" as an alias of My Drive's id)
   [search]     https://developers.google.com/drive/api/guides/search-files and .../guides/ref-search-terms
@@ -238,6 +240,7 @@ class Handler(EmulatorHandler):
         return False
 
     def forbidden(self, path):
+        """[errors] 403 insufficientFilePermissions: a refusal, not a rate limit."""
         with lock:
             forbid = state["forbid"]
         if forbid and forbid in path:

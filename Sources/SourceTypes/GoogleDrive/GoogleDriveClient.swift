@@ -43,8 +43,9 @@ final class GoogleDriveClient: Sendable {
     nonisolated(nonsending) func list(_ folder: String, named: String? = nil, pageToken: String?, about path: String) async throws -> GoogleDriveFileList {
         var query = "\(GoogleDrivePath.literal(folder)) in parents and trashed = false"
         if let named { query += " and name = \(GoogleDrivePath.literal(named))" }
+        // Items of shared drives too (a folder_id may name a folder of one).
         var parameters = [("q", query), ("fields", "nextPageToken,files(\(Self.fileFields))"), ("pageSize", String(source.pageSize)),
-                          ("spaces", "drive")]
+                          ("supportsAllDrives", "true"), ("includeItemsFromAllDrives", "true")]
         if let pageToken { parameters.append(("pageToken", pageToken)) }
         let bytes = try await call(url("files", query: parameters), about: path)
         do {
@@ -57,7 +58,8 @@ final class GoogleDriveClient: Sendable {
     /// `files.get` of the file `id`: its metadata; a 404 (no such file) is `.missing`, with Drive's words.
     /// https://developers.google.com/drive/api/reference/rest/v3/files/get
     nonisolated(nonsending) func file(_ id: String, about path: String) async throws -> Described {
-        let answer = try await answer(url("files/" + FormEncoding.encode(id), query: [("fields", Self.fileFields)]), about: path)
+        let answer = try await answer(url("files/" + FormEncoding.encode(id), query: [("fields", Self.fileFields), ("supportsAllDrives", "true")]),
+                                      about: path)
         if answer.status == .notFound { return .missing(failure(answer.status, answer.body, about: path)) }
         guard answer.status == .ok else { throw failure(answer.status, answer.body, about: path) }
         do {
@@ -91,7 +93,7 @@ final class GoogleDriveClient: Sendable {
 
     /// The `alt=media` address of the file `id`: its bytes. https://developers.google.com/drive/api/guides/manage-downloads
     func mediaURL(_ id: String) -> URL {
-        url("files/" + FormEncoding.encode(id), query: [("alt", "media")])
+        url("files/" + FormEncoding.encode(id), query: [("alt", "media"), ("supportsAllDrives", "true")])
     }
 
     /// A GET of the file's bytes with the loader's `Range`; a 403 rate limit backed off and tried
