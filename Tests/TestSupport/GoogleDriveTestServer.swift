@@ -14,6 +14,9 @@ public final class GoogleDriveTestServer: EmulatedCloud {
     public let clientID = "1234-cloudplayerd.apps.googleusercontent.com"
     public let clientSecret = "GOCSPX-\(UUID().uuidString.prefix(12))"
 
+    /// A file holding the client secret, for `client_secret_file`.
+    public let secretFile: URL
+
     public static let secondHost = "media"
 
     public init() async throws {
@@ -23,6 +26,9 @@ public final class GoogleDriveTestServer: EmulatedCloud {
             ["--api-port", String(api), "--accounts-port", String(accounts), "--token", token, "--client-id", clientID,
              "--client-secret", clientSecret]
         }
+        // The secret in a file beside the drive, for `client_secret_file`.
+        secretFile = emulator.folder.deletingLastPathComponent().appendingPathComponent("google-client-secret")
+        try clientSecret.write(to: secretFile, atomically: true, encoding: .utf8)
     }
 
     public var drive: URL { emulator.folder }
@@ -72,18 +78,11 @@ public final class GoogleDriveTestServer: EmulatedCloud {
             """, address]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The client secret in a file of `folder`, for `client_secret_file`.
-    public func secretFile(in folder: URL) throws -> URL {
-        let file = folder.appendingPathComponent("google-client-secret")
-        try clientSecret.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
-
-    /// The login keys of a source at the emulator's accounts, its secret in a file of `folder`.
-    public func loginKeys(secretIn folder: URL) throws -> String {
+    /// The login keys of a source at the emulator's accounts.
+    public var loginKeys: String {
         """
         client_id = "\(clientID)"
-        client_secret_file = "\(try secretFile(in: folder).path)"
+        client_secret_file = "\(secretFile.path)"
         auth_url = "\(accountsURL.absoluteString)/o/oauth2/v2/auth"
         token_url = "\(accountsURL.absoluteString)/token"
         """
@@ -92,22 +91,20 @@ public final class GoogleDriveTestServer: EmulatedCloud {
     /// Two `[[source]]` tables: "drive" at /Music, which logs in at the emulator's accounts with
     /// the client id and secret, and "plain" at /Other, with the permanent token in the config.
     public var sourcesText: String {
-        // The secret's file beside the drive: the test's scratch folder.
-        let keys = (try? loginKeys(secretIn: drive.deletingLastPathComponent())) ?? ""
-        return """
-            [[source]]
-            name = "drive"
-            type = "google-drive"
-            path = "/Music"
-            api_url = "\(driveURL.absoluteString)"
-            \(keys)
+        """
+        [[source]]
+        name = "drive"
+        type = "google-drive"
+        path = "/Music"
+        api_url = "\(driveURL.absoluteString)"
+        \(loginKeys)
 
-            [[source]]
-            name = "plain"
-            type = "google-drive"
-            path = "/Other"
-            api_url = "\(driveURL.absoluteString)"
-            token = "\(token)"
-            """
+        [[source]]
+        name = "plain"
+        type = "google-drive"
+        path = "/Other"
+        api_url = "\(driveURL.absoluteString)"
+        token = "\(token)"
+        """
     }
 }
