@@ -14,7 +14,8 @@ holds; `NAME~twinN` is another item called NAME in the same folder (Drive allows
 
 Docs:
   [files]      https://developers.google.com/drive/api/reference/rest/v3/files      (the file resource: id, name, mimeType,
-                 size as an int64 string, md5Checksum for files with bytes only, modifiedTime, shortcutDetails)
+                 size as an int64 string, md5Checksum for files with bytes only, modifiedTime, parents (one; none
+                 for My Drive's root, whose id differs from its alias "root"), shortcutDetails)
   [list]       https://developers.google.com/drive/api/reference/rest/v3/files/list (q, pageSize 1..1000 (default 100),
                  pageToken, nextPageToken absent on the last page, fields; FileList {kind, incompleteSearch, files};
                  supportsAllDrives / includeItemsFromAllDrives for shared drives' items: accepted, this emulator has
@@ -72,8 +73,9 @@ state = {
     "bad_json": None,          # listings of folders whose path contains this answer broken JSON
     "log": [],
 }
-ids = {"": "root"}             # path below the root -> id ("" is My Drive's root, known as "root" too) [get]
-paths = {"root": ""}
+ROOT = "0AExampleMyDriveRootUk9PVA"
+ids = {"": ROOT}               # path below the root -> id ("" is My Drive's root, known as "root" too) [get]
+paths = {ROOT: "", "root": ""}
 args = None
 
 

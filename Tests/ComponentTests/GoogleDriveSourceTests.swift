@@ -48,7 +48,7 @@ struct GoogleDriveSourceTests {
         let log = try await Rig.start().checkScan()
         let queries = log.filter { $0.path.contains("/drive/v3/files?") }.map { $0.path.removingPercentEncoding ?? $0.path }
         #expect(queries.contains { $0.contains("q='root' in parents and trashed = false and name = 'Music'") }, "the path looked up from My Drive")
-        #expect(queries.contains { $0.contains("in parents and trashed = false&fields=nextPageToken,files(id,name,mimeType,size,md5Checksum,modifiedTime,shortcutDetails)&pageSize=2&supportsAllDrives=true") })
+        #expect(queries.contains { $0.contains("in parents and trashed = false&fields=nextPageToken,files(id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails)&pageSize=2&supportsAllDrives=true") })
         #expect(queries.contains { $0.contains("pageToken=") }, "nextPageToken is followed")
         #expect(log.allSatisfy { $0.status < 400 }, "\(log.filter { $0.status >= 400 })")
         #expect(log.filter { $0.host != "accounts" }.allSatisfy { $0.authorized && !$0.path.contains("access_token") }, "the token in the header only")
@@ -132,7 +132,7 @@ struct GoogleDriveSourceTests {
         try await Rig.start().checkGone(words: "not in the drive")
     }
 
-    @Test("Google Docs files are left out (one of a track's name too); a shortcut to a folder or a file is followed once, under its own name, and plays; shortcuts making a cycle are refused")
+    @Test("Google Docs files are left out (one of a track's name too); a shortcut to a folder or a file is followed once, under its own name, and plays; a folder inside the scanned one is listed once; shortcuts making a cycle are refused")
     func docsAndShortcuts() async throws {
         let rig = try await Rig.start()
         let a = try await Fixtures.shared.url(.vbrMP3), b = try await Fixtures.shared.url(.cbrMP3), c = try await Fixtures.shared.url(.secondMP3)
@@ -144,6 +144,9 @@ struct GoogleDriveSourceTests {
         try rig.server.publish(c, as: "Elsewhere/Deep/c.mp3")
         try rig.server.shortcut(at: "Music/Linked", to: "Elsewhere")
         try rig.server.shortcut(at: "Music/Single.mp3", to: "Elsewhere/Deep/c.mp3")
+        // A shortcut to a folder inside the one scanned: that folder is listed once, at its own place.
+        try rig.server.publish(a, as: "Music/Sub/d.mp3")
+        try rig.server.shortcut(at: "Music/Again", to: "Music/Sub")
         // Cycles: a shortcut to the folder that holds it, and one back up from a linked folder.
         try rig.server.shortcut(at: "Music/Self", to: "Music")
         try rig.server.shortcut(at: "Elsewhere/Back", to: "Music")
@@ -151,10 +154,11 @@ struct GoogleDriveSourceTests {
         let library = try await rig.library()
         let report = try #require(await library.scan(["gd"], loader: loader).first)
         await loader.shutdown()
-        #expect(!report.failed && report.tracks == 4, "a, Linked/b, Linked/Deep/c, Single: \(report)")
+        #expect(!report.failed && report.tracks == 5, "a, Sub/d, Linked/b, Linked/Deep/c, Single: \(report)")
         let urls = Set(try await library.tracks(TrackFilter(source: "gd")).map(\.url))
-        #expect(urls == ["cloudplayer://gd/Music/a.mp3", "cloudplayer://gd/Music/Linked/b.mp3", "cloudplayer://gd/Music/Linked/Deep/c.mp3",
-                         "cloudplayer://gd/Music/Single.mp3"], "\(urls)")
+        #expect(urls == ["cloudplayer://gd/Music/a.mp3", "cloudplayer://gd/Music/Sub/d.mp3", "cloudplayer://gd/Music/Linked/b.mp3",
+                         "cloudplayer://gd/Music/Linked/Deep/c.mp3", "cloudplayer://gd/Music/Single.mp3"], "\(urls)")
+        #expect(report.problems.contains { $0.contains("/Music/Again: a shortcut to a folder inside the one scanned, listed at its own place") })
         let cycles = report.problems.filter { $0.contains("a cycle") }
         #expect(cycles.count == 2 && cycles.contains { $0.contains("/Music/Self") } && cycles.contains { $0.contains("/Music/Linked/Back") }, "\(report.problems)")
         #expect(!report.problems.contains { $0.contains("Notes") || $0.contains("Lyrics") }, "Docs files are left out without a word")
@@ -167,6 +171,13 @@ struct GoogleDriveSourceTests {
         #expect(try await player.open(TrackLocation(source: "gd", key: "Music/Linked/b.mp3")).readWhole() == (try Data(contentsOf: b)))
         #expect(try await player.open(TrackLocation(source: "gd", key: "Music/Single.mp3")).readWhole() == (try Data(contentsOf: c)))
         await player.shutdown()
+
+        // From My Drive's root, the linked folder is inside too: listed at its own place only.
+        let whole = rig.loader(try rig.source(path: "/"))
+        let all = try #require(await library.scan(["gd"], loader: whole).first)
+        await whole.shutdown()
+        #expect(!all.failed && all.tracks == 5, "a, Sub/d, Elsewhere/b, Elsewhere/Deep/c, Single: \(all)")
+        #expect(all.problems.contains { $0.contains("/Music/Linked: a shortcut to a folder inside the one scanned") }, "\(all.problems)")
     }
 
     @Test("two folders of one name in the path are a clear error naming the path; in a scanned folder, one problem, and the scan goes on")

@@ -1,5 +1,5 @@
 /// A file resource as Drive API v3 describes it, with the fields a library asks for
-/// (`fields=files(id,name,mimeType,size,md5Checksum,modifiedTime,shortcutDetails)`): a folder, a
+/// (`fields=files(id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails)`): a folder, a
 /// shortcut, a Google Docs editors file, or a file with bytes (`size`, `md5Checksum`).
 /// https://developers.google.com/drive/api/reference/rest/v3/files
 package struct GoogleDriveFile: Decodable, Sendable, Equatable {
@@ -14,6 +14,8 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
     /// The MD5 of the content: only files with bytes in Drive have one.
     package var md5Checksum: String?
     package var modifiedTime: String?
+    /// The folder holding it (one at most, in Drive now); none for a drive's root.
+    package var parents: [String]?
     package var shortcutDetails: ShortcutDetails?
 
     /// A shortcut's target. https://developers.google.com/drive/api/guides/shortcuts
@@ -29,7 +31,7 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
     package var isGoogleApp: Bool { mimeType.hasPrefix("application/vnd.google-apps.") && !isFolder && !isShortcut }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, mimeType, size, md5Checksum, modifiedTime, shortcutDetails
+        case id, name, mimeType, size, md5Checksum, modifiedTime, parents, shortcutDetails
     }
 
     package init(id: String, name: String, mimeType: String, size: Int64? = nil, md5Checksum: String? = nil) {
@@ -53,6 +55,7 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
         }
         md5Checksum = try container.decodeIfPresent(String.self, forKey: .md5Checksum)
         modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
+        parents = try container.decodeIfPresent([String].self, forKey: .parents)
         shortcutDetails = try container.decodeIfPresent(ShortcutDetails.self, forKey: .shortcutDetails)
     }
 }

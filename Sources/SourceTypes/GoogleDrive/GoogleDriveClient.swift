@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Base
 import Foundation
 import Loader
 import Model
@@ -18,11 +19,13 @@ final class GoogleDriveClient: Sendable {
     /// A folder of more pages than this is cut short and reported (an API that pages forever).
     static let mostPages = 10_000
     /// The fields asked of a file: what a library needs, no more (Drive answers only the fields asked for).
-    static let fileFields = "id,name,mimeType,size,md5Checksum,modifiedTime,shortcutDetails"
+    static let fileFields = "id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails"
 
     let session: TokenSession
     let origin: URLOrigin?
     let ids: GoogleDriveIDs
+    /// My Drive's own id, once asked for (`root` is only its alias).
+    private let driveRoot = Locked<String?>(nil)
 
     var name: String { source.name }
 
@@ -132,6 +135,31 @@ final class GoogleDriveClient: Sendable {
             (folder, folderID) = (child, id)
         }
         return folderID
+    }
+
+    /// Whether the folder `id` is the folder at `rootKey` or inside it — its parents followed up
+    /// to a folder that has none (a drive's root): a shortcut to such a folder would list it a
+    /// second time. https://developers.google.com/drive/api/guides/folder
+    nonisolated(nonsending) func isInside(_ id: String, rootKey: String) async throws -> Bool {
+        var top = try await self.id(of: rootKey)
+        if top == "root" { top = try await myDriveID() }
+        var current = id
+        for _ in 0..<64 {
+            if current == top { return true }
+            // A parent that cannot be read (shared with the user, its folder not) is outside.
+            guard case .found(let file)? = try? await file(current, about: GoogleDrivePath.path(ofKey: rootKey)),
+                  let parent = file.parents?.first else { return false }
+            current = parent
+        }
+        return false
+    }
+
+    /// My Drive's own id (`files/root`), once asked for.
+    private nonisolated(nonsending) func myDriveID() async throws -> String {
+        if let known = driveRoot.withLock({ $0 }) { return known }
+        guard case .found(let root) = try await file("root", about: "/") else { return "root" }
+        driveRoot.withLock { $0 = root.id }
+        return root.id
     }
 
     /// The id of the one item named `name` in the folder `folderID` (of key `folder`).

@@ -6,8 +6,9 @@ import Parsers
 /// `nextPageToken` to the next. Files come with `size` and `md5Checksum`, so a rescan reads no
 /// unchanged file; their tags are read by ranged reads of their heads. Google Docs editors files
 /// (no bytes) are left out; a shortcut is followed once, to its target — a folder's listed under
-/// the shortcut's name, unless it holds the shortcut (a cycle, refused); two items of one name
-/// in a folder are reported, as no path can tell them apart.
+/// the shortcut's name, unless it holds the shortcut (a cycle, refused) or is inside the folder
+/// scanned (listed at its own place, once); two items of one name in a folder are reported, as no
+/// path can tell them apart.
 struct GoogleDriveStorage: MediaStorage {
     let client: GoogleDriveClient
 
@@ -88,6 +89,7 @@ struct GoogleDriveStorage: MediaStorage {
             return nil
         }
         if details.targetMimeType == GoogleDriveFile.folderType {
+            guard try await !listedElsewhere(details.targetId, path: path, problems: &problems) else { return nil }
             return GoogleDriveFile(id: details.targetId, name: shortcut.name, mimeType: GoogleDriveFile.folderType)
         }
         switch try await client.file(details.targetId, about: path) {
@@ -103,7 +105,16 @@ struct GoogleDriveStorage: MediaStorage {
                 problems.append("\(path): a shortcut to a folder that holds it (a cycle); not followed")
                 return nil
             }
+            if target.isFolder, try await listedElsewhere(target.id, path: path, problems: &problems) { return nil }
             return target
         }
+    }
+
+    /// Whether the folder `id` a shortcut at `path` names is inside the folder scanned, where it
+    /// is listed at its own place (said in `problems`): a shortcut does not list it twice.
+    private nonisolated(nonsending) func listedElsewhere(_ id: String, path: String, problems: inout [String]) async throws -> Bool {
+        guard try await client.isInside(id, rootKey: root.location.key) else { return false }
+        problems.append("\(path): a shortcut to a folder inside the one scanned, listed at its own place; not listed twice")
+        return true
     }
 }
