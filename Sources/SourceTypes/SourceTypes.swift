@@ -14,6 +14,7 @@ package enum SourceTypes {
         YandexDiskSource.self,
         DropboxSource.self,
         OneDriveSource.self,
+        GoogleDriveSource.self,
     ]
 
     /// Each `[[source]]` read by the type it names (`types`: those it may name).

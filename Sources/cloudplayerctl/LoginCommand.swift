@@ -29,7 +29,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Log in in a browser (a redirect to 127.0.0.1) even where the provider has a device flow.")
     var browser = false
 
-    @Flag(help: "Log in in a browser without a redirect: the provider's page shows a code, to paste here (Dropbox apps without a redirect URI).")
+    @Flag(help: "Log in in a browser without a listener here: paste the code the provider's page shows (Dropbox apps without a redirect URI), or the 127.0.0.1 address the browser ends at (Google).")
     var paste = false
 
     @Option(help: ArgumentHelp("The loopback port of the browser flow (default: the source's redirect_port, else any free one).", valueName: "port"))
@@ -53,7 +53,7 @@ struct LoginCommand: AsyncParsableCommand {
         let record: TokenRecord
         do {
             if paste {
-                record = try await PastedCodeLogin(client: client).run(show: show) { try await OffPool.run { readLine() } }
+                record = try await PastedCodeLogin(client: client, port: port ?? settings.redirectPort ?? 0).run(show: show) { try await OffPool.run { readLine() } }
             } else if settings.deviceURL != nil && !browser {
                 record = try await DeviceLogin(client: client).run(show: show)
             } else {

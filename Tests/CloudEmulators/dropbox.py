@@ -31,7 +31,7 @@ Docs:
   [rfc9110]   https://www.rfc-editor.org/rfc/rfc9110#section-14            (Range, 206, Content-Range, 416)
 """
 import hashlib, json, os, secrets, time, urllib.parse
-from emulator_http import EmulatorHandler, apply_control, arguments, lock, s256, serve
+from emulator_http import EmulatorHandler, apply_control, arguments, lock, mint, s256, serve
 
 state = {
     "permanent": set(),        # tokens given in the config file (long-lived): never expire
@@ -104,19 +104,12 @@ def metadata(full):
 
 def issue(offline, refresh=None):
     """A token answer [oauth] [offline]."""
-    access = "sl.acc-" + secrets.token_urlsafe(18)
-    with lock:
-        state["access"][access] = time.monotonic() + state["access_ttl"]
-        ttl = state["access_ttl"]
-    answer = {"access_token": access, "token_type": "bearer", "expires_in": int(ttl), "scope": "files.content.read files.metadata.read",
+    access, ttl, minted = mint(state, "sl.acc-", "rt-" if offline and refresh is None else None)
+    answer = {"access_token": access, "token_type": "bearer", "expires_in": ttl, "scope": "files.content.read files.metadata.read",
               "uid": "12345", "account_id": "dbid:test"}
-    if offline and refresh is None:
-        refresh = "rt-" + secrets.token_urlsafe(18)
-        with lock:
-            state["refresh"][refresh] = True
-        answer["refresh_token"] = refresh
+    if minted:
+        answer["refresh_token"] = minted
     return answer
-
 
 class Handler(EmulatorHandler):
     state = state

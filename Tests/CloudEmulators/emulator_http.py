@@ -2,7 +2,7 @@
 JSON or text, records every exchange for the tests' /_control/log, serves a file's bytes with
 Range as RFC 9110 §14 says (206 + Content-Range, 416 past the end), and applies the tests'
 /_control changes to the emulator's state."""
-import json, threading, time
+import json, secrets, threading, time
 from http.server import BaseHTTPRequestHandler
 
 lock = threading.RLock()
@@ -140,3 +140,16 @@ def s256(verifier):
     """A PKCE verifier's S256 challenge [RFC 7636 §4.2], to check the verifier against [§4.6]."""
     import base64, hashlib
     return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+
+
+def mint(state, access_prefix, refresh_prefix=None):
+    """A new access token, valid `state["access_ttl"]` seconds from now, and with `refresh_prefix` a
+    new refresh token [RFC 6749 §5.1]: (access token, expires_in, refresh token or None)."""
+    access = access_prefix + secrets.token_urlsafe(18)
+    refresh = refresh_prefix + secrets.token_urlsafe(18) if refresh_prefix else None
+    with lock:
+        state["access"][access] = time.monotonic() + state["access_ttl"]
+        if refresh:
+            state["refresh"][refresh] = True
+        ttl = state["access_ttl"]
+    return access, int(ttl), refresh

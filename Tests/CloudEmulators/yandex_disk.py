@@ -21,7 +21,7 @@ Docs:
   [rfc9110]  https://www.rfc-editor.org/rfc/rfc9110#section-14              (Range, 206, Content-Range, 416; Retry-After §10.2.3)
 """
 import hashlib, json, os, secrets, sys, time, urllib.parse
-from emulator_http import EmulatorHandler, apply_control, arguments, lock, s256, serve
+from emulator_http import EmulatorHandler, apply_control, arguments, lock, mint, s256, serve
 
 state = {
     "permanent": set(),        # tokens given in the config file: never expire
@@ -98,14 +98,8 @@ def token_ok(header):
 
 def issue(with_refresh=None):
     """A token answer [device], [code], [refresh]."""
-    access = "AQ-acc-" + secrets.token_urlsafe(18)
-    refresh = with_refresh or ("1:rt-" + secrets.token_urlsafe(18))
-    with lock:
-        state["access"][access] = time.monotonic() + state["access_ttl"]
-        state["refresh"][refresh] = True
-        ttl = state["access_ttl"]
-    return {"token_type": "bearer", "access_token": access, "expires_in": int(ttl), "refresh_token": refresh}
-
+    access, ttl, minted = mint(state, "AQ-acc-", None if with_refresh else "1:rt-")
+    return {"token_type": "bearer", "access_token": access, "expires_in": ttl, "refresh_token": with_refresh or minted}
 
 class Handler(EmulatorHandler):
     state = state

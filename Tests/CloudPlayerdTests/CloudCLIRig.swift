@@ -43,6 +43,34 @@ final class CloudCLIRig {
         try ChildProcess(BuiltProducts.cloudplayerctl, ["login", source, "--config", config.path] + arguments, environment: bus.environment, input: input)
     }
 
+    /// The authorize address a running login printed (its line starting with `prefix`), once printed.
+    func address(of login: ChildProcess, prefix: String) async throws -> String {
+        while true {
+            if let line = login.outputSoFar().split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// `cloudplayerctl login SOURCE --paste`, to its end: `paste` gets the authorize address it
+    /// printed (its line starting with `prefix`) and answers the line the user pastes, which goes
+    /// in through a pipe on standard input.
+    func pasteLogin(_ source: String, prefix: String, paste: (String) async throws -> String) async throws {
+        let pipe = folder.appendingPathComponent("stdin-\(UUID().uuidString)")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let writer = Glibc.open(pipe.path, O_RDWR)
+        #expect(writer >= 0)
+        defer { close(writer) }
+        let login = try login(source, ["--paste"], input: .file(pipe))
+        let line = Array((try await paste(try await address(of: login, prefix: prefix)) + "\n").utf8)
+        #expect(write(writer, line, line.count) == line.count)
+        await loggedIn(login)
+    }
+
+    /// The body of a GET of `address`, redirects followed (a browser).
+    static func open(_ address: String) async throws -> String {
+        try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address]).stdout
+    }
+
     /// The login ended well; what it printed is kept.
     func loggedIn(_ login: ChildProcess) async {
         let result = await login.wait()
@@ -99,5 +127,54 @@ final class CloudCLIRig {
         for token in tokens { #expect(!printed.contains(token), "a token was printed") }
         let names = try FileManager.default.subpathsOfDirectory(atPath: folder.path) + (try FileManager.default.subpathsOfDirectory(atPath: bus.dataHome.path))
         for token in tokens { #expect(!names.joined(separator: "\n").contains(token)) }
+    }
+}
+
+extension CloudCLIRig {
+    /// A browser login from the command line as a user meets it, the same for every provider
+    /// that has one (Dropbox, Google Drive), against `server` (its first source `source` logs
+    /// in, "plain" has a token; each has one track): `cloudplayerctl login` prints an address
+    /// starting with `prefix` (checked by `checkAddress`), a browser opens it and is sent back
+    /// with a code; the daemon scans with the stored tokens; `cloudplayerd play track` (which
+    /// sounds as `mp3`) refreshes the expired access token at `tokenPath`; a revoked refresh token
+    /// shows "needs login" while "plain" goes on; `login --paste` with what `paste` answers for
+    /// its address logs in again without a restart; no token is printed or in a file name.
+    func checkBrowserLogin<Server: EmulatedCloud>(_ server: Server, source: String, prefix: String, track: String, as mp3: URL,
+                                                  tokenPath: String, checkAddress: (String) -> Void,
+                                                  paste: (String) async throws -> String) async throws {
+        let before = try await ctl("sources")
+        #expect(before.stdout.contains("not logged in"), "\(before.stdout)")
+
+        let login = try login(source)
+        let first = try await address(of: login, prefix: prefix)
+        checkAddress(first)
+        #expect(try await Self.open(first).contains("login received"))
+        await loggedIn(login)
+        var tokens = try tokens(of: source)
+        #expect(tokens.count == 2)
+
+        let scan = try await ctl("scan", source, "plain")
+        #expect(scan.status == 0 && scan.stdout.contains("\(source): 2 folders, 1 tracks") && scan.stdout.contains("plain: 1 folders, 1 tracks"),
+                "\(scan.stdout) \(scan.stderr)")
+
+        // cloudplayerd play, with the stored login: its access token has expired, so it refreshes.
+        try await server.control(#"{"expire_access": true}"#)
+        try await play(track, as: mp3)
+        tokens.formUnion(try self.tokens(of: source))
+        #expect(try await server.log().contains { $0.path == tokenPath && $0.body?.contains("grant_type=refresh_token") == true && $0.status == 200 })
+
+        // The refresh token is revoked: "needs login" for the source; plain goes on.
+        try await server.control(#"{"revoke_refresh": true, "expire_access": true}"#)
+        try await checkNeedsLogin(source, on: server)
+
+        // Again, pasting into cloudplayerctl: through a pipe on stdin.
+        try await pasteLogin(source, prefix: prefix, paste: paste)
+        tokens.formUnion(try self.tokens(of: source))
+        let again = try await ctl("scan", source)
+        #expect(again.status == 0 && again.stdout.contains("\(source): 2 folders, 1 tracks"), "\(again.stdout) \(again.stderr)")
+
+        tokens.insert(server.token)
+        #expect(tokens.count >= 5)
+        try await finish(tokens: tokens)
     }
 }

@@ -3,17 +3,18 @@ import Testing
 import TestSupport
 
 /// The cloud sources are as safe to kill as WebDAV (issue 16): `cloudplayerd play` of a track of
-/// each provider's emulator, on a slow download, killed with SIGKILL mid-download again and again —
+/// each provider's emulator (Yandex.Disk, Dropbox, OneDrive, Google Drive), on a slow download, killed with SIGKILL mid-download again and again —
 /// the cache never vouches for a wrong byte, and the next play completes it and sounds right.
 @Suite struct CloudKillTests {
     enum Provider: String, CaseIterable, Sendable {
-        case yandexDisk, dropbox, oneDrive
+        case yandexDisk, dropbox, oneDrive, googleDrive
 
         func start() async throws -> any EmulatedCloud {
             switch self {
             case .yandexDisk: try await YandexDiskTestServer()
             case .dropbox: try await DropboxTestServer()
             case .oneDrive: try await OneDriveTestServer()
+            case .googleDrive: try await GoogleDriveTestServer()
             }
         }
     }

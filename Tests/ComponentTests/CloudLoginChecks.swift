@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// What every cloud source type's login must do, checked the same way for each (Yandex.Disk, OneDrive,
-/// Dropbox) through the shared OAuth code: each suite calls these with its rig and its login.
+/// Dropbox, Google Drive) through the shared OAuth code: each suite calls these with its rig and its login.
 extension CloudTestRig {
     /// A revoked refresh token marks the first source "needs login" (its status, a clear error,
     /// the refused token not kept) while "plain" goes on; `login` again works without a restart.
@@ -43,20 +43,91 @@ extension CloudTestRig {
     @discardableResult
     func checkLoopbackLogin() async throws -> String {
         let tokenPath = try #require((try sources().first as? any CloudAccountSource)?.account.oauth?.tokenURL.path)
-        let client = try client()
-        let shown = Locked<String?>(nil)
-        async let record = LoopbackLogin(client: client).run { text in shown.withLock { $0 = text } }
-        let url = try await Self.lastWord(of: shown, separator: "\n")
+        let (result, url) = try await loopbackLogin()
         #expect(url.contains("code_challenge_method=S256") && url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A"), "\(url)")
-        // The browser: follows the provider's redirect to the loopback listener.
-        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", url])
-        #expect(page.stdout.contains("login received"))
-        let result = try await record
         #expect(result.accessToken != nil && result.refreshToken != nil)
         let grants = try await server.log().filter { $0.path.split(separator: "?").first.map(String.init) == tokenPath }
         #expect(grants.count == 1 && grants.first?.status == 200, "the emulator checked the verifier against the challenge: \(grants.map(\.status))")
-        await client.shutdown()
         return url
+    }
+
+    /// Access tokens that expire after a few seconds: a login's token lasting 3 s is refreshed
+    /// ahead of expiry on first use (one request to `tokenPath`); once every access token has
+    /// ended, the next request meets a 401 and is answered by one refresh; the track plays on to
+    /// its end. The answer: the login's tokens and the refreshed ones, for the provider's own
+    /// checks (a refresh token kept or rotated).
+    func checkRefresh(tokenPath: String, login: () async throws -> TokenRecord) async throws -> (first: TokenRecord, refreshed: TokenRecord) {
+        // A login's token lasts 3 s: inside the minute before expiry, so it is refreshed on first use.
+        try await server.control(#"{"access_ttl": 3}"#)
+        let first = try await login()
+        let name = try #require(try sources().first?.name)
+        let originFile = try await Fixtures.shared.url(.longMP3)
+        let origin = try Data(contentsOf: originFile)
+        try server.publish(originFile, as: "Music/long.mp3")
+        let location = TrackLocation(source: name, key: "Music/long.mp3")
+        try await server.control(#"{"access_ttl": 3600, "clear_log": true}"#)
+        let loader = try self.loader()
+        let half = origin.count / 2
+        #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
+        #expect(try await server.log().filter { $0.path == tokenPath }.count == 1, "refreshed ahead of expiry")
+        let refreshed = try #require(try store.loadNow(name))
+        #expect(refreshed.accessToken != first.accessToken)
+
+        // Every access token ends at once: the next request meets a 401.
+        try await server.control(#"{"expire_access": true, "clear_log": true}"#)
+        #expect(try await loader.open(location).readWhole() == origin)
+        await loader.shutdown()
+        let log = try await server.log()
+        #expect(log.contains { $0.status == 401 } && log.filter { $0.path == tokenPath }.count == 1, "one refresh after the 401")
+        return (first, refreshed)
+    }
+
+    /// Logs the first source in on a loopback redirect (`port`: a registered one, else any), the
+    /// browser following the provider's redirect as soon as the address is shown; the tokens
+    /// stored. The answer: the tokens, and the address the user was sent to.
+    func loopbackLogin(port: Int = 0) async throws -> (record: TokenRecord, address: String) {
+        let client = try client()
+        let shown = Locked<String?>(nil)
+        async let record = LoopbackLogin(client: client, port: port).run { text in shown.withLock { $0 = text } }
+        let address = try await Self.lastLine(of: shown)
+        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
+        #expect(page.stdout.contains("login received"))
+        let result = try await record
+        try await store.save(result, for: client.source)
+        await client.shutdown()
+        return (result, address)
+    }
+
+    /// Logs the first source in by pasting: `paste` gets the address the login showed and
+    /// answers what the user pastes (a code, or the address the browser ended at). The answer:
+    /// the tokens (not stored), and the address.
+    func pastedLogin(_ paste: (String) async throws -> String) async throws -> (record: TokenRecord, address: String) {
+        let client = try client()
+        let shown = Locked<String?>(nil)
+        let pasted = Locked<String?>(nil)
+        async let record = PastedCodeLogin(client: client).run(show: { text in shown.withLock { $0 = text } }) {
+            while true {
+                if let line = pasted.withLock({ $0 }) { return line + "\n" }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+        }
+        let address = try await Self.lastLine(of: shown)
+        do {
+            let line = try await paste(address)
+            pasted.withLock { $0 = line }
+        } catch {
+            pasted.withLock { $0 = "-" }
+            _ = try? await record
+            throw error
+        }
+        let result = try await record
+        await client.shutdown()
+        return (result, address)
+    }
+
+    /// The last line of what a login showed the user, once shown.
+    static func lastLine(of shown: Locked<String?>) async throws -> String {
+        try await lastWord(of: shown, separator: "\n")
     }
 
     /// The last word of what a login showed the user (the user code, or the address), once shown.

@@ -28,26 +28,9 @@ struct DropboxLoginTests {
             return try #require(dbx.account.oauth)
         }
 
-        /// Logs in on the registered loopback redirect, the browser following the provider's
-        /// redirect as soon as the address is shown; the tokens stored.
+        /// Logs in on the registered loopback redirect; the tokens stored.
         func login() async throws -> (record: TokenRecord, address: String) {
-            let client = try client()
-            let shown = Locked<String?>(nil)
-            async let record = LoopbackLogin(client: client, port: try settings().redirectPort ?? 0).run { text in shown.withLock { $0 = text } }
-            let address = try await Self.lastLine(of: shown)
-            let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
-            #expect(page.stdout.contains("login received"))
-            let result = try await record
-            try await store.save(result, for: "dbx")
-            await client.shutdown()
-            return (result, address)
-        }
-
-        static func lastLine(of shown: Locked<String?>) async throws -> String {
-            while true {
-                if let line = shown.withLock({ $0 })?.split(separator: "\n").last { return String(line) }
-                try await Task.sleep(for: .milliseconds(25))
-            }
+            try await loopbackLogin(port: try settings().redirectPort ?? 0)
         }
     }
 
@@ -71,49 +54,19 @@ struct DropboxLoginTests {
     @Test("the paste flow: an address without redirect_uri; the code the provider's page shows, pasted, is redeemed with the verifier")
     func pasteFlow() async throws {
         let rig = try await Rig.start()
-        let client = try rig.client()
-        let shown = Locked<String?>(nil)
-        let pasted = Locked<String?>(nil)
-        async let record = PastedCodeLogin(client: client).run(show: { text in shown.withLock { $0 = text } }) {
-            while true {
-                if let code = pasted.withLock({ $0 }) { return code + "\n" }
-                try await Task.sleep(for: .milliseconds(25))
-            }
+        let (result, address) = try await rig.pastedLogin { address in
+            let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
+            return try #require(page.stdout.components(separatedBy: "<code id=\"auth-code\">").last?.components(separatedBy: "</code>").first)
         }
-        let address = try await Rig.lastLine(of: shown)
         #expect(!address.contains("redirect_uri") && address.contains("token_access_type=offline"))
-        let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
-        let code = try #require(page.stdout.components(separatedBy: "<code id=\"auth-code\">").last?.components(separatedBy: "</code>").first)
-        pasted.withLock { $0 = code }
-        let result = try await record
         #expect(result.accessToken != nil && result.refreshToken != nil)
-        await client.shutdown()
     }
 
     @Test("access tokens that expire after a few seconds are refreshed (ahead of expiry, and on a 401 expired_access_token) and the track plays on")
     func refresh() async throws {
         let rig = try await Rig.start()
-        // A login's token lasts 3 s: inside the minute before expiry, so it is refreshed on first use.
-        try await rig.server.control(#"{"access_ttl": 3}"#)
-        let (first, _) = try await rig.login()
-        let originFile = try await Fixtures.shared.url(.longMP3)
-        let origin = try Data(contentsOf: originFile)
-        try rig.server.publish(originFile, as: "Music/long.mp3")
-        let location = TrackLocation(source: "dbx", key: "Music/long.mp3")
-        try await rig.server.control(#"{"access_ttl": 3600, "clear_log": true}"#)
-        let loader = try rig.loader()
-        let half = origin.count / 2
-        #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
-        #expect(try await rig.server.log().filter { $0.path == "/oauth2/token" }.count == 1, "refreshed ahead of expiry")
-        let refreshed = try #require(try rig.store.loadNow("dbx"))
-        #expect(refreshed.accessToken != first.accessToken && refreshed.refreshToken == first.refreshToken, "Dropbox keeps the refresh token")
-
-        // Every access token ends at once: the next request meets 401 expired_access_token.
-        try await rig.server.control(#"{"expire_access": true, "clear_log": true}"#)
-        #expect(try await loader.open(location).readWhole() == origin)
-        await loader.shutdown()
-        let log = try await rig.server.log()
-        #expect(log.contains { $0.status == 401 } && log.filter { $0.path == "/oauth2/token" }.count == 1, "one refresh after the 401")
+        let (first, refreshed) = try await rig.checkRefresh(tokenPath: "/oauth2/token") { try await rig.login().record }
+        #expect(refreshed.refreshToken == first.refreshToken, "Dropbox keeps the refresh token")
     }
 
     @Test("a revoked refresh token marks the source \"needs login\" while the other source goes on; a new login works without a restart")

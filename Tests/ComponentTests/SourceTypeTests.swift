@@ -29,6 +29,9 @@ import TestSupport
             ("name = \"a\"\ntype = \"onedrive\"\n", 1, "source 'a'.token"),
             ("name = \"a\"\ntype = \"onedrive\"\nclient_id = \"c\"\ntenant = \"a/b\"\n", 5, "source 'a'.tenant"),
             ("name = \"a\"\ntype = \"onedrive\"\ntoken = \"t\"\npage_size = 0\n", 5, "source 'a'.page_size"),
+            ("name = \"a\"\ntype = \"google-drive\"\n", 1, "source 'a'.token"),
+            ("name = \"a\"\ntype = \"google-drive\"\ntoken = \"t\"\npath = \"/M\"\nfolder_id = \"x\"\n", 6, "source 'a'.folder_id"),
+            ("name = \"a\"\ntype = \"google-drive\"\ntoken = \"t\"\nfolder_id = \"a/b\"\n", 5, "source 'a'.folder_id"),
           ])
     func ownKeys(_ table: String, line: Int, key: String) {
         #expect {

@@ -6,6 +6,8 @@ public protocol EmulatedCloud: Sendable {
     var emulator: CloudEmulator { get }
     /// What the emulator's log calls its second host (`download`, `content`).
     static var secondHost: String { get }
+    /// The token the emulator accepts for ever, as one from a config file ("plain"'s).
+    var token: String { get }
     /// Two `[[source]]` tables: the first logs in at the emulator's OAuth endpoints, the second
     /// ("plain") has a token in the config.
     var sourcesText: String { get }

@@ -17,7 +17,7 @@ struct DropboxInput: RemoteInput {
     var name: String { client.name }
 
     nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
-        let path = try path(of: location)
+        let path = DropboxPath.path(ofKey: try ownKey(of: location))
         let entry = try await client.metadata(path)
         guard entry.isFile, let size = entry.size else {
             throw LoaderError.service(source: name, reason: "\(path): the API describes no file here")
@@ -26,7 +26,7 @@ struct DropboxInput: RemoteInput {
     }
 
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
-        let path = try path(of: location)
+        let path = DropboxPath.path(ofKey: try ownKey(of: location))
         var headers = headers
         headers.remove(name: "If-Range")
         let response = try await client.download(path, headers: headers)
@@ -57,13 +57,5 @@ struct DropboxInput: RemoteInput {
 
     func shutdown() async {
         await client.session.transport.shutdown()
-    }
-
-    /// The path in the Dropbox of one of this source's tracks.
-    private func path(of location: TrackLocation) throws -> String {
-        guard location.source == name, location.url == nil, !location.key.isEmpty else {
-            throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme)
-        }
-        return DropboxPath.path(ofKey: location.key)
     }
 }

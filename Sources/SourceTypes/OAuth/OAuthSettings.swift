@@ -21,6 +21,10 @@ package struct OAuthSettings: Sendable, Equatable {
     /// More parameters of the authorization request (Dropbox: `token_access_type=offline`, for a
     /// refresh token).
     package var authorizationParameters: [String: String] = [:]
+    /// Whether every authorization request needs a redirect URI, even one whose code the user
+    /// pastes (Google, which ended its out-of-band flow): the paste flow then sends the browser
+    /// to a loopback address nothing listens on, and the user pastes the address it ends at.
+    package var redirectRequired = false
     /// The loopback port of the browser flow, for a provider that wants the redirect URI
     /// registered exactly (Dropbox: `http://127.0.0.1:PORT/`); nil: any free port.
     package var redirectPort: Int?

@@ -11,7 +11,8 @@ import NIOHTTP1
 /// for before each request, a 401 answered once with a renewed token and the request sent again,
 /// and an API that answers 429 or 503 waited out as `Retry-After` asks (a few times). The token
 /// goes only where `carriesToken` says — never to a host a redirect names, never in a URL. One for
-/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive).
+/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive,
+/// Google Drive).
 package final class TokenSession: Sendable {
     /// Tries of a call the API keeps answering 429 or 503.
     static let busyTries = 4
@@ -61,16 +62,17 @@ package final class TokenSession: Sendable {
         return try await transport.sendFollowing(url, method: method, headers: headers, body: body)
     }
 
-    /// An API call's answer read whole (up to `largest` bytes), after waiting out 429 and 503;
-    /// `file`: what it is about, for messages.
+    /// An API call's answer read whole (up to `largest` bytes), after waiting out 429 and 503 —
+    /// and answers `isBusy` says are a rate limit in the provider's own words (Google Drive's 403
+    /// `userRateLimitExceeded`); `file`: what it is about, for messages.
     package nonisolated(nonsending) func call(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders, body: String? = nil,
-                                              largest: Int, about file: String) async throws -> Answer {
+                                              largest: Int, about file: String,
+                                              isBusy: (@Sendable (Answer) -> Bool)? = nil) async throws -> Answer {
         for attempt in 1...Self.busyTries {
             let response = try await send(url, method: method, headers: headers, body: body)
             if [429, 503].contains(response.status.code) && attempt < Self.busyTries {
-                let delay = RetryAfter.delay(in: response.headers) ?? .seconds(attempt)
                 _ = try? await response.body.collect(upTo: 1 << 16)
-                try await Task.sleep(for: delay)
+                try await Task.sleep(for: Self.busyDelay(response.headers, attempt: attempt))
                 continue
             }
             let collected: ByteBuffer
@@ -79,9 +81,38 @@ package final class TokenSession: Sendable {
             } catch {
                 throw LoaderError.network("the API's answer about \(file) broke off, or is larger than \(largest >> 20) MiB")
             }
-            return Answer(status: response.status, headers: response.headers, body: Array(collected.readableBytesView))
+            let answer = Answer(status: response.status, headers: response.headers, body: Array(collected.readableBytesView))
+            if let isBusy, attempt < Self.busyTries, isBusy(answer) {
+                try await Task.sleep(for: Self.busyDelay(answer.headers, attempt: attempt))
+                continue
+            }
+            return answer
         }
         throw LoaderError.service(source: name, reason: "\(file): the API kept answering that it is busy (HTTP 429)")
+    }
+
+    /// How long to wait before the `attempt`th retry of a busy answer: what its `Retry-After`
+    /// asks, else 1 s, 2 s, 4 s… (exponential backoff, as the providers ask:
+    /// https://developers.google.com/drive/api/guides/limits).
+    package static func busyDelay(_ headers: HTTPHeaders, attempt: Int) -> Duration {
+        RetryAfter.delay(in: headers) ?? .seconds(1 << min(max(attempt - 1, 0), 6))
+    }
+
+    /// A refusal of the API as one message naming the source and the file (`file`), with the
+    /// provider's own error code (`code`) and words when they repeat no token; `missing`: how the
+    /// provider's 404 is said ("not in the drive").
+    package func refusal(_ status: HTTPResponseStatus, code: String?, words: String?, about file: String, missing: String) -> LoaderError {
+        let kind = code.map { " \($0)" } ?? ""
+        let words = withoutToken(words)
+        let said = words.isEmpty ? "" : ": \(words)"
+        let reason = switch status.code {
+        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
+        case 403: "access refused (HTTP 403\(kind)\(said))"
+        case 404: "\(missing) (HTTP 404\(kind)\(said))"
+        case 429: "the API is busy (HTTP 429\(kind)\(said))"
+        default: "the API answered HTTP \(status.code)\(kind)\(said)"
+        }
+        return .service(source: name, reason: "\(file): \(reason)")
     }
 
     /// A provider's own words for a message, up to 200 characters, or nothing if they repeat the token.

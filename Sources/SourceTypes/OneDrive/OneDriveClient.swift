@@ -79,17 +79,7 @@ final class OneDriveClient: Sendable {
     /// when they repeat no token. https://learn.microsoft.com/graph/errors
     func failure(_ status: HTTPResponseStatus, _ body: [UInt8], about file: String) -> LoaderError {
         let fault = OneDriveAnswerParser.fault(body)?.error
-        let kind = fault?.code.map { " \($0)" } ?? ""
-        let words = session.withoutToken(fault?.message)
-        let said = words.isEmpty ? "" : ": \(words)"
-        let reason = switch status.code {
-        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
-        case 403: "access refused (HTTP 403\(kind)\(said))"
-        case 404: "not in the drive (HTTP 404\(kind)\(said))"
-        case 429: "the API is busy (HTTP 429\(kind)\(said))"
-        default: "the API answered HTTP \(status.code)\(kind)\(said)"
-        }
-        return .service(source: name, reason: "\(file): \(reason)")
+        return session.refusal(status, code: fault?.code, words: fault?.message, about: file, missing: "not in the drive")
     }
 
     private nonisolated(nonsending) func call(_ url: URL, about file: String) async throws -> [UInt8] {

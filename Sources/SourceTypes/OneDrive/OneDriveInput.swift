@@ -19,12 +19,12 @@ struct OneDriveInput: RemoteInput {
     var name: String { client.name }
 
     nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
-        let key = try key(of: location)
+        let key = try ownKey(of: location)
         return try info(of: try await client.item(key), key: key)
     }
 
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
-        let key = try key(of: location)
+        let key = try ownKey(of: location)
         let path = OneDrivePath.path(ofKey: key)
         var headers = headers
         headers.remove(name: "If-Range")
@@ -57,14 +57,6 @@ struct OneDriveInput: RemoteInput {
 
     func shutdown() async {
         await client.session.transport.shutdown()
-    }
-
-    /// The key in the drive of one of this source's tracks.
-    private func key(of location: TrackLocation) throws -> String {
-        guard location.source == name, location.url == nil, !location.key.isEmpty else {
-            throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme)
-        }
-        return location.key
     }
 
     private func info(of item: OneDriveItem, key: String) throws -> ResourceInfo {

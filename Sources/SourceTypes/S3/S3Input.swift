@@ -11,7 +11,7 @@ struct S3Input: RemoteInput {
     var name: String { bucket.source }
 
     nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
-        let response = try await bucket.send(.HEAD, key: try key(of: location))
+        let response = try await bucket.send(.HEAD, key: try ownKey(of: location))
         guard response.status == .ok else { throw bucket.failure(response.status) }
         guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }) else {
             throw LoaderError.badResponse("the server did not say how long the object is")
@@ -22,7 +22,7 @@ struct S3Input: RemoteInput {
     }
 
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
-        try await bucket.send(.GET, key: try key(of: location), headers: headers)
+        try await bucket.send(.GET, key: try ownKey(of: location), headers: headers)
     }
 
     func server(of location: TrackLocation) -> String {
@@ -31,13 +31,5 @@ struct S3Input: RemoteInput {
 
     func shutdown() async {
         await bucket.transport.shutdown()
-    }
-
-    /// The object key of one of this source's tracks.
-    private func key(of location: TrackLocation) throws -> String {
-        guard location.source == name, location.url == nil, !location.key.isEmpty else {
-            throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme)
-        }
-        return location.key
     }
 }

@@ -86,17 +86,7 @@ final class YandexDiskClient: Sendable {
     /// they repeat no token.
     func failure(_ status: HTTPResponseStatus, _ body: [UInt8], about file: String) -> LoaderError {
         let fault = YandexDiskAnswerParser.fault(body)
-        let kind = fault?.error.map { " \($0)" } ?? ""
-        let words = session.withoutToken(fault?.description ?? fault?.message)
-        let said = words.isEmpty ? "" : ": \(words)"
-        let reason = switch status.code {
-        case 401: "the token was refused (HTTP 401\(kind)\(said)); give a valid token, or run `cloudplayerctl login \(name)`"
-        case 403: "access refused (HTTP 403\(kind)\(said))"
-        case 404: "not on the disk (HTTP 404\(kind)\(said))"
-        case 429: "the API is busy (HTTP 429\(kind)\(said))"
-        default: "the API answered HTTP \(status.code)\(kind)\(said)"
-        }
-        return .service(source: name, reason: "\(file): \(reason)")
+        return session.refusal(status, code: fault?.error, words: fault?.description ?? fault?.message, about: file, missing: "not on the disk")
     }
 
     private func api(_ endpoint: String, _ query: [(String, String)]) -> URL {

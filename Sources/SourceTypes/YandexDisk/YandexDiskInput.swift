@@ -18,12 +18,12 @@ struct YandexDiskInput: RemoteInput {
     var name: String { client.name }
 
     nonisolated(nonsending) func describe(_ location: TrackLocation) async throws -> ResourceInfo {
-        let path = try path(of: location)
+        let path = YandexDiskPath.path(ofKey: try ownKey(of: location))
         return try Self.info(of: try await client.resource(path), path: path, source: name)
     }
 
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
-        let path = try path(of: location)
+        let path = YandexDiskPath.path(ofKey: try ownKey(of: location))
         var headers = headers
         headers.remove(name: "If-Range")
         for attempt in 0..<2 {
@@ -61,14 +61,6 @@ struct YandexDiskInput: RemoteInput {
         let link = DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now)
         links.keep(link, for: path)
         return link
-    }
-
-    /// The path on the disk of one of this source's tracks.
-    private func path(of location: TrackLocation) throws -> String {
-        guard location.source == name, location.url == nil, !location.key.isEmpty else {
-            throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme)
-        }
-        return YandexDiskPath.path(ofKey: location.key)
     }
 
     private static func info(of resource: YandexDiskResource, path: String, source: String) throws -> ResourceInfo {

@@ -1,0 +1,112 @@
+/// A file resource as Drive API v3 describes it, with the fields a library asks for
+/// (`fields=files(id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails)`): a folder, a
+/// shortcut, a Google Docs editors file, or a file with bytes (`size`, `md5Checksum`).
+/// https://developers.google.com/drive/api/reference/rest/v3/files
+package struct GoogleDriveFile: Decodable, Sendable, Equatable {
+    package static let folderType = "application/vnd.google-apps.folder"
+    package static let shortcutType = "application/vnd.google-apps.shortcut"
+
+    package var id: String
+    package var name: String
+    package var mimeType: String
+    /// The size in bytes: a string in the JSON (an int64), absent for Docs files and folders.
+    package var size: Int64?
+    /// The MD5 of the content: only files with bytes in Drive have one.
+    package var md5Checksum: String?
+    package var modifiedTime: String?
+    /// The folder holding it (one at most, in Drive now); none for a drive's root.
+    package var parents: [String]?
+    package var shortcutDetails: ShortcutDetails?
+
+    /// A shortcut's target. https://developers.google.com/drive/api/guides/shortcuts
+    package struct ShortcutDetails: Decodable, Sendable, Equatable {
+        package var targetId: String
+        package var targetMimeType: String?
+    }
+
+    package var isFolder: Bool { mimeType == Self.folderType }
+    package var isShortcut: Bool { mimeType == Self.shortcutType }
+    /// A Google Docs editors file (Docs, Sheets, Slides, Forms…) or another Drive-only kind: it has
+    /// no bytes to play. https://developers.google.com/drive/api/guides/mime-types
+    package var isGoogleApp: Bool { mimeType.hasPrefix("application/vnd.google-apps.") && !isFolder && !isShortcut }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, mimeType, size, md5Checksum, modifiedTime, parents, shortcutDetails
+    }
+
+    package init(id: String, name: String, mimeType: String, size: Int64? = nil, md5Checksum: String? = nil) {
+        self.id = id
+        self.name = name
+        self.mimeType = mimeType
+        self.size = size
+        self.md5Checksum = md5Checksum
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        mimeType = try container.decode(String.self, forKey: .mimeType)
+        if let text = try container.decodeIfPresent(String.self, forKey: .size) {
+            guard let size = Int64(text), size >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .size, in: container, debugDescription: "not a size")
+            }
+            self.size = size
+        }
+        md5Checksum = try container.decodeIfPresent(String.self, forKey: .md5Checksum)
+        modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
+        parents = try container.decodeIfPresent([String].self, forKey: .parents)
+        shortcutDetails = try container.decodeIfPresent(ShortcutDetails.self, forKey: .shortcutDetails)
+    }
+}
+
+/// A page of `files.list`: `files`, and `nextPageToken` while there are more.
+/// https://developers.google.com/drive/api/reference/rest/v3/files/list
+package struct GoogleDriveFileList: Decodable, Sendable, Equatable {
+    package var files: [GoogleDriveFile]
+    package var nextPageToken: String?
+}
+
+/// An error body of a Google API: `{"error": {"code": 403, "message": "…", "errors": [{"domain":
+/// "usageLimits", "reason": "userRateLimitExceeded", "message": "…"}]}}`.
+/// https://developers.google.com/drive/api/guides/handle-errors
+package struct GoogleDriveFault: Decodable, Sendable, Equatable {
+    package var error: Detail
+
+    package struct Detail: Decodable, Sendable, Equatable {
+        package var code: Int?
+        package var message: String?
+        package var errors: [Item]?
+    }
+
+    package struct Item: Decodable, Sendable, Equatable {
+        package var domain: String?
+        package var reason: String?
+        package var message: String?
+    }
+
+    /// The first error's `reason` (`userRateLimitExceeded`, `notFound`, `authError`…).
+    package var reason: String? { error.errors?.first?.reason }
+
+    /// Whether it is a rate limit, to be backed off and retried, rather than a refusal.
+    package var isRateLimit: Bool {
+        ["userRateLimitExceeded", "rateLimitExceeded"].contains(reason ?? "")
+    }
+}
+
+/// Reads Drive API v3's JSON answers. What is not the documented shape (a proxy's page, cut-off
+/// JSON, a file without an id, a size that is no number) is a `ParseError`, never a crash.
+package enum GoogleDriveAnswerParser {
+    package static func list(_ bytes: [UInt8]) throws -> GoogleDriveFileList {
+        try JSONAnswer.decode(GoogleDriveFileList.self, bytes, expected: "a file list as Drive documents it")
+    }
+
+    package static func file(_ bytes: [UInt8]) throws -> GoogleDriveFile {
+        try JSONAnswer.decode(GoogleDriveFile.self, bytes, expected: "a file resource as Drive documents it")
+    }
+
+    /// An error body, if the answer is one.
+    package static func fault(_ bytes: [UInt8]) -> GoogleDriveFault? {
+        try? JSONAnswer.decode(GoogleDriveFault.self, bytes, expected: "an error")
+    }
+}
