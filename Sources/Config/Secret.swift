@@ -51,13 +51,15 @@ extension Secret {
         package static let commandTimeout = 30
 
         /// Runs `command` with `/bin/sh -c` and returns what it printed; its failure names the
-        /// command, never its output. Run under `timeout`, which kills the command's whole
-        /// process group when it takes too long — with SIGKILL, which no inherited signal mask
-        /// holds back, so no grandchild keeps the pipe open (timeout dies with its group).
+        /// command, never its output. Run under `timeout` (GNU's or BusyBox's, found on the
+        /// PATH), which kills the command's process group when it takes too long — with SIGKILL,
+        /// which no inherited signal mask holds back, so no child in the group keeps the pipe open
+        /// (timeout dies with its group). A grandchild that left the group (`setsid`) could still
+        /// hold it: secret commands print and exit.
         private static func run(_ command: String, timeout: Int) throws -> String {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-            process.arguments = ["--signal=KILL", String(timeout), "/bin/sh", "-c", command]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["timeout", "-s", "KILL", String(timeout), "/bin/sh", "-c", command]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Base
 import Foundation
 
@@ -13,6 +14,9 @@ final class DownloadLinks: Sendable {
         var version: String?
         var length: Int64
         var made: ContinuousClock.Instant
+        /// The download host's own entity tag for the bytes, as its first answer gave it: a later
+        /// answer with another is of a changed file (nil: not answered yet, or the host gives none).
+        var hostTag: String? = nil
     }
 
     /// A link older than this is not used again (providers' links last minutes to hours; this
@@ -29,6 +33,21 @@ final class DownloadLinks: Sendable {
                 return nil
             }
             return link
+        }
+    }
+
+    /// Whether `response` (200 or 206 to `link`) is of the bytes the link's version names: its
+    /// host tag is the link's first answer's (remembered now) or absent. A link serving a file's
+    /// bytes as they are now (not a fixed version) would otherwise hand out a changed file's
+    /// bytes under the old version's tag, mixed with the old ones in the cache.
+    func agrees(_ response: HTTPClientResponse, with link: Link, for path: String) -> Bool {
+        guard let tag = response.headers.first(name: "ETag") else { return true }
+        return links.withLock { links in
+            guard var kept = links[path], kept.url == link.url else { return link.hostTag == nil || link.hostTag == tag }
+            if let known = kept.hostTag { return known == tag }
+            kept.hostTag = tag
+            links[path] = kept
+            return true
         }
     }
 

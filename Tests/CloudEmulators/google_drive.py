@@ -28,6 +28,10 @@ Docs:
                  answered; files(a,b) selects in each file; without fields, a default set: kind, id, name, mimeType)
   [download]   https://developers.google.com/drive/api/guides/manage-downloads      (alt=media; Range for part of a file;
                  Docs editors files cannot be downloaded: 403 fileNotDownloadable, to be exported instead)
+  [revisions]  https://developers.google.com/drive/api/reference/rest/v3/revisions/get and .../guides/manage-revisions
+                 (GET files/{fileId}/revisions/{revisionId}, alt=media for a revision's content; headRevisionId on
+                 files with bytes; a revision that no longer exists is 404. Drive keeps old revisions a while; this
+                 emulator keeps the head revision only — the hardest case for a client: its revision gone mid-play)
   [mime]       https://developers.google.com/drive/api/guides/mime-types            (application/vnd.google-apps.folder,
                  .document, .shortcut…)
   [shortcuts]  https://developers.google.com/drive/api/guides/shortcuts             (mimeType application/vnd.google-apps
@@ -130,6 +134,7 @@ def resource(path):
         item["mimeType"] = "audio/mpeg"
         item["size"] = str(os.path.getsize(full))
         item["md5Checksum"] = md5(full)
+        item["headRevisionId"] = "0B" + item["md5Checksum"][:20]  # [revisions]: a new one for new content
     return item
 
 
@@ -273,7 +278,8 @@ class Handler(EmulatorHandler):
         rest = url.path[len("/drive/v3/files"):]
         if rest == "":
             return self.list(query)
-        ident = urllib.parse.unquote(rest.lstrip("/"))
+        ident, _, revision = rest.lstrip("/").partition("/revisions/")
+        ident, revision = urllib.parse.unquote(ident), urllib.parse.unquote(revision)
         with lock:
             path = paths.get(ident)
         if path is None or not os.path.lexists(os.path.join(args.root, path)):
@@ -281,6 +287,8 @@ class Handler(EmulatorHandler):
         if self.forbidden(path):
             return
         item = resource(path)
+        if revision and revision != item.get("headRevisionId"):
+            return self.error(404, "notFound", "Revision not found: %s." % revision, location=("parameter", "revisionId"))
         if query.get("alt") == "media":
             return self.media(path, item)
         fields = query.get("fields", "kind,id,name,mimeType")

@@ -5,7 +5,7 @@ import TestSupport
 /// The cloud sources are as safe to kill as WebDAV (issue 16): `cloudplayerd play` of a track of
 /// each provider's emulator (Yandex.Disk, Dropbox, OneDrive, Google Drive), on a slow download, killed with SIGKILL mid-download again and again —
 /// the cache never vouches for a wrong byte, and the next play completes it and sounds right.
-@Suite struct CloudKillTests {
+@Suite(.timeLimit(.minutes(5))) struct CloudKillTests {
     enum Provider: String, CaseIterable, Sendable {
         case yandexDisk, dropbox, oneDrive, googleDrive
 

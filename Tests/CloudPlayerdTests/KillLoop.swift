@@ -18,7 +18,14 @@ enum KillLoop {
             let recorded = cache.entries.reduce(Int64(0)) { $0 + $1.recordedBytes }
             let player = try ChildProcess(BuiltProducts.cloudplayerd, arguments(round, Int.random(in: 0..<seconds, using: &generator)),
                                           environment: BuiltProducts.isolation)
+            // (A bound on the wait, not on the test's speed: a player that never records is a failure.)
+            var waited = 0
             while kill(player.pid, 0) == 0 && cache.entries.reduce(Int64(0), { $0 + $1.recordedBytes }) == recorded {
+                waited += 1
+                if waited == 6_000 {
+                    Issue.record("round \(round): no bytes recorded in 120 s")
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 100..<900, using: &generator)))

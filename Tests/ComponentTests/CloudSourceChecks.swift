@@ -91,6 +91,29 @@ extension CloudSourceRig {
         #expect(try CacheInspector(cacheDirectory: folder.appendingPathComponent("cache")).holdsWhole(new))
     }
 
+    /// A file changed in the cloud while one loader reads it: what the same loader reads after
+    /// the change is one version whole — the old one (the provider still serves the revision or
+    /// link it was reading) or the new one — or fails as changed (the player opens it again
+    /// then); the cache never holds bytes of both under one version.
+    func checkChangedWhileReading() async throws {
+        let old = try Data(contentsOf: try await Fixtures.shared.url(.longMP3))
+        let new = Data(old.reversed())
+        try server.publish(try await Fixtures.shared.url(.longMP3), as: "Music/long.mp3")
+        let location = TrackLocation(source: try tested().name, key: "Music/long.mp3")
+        let loader = self.loader(try tested(), cache: "reading")
+        #expect(try await loader.bytes(in: 0..<400_000, of: location) == Array(old[0..<400_000]))
+        try new.write(to: server.emulator.folder.appendingPathComponent("Music/long.mp3"))
+        do {
+            let read = try await loader.open(location).readWhole()
+            #expect(read == old || read == new, "one version whole, not a mix")
+        } catch LoaderError.changedOnServer {}
+        await loader.shutdown()
+        let cache = CacheInspector(cacheDirectory: folder.appendingPathComponent("reading"))
+        for entry in cache.entries {
+            #expect(try cache.compare(entry, with: old).wrong == 0 || cache.compare(entry, with: new).wrong == 0, "a record mixes two versions")
+        }
+    }
+
     /// A folder answered with broken JSON (the emulator's `bad_json`) is one problem naming the
     /// source and the folder, in these `words`; the scan goes on with the rest.
     func checkBadJSON(words: String) async throws {

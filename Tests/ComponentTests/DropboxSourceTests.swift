@@ -65,6 +65,7 @@ struct DropboxSourceTests {
     @Test("a file changed in the Dropbox (a new content_hash) is never mixed with the cached copy of the old one")
     func changedFile() async throws {
         try await Rig.start().checkChangedFile()
+        try await Rig.start().checkChangedWhileReading()
     }
 
     @Test("429 too_many_requests with Retry-After is waited out, of the API and of the content host; the scan and the play complete")

@@ -48,7 +48,7 @@ struct GoogleDriveSourceTests {
         let log = try await Rig.start().checkScan()
         let queries = log.filter { $0.path.contains("/drive/v3/files?") }.map { $0.path.removingPercentEncoding ?? $0.path }
         #expect(queries.contains { $0.contains("q='root' in parents and trashed = false and name = 'Music'") }, "the path looked up from My Drive")
-        #expect(queries.contains { $0.contains("in parents and trashed = false&fields=nextPageToken,files(id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails)&pageSize=2&supportsAllDrives=true") })
+        #expect(queries.contains { $0.contains("in parents and trashed = false&fields=nextPageToken,files(id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails)&pageSize=2&supportsAllDrives=true") })
         #expect(queries.contains { $0.contains("pageToken=") }, "nextPageToken is followed")
         #expect(log.allSatisfy { $0.status < 400 }, "\(log.filter { $0.status >= 400 })")
         #expect(log.filter { $0.host != "accounts" }.allSatisfy { $0.authorized && !$0.path.contains("access_token") }, "the token in the header only")
@@ -72,6 +72,7 @@ struct GoogleDriveSourceTests {
     @Test("a file changed in the drive (a new md5Checksum) is never mixed with the cached copy of the old one")
     func changedFile() async throws {
         try await Rig.start().checkChangedFile()
+        try await Rig.start().checkChangedWhileReading()
     }
 
     @Test("403 userRateLimitExceeded and 429 are backed off (Retry-After honoured) and the scan and the play complete")

@@ -90,6 +90,7 @@ struct OneDriveSourceTests {
     @Test("a file changed in the drive (a new sha256Hash, or without hashes a new cTag) is never mixed with the cached copy of the old one")
     func changedFile() async throws {
         try await Rig.start().checkChangedFile()
+        try await Rig.start().checkChangedWhileReading()
         let rig = try await Rig.start()
         try await rig.server.control(#"{"hashes": false}"#)
         try await rig.checkChangedFile()

@@ -82,6 +82,7 @@ struct YandexDiskSourceTests {
     @Test("a file changed on the disk (a new sha256) is never mixed with the cached copy of the old one")
     func changedFile() async throws {
         try await Rig.start().checkChangedFile()
+        try await Rig.start().checkChangedWhileReading()
     }
 
     @Test("429 with Retry-After is waited out, as long as it asks, and the scan completes")

@@ -25,7 +25,10 @@ package struct SourceSet: Sendable {
     /// Judged as the URL will be fetched (dot segments resolved, `%2e%2e` too), so one location
     /// never has two answers.
     package func location(of url: URL) -> TrackLocation {
-        if url.scheme?.lowercased() == TrackLocation.scheme { return location(of: url.absoluteString) }
+        if url.scheme?.lowercased() == TrackLocation.scheme {
+            // `cloudplayer://SOURCE/KEY`; one naming no track stays as it is, and fails as such.
+            return TrackLocation.sourceAndKey(in: url.absoluteString) == nil ? TrackLocation(url: url) : location(of: url.absoluteString)
+        }
         guard let canonical = CanonicalURL(url) else { return TrackLocation(url: url) }
         return location(of: canonical)
     }

@@ -1,5 +1,5 @@
 /// A file resource as Drive API v3 describes it, with the fields a library asks for
-/// (`fields=files(id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails)`): a folder, a
+/// (`fields=files(id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails)`): a folder, a
 /// shortcut, a Google Docs editors file, or a file with bytes (`size`, `md5Checksum`).
 /// https://developers.google.com/drive/api/reference/rest/v3/files
 package struct GoogleDriveFile: Decodable, Sendable, Equatable {
@@ -13,6 +13,9 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
     package var size: Int64?
     /// The MD5 of the content: only files with bytes in Drive have one.
     package var md5Checksum: String?
+    /// The revision holding the content now (files with bytes only): downloaded by it, bytes
+    /// and version belong together even if the file changes meanwhile.
+    package var headRevisionId: String?
     package var modifiedTime: String?
     /// The folder holding it (one at most, in Drive now); none for a drive's root.
     package var parents: [String]?
@@ -31,7 +34,7 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
     package var isGoogleApp: Bool { mimeType.hasPrefix("application/vnd.google-apps.") && !isFolder && !isShortcut }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, mimeType, size, md5Checksum, modifiedTime, parents, shortcutDetails
+        case id, name, mimeType, size, md5Checksum, headRevisionId, modifiedTime, parents, shortcutDetails
     }
 
     package init(id: String, name: String, mimeType: String, size: Int64? = nil, md5Checksum: String? = nil) {
@@ -54,6 +57,7 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
             self.size = size
         }
         md5Checksum = try container.decodeIfPresent(String.self, forKey: .md5Checksum)
+        headRevisionId = try container.decodeIfPresent(String.self, forKey: .headRevisionId)
         modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
         parents = try container.decodeIfPresent([String].self, forKey: .parents)
         shortcutDetails = try container.decodeIfPresent(ShortcutDetails.self, forKey: .shortcutDetails)

@@ -19,7 +19,7 @@ final class GoogleDriveClient: Sendable {
     /// A folder of more pages than this is cut short and reported (an API that pages forever).
     static let mostPages = 10_000
     /// The fields asked of a file: what a library needs, no more (Drive answers only the fields asked for).
-    static let fileFields = "id,name,mimeType,size,md5Checksum,modifiedTime,parents,shortcutDetails"
+    static let fileFields = "id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails"
 
     let session: TokenSession
     let origin: URLOrigin?
@@ -93,9 +93,14 @@ final class GoogleDriveClient: Sendable {
         }
     }
 
-    /// The `alt=media` address of the file `id`: its bytes. https://developers.google.com/drive/api/guides/manage-downloads
-    func mediaURL(_ id: String) -> URL {
-        url("files/" + FormEncoding.encode(id), query: [("alt", "media"), ("supportsAllDrives", "true")])
+    /// The `alt=media` address of the file `id`'s bytes: of its revision `revision` when Drive
+    /// named one — `files/ID?alt=media` serves whatever the file holds at the moment, so bytes read
+    /// after a change would carry the old version's tag; a revision's bytes never change.
+    /// https://developers.google.com/drive/api/guides/manage-downloads,
+    /// https://developers.google.com/drive/api/reference/rest/v3/revisions/get
+    func mediaURL(_ id: String, revision: String?) -> URL {
+        let file = "files/" + FormEncoding.encode(id)
+        return url(revision.map { file + "/revisions/" + FormEncoding.encode($0) } ?? file, query: [("alt", "media"), ("supportsAllDrives", "true")])
     }
 
     /// A GET of the file's bytes with the loader's `Range`; a 403 rate limit backed off and tried
@@ -145,8 +150,9 @@ final class GoogleDriveClient: Sendable {
         var current = id
         for _ in 0..<64 {
             if current == top { return true }
-            // A parent that cannot be read (shared with the user, its folder not) is outside.
-            guard case .found(let file)? = try? await file(current, about: GoogleDrivePath.path(ofKey: rootKey)),
+            // A parent Drive does not show (shared with the user, its folder not: 404) is outside;
+            // an error on the way (the network, a rate limit) is the caller's, not an answer.
+            guard case .found(let file) = try await file(current, about: GoogleDrivePath.path(ofKey: rootKey)),
                   let parent = file.parents?.first else { return false }
             current = parent
         }

@@ -5,12 +5,13 @@ import Model
 import NIOHTTP1
 import Parsers
 
-/// A drive's files, read with `files/ID?alt=media` and the loader's `Range`, the token in the
-/// `Authorization` header. The first read of a file asks for its metadata (its version) by id,
-/// the id looked up from the path if not known; the address and version are kept for the next
-/// reads a while (`DownloadLinks`), and every answer is stated with the file's own version
-/// (`DownloadAnswer`), so a changed file is a new version and its bytes are never mixed with the
-/// old one's. An id that answers 404 (the file replaced by another of the same path) is looked up
+/// A drive's files, read with `files/ID/revisions/REV?alt=media` and the loader's `Range`, the
+/// token in the `Authorization` header. The first read of a file asks for its metadata (its
+/// version and head revision) by id, the id looked up from the path if not known; the address and
+/// version are kept for the next reads a while (`DownloadLinks`). The address names the revision,
+/// so the bytes are the version's even if the file changes meanwhile, and every answer is stated
+/// with that version (`DownloadAnswer`): a changed file's bytes are never mixed with the old one's.
+/// A 404 (the revision gone, or the file replaced by another of the same path) means asking
 /// again, once. `If-Range` is not sent (the version is checked instead).
 struct GoogleDriveInput: RemoteInput {
     let client: GoogleDriveClient
@@ -32,7 +33,7 @@ struct GoogleDriveInput: RemoteInput {
             let link = try await link(for: key)
             let response = try await client.media(link.url, headers: headers, about: path)
             if response.status == .notFound && attempt == 0 {
-                // Replaced: the path's id again.
+                // The revision gone, or the file replaced: the path's id and head revision again.
                 _ = try? await response.body.collect(upTo: 1 << 16)
                 links.forget(link.url, for: key)
                 client.ids.forget(key)
@@ -58,7 +59,7 @@ struct GoogleDriveInput: RemoteInput {
         if let link = links.link(for: key) { return link }
         let file = try await client.describe(key)
         let info = try info(of: file, key: key)
-        let link = DownloadLinks.Link(url: client.mediaURL(file.id), version: info.validator, length: info.length, made: .now)
+        let link = DownloadLinks.Link(url: client.mediaURL(file.id, revision: file.headRevisionId), version: info.validator, length: info.length, made: .now)
         links.keep(link, for: key)
         return link
     }

@@ -35,10 +35,12 @@ struct OneDriveInput: RemoteInput {
         }
         if let link = links.link(for: key) {
             let response = try await client.download(link.url, headers: headers)
-            guard [401, 403, 404, 410].contains(response.status.code) else {
+            let changed = [200, 206].contains(response.status.code) && !links.agrees(response, with: link, for: key)
+            guard [401, 403, 404, 410].contains(response.status.code) || changed else {
                 return try await DownloadAnswer.stated(response, version: link.version, source: name, path: path, failure: failure)
             }
-            // Expired: `/content` again, for a new URL of the same file.
+            // Expired: `/content` again, for a new URL of the same file; or the file changed:
+            // the item and its version again, so the new bytes are stated as the new version.
             _ = try? await response.body.collect(upTo: 1 << 16)
             links.forget(link.url, for: key)
         }
@@ -46,7 +48,8 @@ struct OneDriveInput: RemoteInput {
         let info = try info(of: item, key: key)
         let (response, url) = try await client.content(of: item, headers: headers)
         if [200, 206].contains(response.status.code), URLOrigin(url) != client.origin {
-            links.keep(DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now), for: key)
+            links.keep(DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now,
+                                          hostTag: response.headers.first(name: "ETag")), for: key)
         }
         return try await DownloadAnswer.stated(response, version: info.validator, source: name, path: path, failure: failure)
     }

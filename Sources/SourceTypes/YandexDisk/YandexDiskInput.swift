@@ -30,11 +30,17 @@ struct YandexDiskInput: RemoteInput {
             let link = try await link(for: path)
             let response = try await client.send(link.url, headers: headers)
             let code = response.status.code
-            if [403, 404, 410].contains(code) && attempt == 0 {
-                // Expired: a new link for the same file.
+            let changed = [200, 206].contains(code) && !links.agrees(response, with: link, for: path)
+            if ([403, 404, 410].contains(code) || changed) && attempt == 0 {
+                // Expired: a new link for the same file; or the file changed: a new link and
+                // version for the new one (stated as such, so the loader never mixes the two).
                 _ = try? await response.body.collect(upTo: 1 << 16)
                 links.forget(link.url, for: path)
                 continue
+            }
+            if changed {
+                _ = try? await response.body.collect(upTo: 1 << 16)
+                throw LoaderError.changedOnServer
             }
             return try await DownloadAnswer.stated(response, version: link.version, source: name, path: path) { status, body in
                 client.failure(status, body, about: path)
