@@ -89,6 +89,20 @@ final class CloudCLIRig {
         printed += played.stdout + played.stderr
     }
 
+    /// MPRIS `OpenUri` of the track in the daemon (as a desktop's "open with" would): taken, it
+    /// is the track MPRIS shows (`xesam:url`); then stopped.
+    func checkOpenUri(_ location: String) async throws {
+        let opened = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.busName, "/org/mpris/MediaPlayer2",
+                                                  "org.mpris.MediaPlayer2.Player", "OpenUri", "s", location])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        printed += opened.stdout + opened.stderr
+        #expect(try await eventually {
+            try await bus.run("busctl", ["--address=\(bus.address)", "get-property", Self.busName, "/org/mpris/MediaPlayer2",
+                                         "org.mpris.MediaPlayer2.Player", "Metadata"]).stdout.contains(location)
+        })
+        #expect(try await ctl("stop").status == 0)
+    }
+
     /// After its refresh token was revoked: `source` scans "needs login", `sources` says so, an
     /// MPRIS OpenUri of one of its tracks not cached is refused saying so, and "plain" goes on.
     func checkNeedsLogin(_ source: String, on server: any EmulatedCloud) async throws {
@@ -160,6 +174,7 @@ extension CloudCLIRig {
         // cloudplayerd play, with the stored login: its access token has expired, so it refreshes.
         try await server.control(#"{"expire_access": true}"#)
         try await play(track, as: mp3)
+        try await checkOpenUri(track)
         tokens.formUnion(try self.tokens(of: source))
         #expect(try await server.log().contains { $0.path == tokenPath && $0.body?.contains("grant_type=refresh_token") == true && $0.status == 200 })
 

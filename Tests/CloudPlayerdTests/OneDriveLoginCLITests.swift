@@ -42,6 +42,7 @@ struct OneDriveLoginCLITests {
         // (Microsoft rotates the refresh token: the new one is written back).
         try await server.control(#"{"expire_access": true}"#)
         try await rig.play("cloudplayer://od/Music/Album/a.mp3", as: mp3)
+        try await rig.checkOpenUri("cloudplayer://od/Music/Album/a.mp3")
         let rotated = try rig.tokens(of: "od")
         #expect(rotated.isDisjoint(with: tokens), "new access and refresh tokens written back")
         tokens.formUnion(rotated)

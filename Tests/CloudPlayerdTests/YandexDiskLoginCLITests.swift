@@ -41,6 +41,7 @@ struct YandexDiskLoginCLITests {
         // cloudplayerd play, with the stored login: its access token has expired, so it refreshes.
         try await server.control(#"{"expire_access": true}"#)
         try await rig.play("cloudplayer://yd/Music/Album/a.mp3", as: mp3)
+        try await rig.checkOpenUri("cloudplayer://yd/Music/Album/a.mp3")
         tokens.formUnion(try rig.tokens(of: "yd"))
         #expect(try await server.log().contains { $0.path == "/token" && $0.status == 200 })
 
