@@ -15,6 +15,7 @@ import PackageDescription
 // what it does not list here does not build.
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 
 let package = Package(
     name: "cloudplayerd",
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries, one system-library target each; Swift wraps each once, in one target.
@@ -62,7 +64,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"), serviceLifecycle,
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
         // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
@@ -80,19 +82,19 @@ let package = Package(
         .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
         // The library database (SQLite through GRDB) and the scanner that fills it.
         .target(name: "Library", dependencies: [
-            "Base", "Model", "Parsers", "Cache", "Loader", logging, .product(name: "GRDB", package: "GRDB.swift"),
+            "Base", "Model", "Parsers", "Cache", "Loader", logging, serviceLifecycle, .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The player: the play queue and the state machine over loader, decoder and output.
-        .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", logging]),
+        .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", logging, serviceLifecycle]),
         // sd-bus: a connection on a thread of its own, values, vtables, a client.
         .target(name: "DBus", dependencies: ["Base", "CSystemd", "CSDBusShim"]),
         // MPRIS 2.2 on the session bus, projected from the player's events.
-        .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging]),
+        .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging, serviceLifecycle]),
         // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
         .target(name: "Manager1", dependencies: ["DBus"]),
         // Listens counted where the user keeps them (ListenBrainz), from the player's events.
         .target(name: "Scrobbling", dependencies: [
-            "Base", "Model", "Config", "Loader", "Playback", logging,
+            "Base", "Model", "Config", "Loader", "Playback", logging, serviceLifecycle,
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -100,13 +102,15 @@ let package = Package(
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
             "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
+            serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
                 "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), logging, serviceLifecycle,
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The management CLI: talks to the daemon over org.cloudplayerd.Manager1; `login` reads

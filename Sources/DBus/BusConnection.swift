@@ -25,8 +25,8 @@ package final class BusConnection: Sendable {
 
     private let queue = Locked(Queue())
     private let stopping = Atomic<Bool>(false)
-    private let finished: Task<Void, Never>
-    private let finishedSink: AsyncStream<Void>.Continuation
+    /// Opens when the bus thread has ended.
+    private let finished = AsyncGate(open: false)
 
     /// Connects to the bus at `address` (nil: the session bus of `DBUS_SESSION_BUS_ADDRESS`) and
     /// starts the bus thread.
@@ -58,9 +58,6 @@ package final class BusConnection: Sendable {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
-        let (stream, sink) = AsyncStream.makeStream(of: Void.self)
-        finishedSink = sink
-        finished = Task { for await _ in stream {} }
         let owned = UncheckedBus(pointer: bus)
         Thread.startNamed("bus") { [self] in run(owned.pointer) }
     }
@@ -87,7 +84,7 @@ package final class BusConnection: Sendable {
     package func close() async {
         stopping.store(true, ordering: .sequentiallyConsistent)
         perform { _ in }  // wakes the thread, unless it has ended already
-        await finished.value
+        try? await finished.wait()
     }
 
     /// Runs `body` on the bus thread and returns its result; nil if the connection has closed.
@@ -99,9 +96,9 @@ package final class BusConnection: Sendable {
     }
 
     /// Waits until the connection has ended. Returns why when the bus went away (the bus daemon
-    /// stopped or dropped the connection); nil when `close()` ended it.
+    /// stopped or dropped the connection); nil when `close()` ended it, or the wait was cancelled.
     package func ended() async -> String? {
-        await finished.value
+        guard (try? await finished.wait()) != nil else { return nil }
         return queue.withLock { $0.lost }
     }
 
@@ -145,7 +142,7 @@ package final class BusConnection: Sendable {
             return queue.keptAlive
         }
         withExtendedLifetime(kept) {}
-        finishedSink.finish()
+        finished.open()
     }
 
     private func takeJobs() -> [Job] {

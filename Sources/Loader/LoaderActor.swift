@@ -37,6 +37,8 @@ package actor LoaderActor {
     /// The next track's resource, kept from eviction until the next prefetch.
     private var prefetched: RemoteResource?
     private var isShutDown = false
+    /// Plays being reported to the sources (a Subsonic `scrobble`).
+    let reports = PendingReports()
     /// Files the user keeps for offline use (pinned playlists), by cache name: never evicted.
     var keptNames: Set<String> = []
     /// Tracks whose cache state someone follows (the queue's), by cache name, with the state last
@@ -58,9 +60,12 @@ package actor LoaderActor {
         executor.shutdown()
     }
 
-    /// Ends every download and closes the network clients.
+    /// Ends every download and closes the network clients; plays still being reported are given
+    /// `PendingReports.grace` first.
     package func shutdown() async {
+        guard !isShutDown else { return }
         isShutDown = true
+        await reports.finish(logger: logger)
         for resource in resources.values {
             resource.commit()  // what arrived is kept for the next run
             resource.fail(.cancelled)
@@ -155,10 +160,11 @@ package actor LoaderActor {
     }
 
     /// Tells the source of a track that it started playing (`heard` false) or has been heard
-    /// (`RemoteInput.played`), without holding up the caller; a failure is only logged.
+    /// (`RemoteInput.played`), without holding up the caller; a failure is only logged. The report
+    /// is one of `reports` until answered, so stopping waits for it (`shutdown`).
     package func played(_ location: TrackLocation, heard: Bool) {
-        guard case .remote(let input)? = try? input(for: location) else { return }
-        Task {
+        guard !isShutDown, case .remote(let input)? = try? input(for: location) else { return }
+        reports.send { [logger] in
             do {
                 try await input.played(location, heard: heard)
             } catch {

@@ -4,19 +4,23 @@ import Foundation
 import Logging
 import Model
 import Playback
+import ServiceLifecycle
 
 /// The player as an MPRIS 2.2 media player on a bus connection.
 ///
 /// What it shows is projected from the player's events: each carries the whole state, which
 /// becomes `MPRISState`, and whatever differs from the last one is announced — nothing is asked
 /// of the player. Method calls and property writes become player commands.
-package final class MPRISService: Sendable {
+///
+/// A `Service`: `run()` follows the player until the daemon stops; whoever owns the connection
+/// closes it.
+package final class MPRISService: Service {
     /// Yields when a client calls `Quit`.
     package let quitRequests: AsyncStream<Void>
     private let object: BusObject
     private let state: Locked<MPRISState>
     private let library: any MPRISLibrary
-    private let feeder: Task<Void, Never>
+    private let events: AsyncStream<PlayerEvent>
 
     /// Registers the MPRIS object on `connection` (its owner then takes the bus name); MPRIS
     /// Playlists offers the `library`'s playlists, and tracks clients add are placed by it.
@@ -30,9 +34,14 @@ package final class MPRISService: Sendable {
         self.object = object
         self.state = state
         self.library = library
-        let events = player.subscribe()
-        feeder = Task { await Self.follow(events, state: state, object: object) }
+        // Subscribed now, so no change is missed before `run()`.
+        events = player.subscribe()
+    }
+
+    /// Shows the library's playlists, then follows the player until the daemon stops.
+    package func run() async {
         refreshPlaylists()
+        await Self.follow(events.cancelOnGracefulShutdown(), state: state, object: object)
     }
 
     /// Reads the library's playlists again and announces the new count.
@@ -41,12 +50,6 @@ package final class MPRISService: Sendable {
             let sorted = await library.playlists().sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
             Self.update(state, object) { $0.playlists = sorted }
         }
-    }
-
-    /// Stops following the player (the owner closes the connection).
-    package func stop() async {
-        feeder.cancel()
-        await feeder.value
     }
 
     /// Applies `change` and announces the properties it changed.
@@ -60,7 +63,7 @@ package final class MPRISService: Sendable {
     }
 
     /// Keeps the state current from the player's events and announces what changed.
-    private static func follow(_ events: AsyncStream<PlayerEvent>, state: Locked<MPRISState>, object: BusObject) async {
+    private static func follow(_ events: some AsyncSequence<PlayerEvent, Never>, state: Locked<MPRISState>, object: BusObject) async {
         for await event in events {
             let before = state.withLock { $0 }
             var after = before

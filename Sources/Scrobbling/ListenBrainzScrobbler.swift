@@ -8,6 +8,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Playback
+import ServiceLifecycle
 
 /// Sends what the player reports heard to ListenBrainz: "playing now" when a track starts, a
 /// listen once it has been heard (half of it, or four minutes). Listens go through the
@@ -53,9 +54,12 @@ package actor ListenBrainzScrobbler {
     private var generation = 0
     /// What `report()` says, kept apart so that asking never waits for a request under way.
     private let shown = Locked<(configured: Bool, waiting: Int, problem: String?)>((false, 0, nil))
+    private let events: AsyncStream<PlayerEvent>
 
     /// `journal`: where listens wait to be sent (kept across runs).
-    package init(settings: ListenBrainzSettings?, journal: URL, version: String) {
+    package init(settings: ListenBrainzSettings?, journal: URL, version: String, following player: Player) {
+        // Subscribed now, so no listen is missed before `run()`.
+        events = player.subscribe()
         self.settings = settings
         let journal = ListenJournal(url: journal)
         self.journal = journal
@@ -81,22 +85,6 @@ package actor ListenBrainzScrobbler {
 
     private func updateShown() {
         shown.withLock { $0 = (settings != nil, journal.pending.count, paused) }
-    }
-
-    /// Follows the player until its events end; sends what an earlier run left first. A listen
-    /// goes to the journal as soon as it is reported: "playing now" is sent beside, never before it.
-    package nonisolated func start(following player: Player) -> Task<Void, Never> {
-        let events = player.subscribe()
-        return Task {
-            await self.sendQueued()
-            for await event in events {
-                switch event.change {
-                case .listenStarted(let entry, let at): await self.announce(entry, at: at)
-                case .listened(let entry, let startedAt): await self.heard(entry, startedAt: startedAt)
-                default: continue
-                }
-            }
-        }
     }
 
     /// New settings (the config reloaded): a paused scrobbler tries again with them.
@@ -270,5 +258,25 @@ package actor ListenBrainzScrobbler {
         }
         transport = made
         return made
+    }
+}
+
+extension ListenBrainzScrobbler: Service {
+    /// Follows the player to its last event — the listen its stop completes included, so it
+    /// stops after the player — then waits for its turn to stop; sends what an earlier run left
+    /// first. A listen goes to the journal as soon as it is reported: "playing now" is sent
+    /// beside, never before it. Stopping sends nothing more: a listen not yet sent stays in the
+    /// journal for the next run.
+    package nonisolated func run() async {
+        await sendQueued()
+        for await event in events {
+            switch event.change {
+            case .listenStarted(let entry, let at): await announce(entry, at: at)
+            case .listened(let entry, let startedAt): await heard(entry, startedAt: startedAt)
+            default: continue
+            }
+        }
+        try? await gracefulShutdown()
+        await shutdown()
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Daemon
+import Decoding
 import DBus
 import Foundation
 import Loader
@@ -8,6 +9,7 @@ import Model
 import MPRIS
 import Output
 import Playback
+import ServiceLifecycle
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -77,6 +79,8 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First of all: a Ctrl-C that comes while starting is kept for when the group runs.
+        let signals = await SignalService(trapping: [.sigterm, .sigint])
         var configuration = try configOptions.load()
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let locations = files.map { configuration.location(of: $0, relativeTo: cwd) }
@@ -85,66 +89,23 @@ struct PlayCommand: AsyncParsableCommand {
         if let replayGainMode { settings.loudness.mode = replayGainMode }
         if let replayGainPreamp { settings.loudness.preamp = replayGainPreamp }
         if let replayGainClip { settings.loudness.preventClipping = replayGainClip }
-        let player = Player(loader: LoaderActor(settings: configuration.loader, sources: configuration.sources),
-                            output: OutputActor(device: device), settings: settings)
-        let events = player.subscribe()
-        let service = noMPRIS ? nil : await Self.publish(player, sources: configuration.sources)
-        let entries = await player.perform(.add(locations.map { QueueItem(location: $0) }, at: .end, play: false)).queue.entries
-        let watcher = SignalWatcher()
-        let signals = watcher.signals
-        let interruption = Task.detached {
-            for await _ in signals {
-                // A second Ctrl-C, should stopping ever hang, ends the process the usual way.
-                signal(SIGINT, SIG_DFL)
-                signal(SIGTERM, SIG_DFL)
-                await player.shutdown()
-                return
-            }
-        }
-        let quitting = Task.detached { [quits = service?.quitRequests] in
-            guard let quits else { return }
-            for await _ in quits {
-                await player.shutdown()
-                return
-            }
-        }
-
-        await player.perform(.setVolume(volume))
-        await player.perform(.playEntry(entries[0].id, at: start))
+        let loader = LoaderActor(settings: configuration.loader, sources: configuration.sources)
+        let player = Player(loader: loader, decoder: DecoderActor(), output: OutputActor(device: device), settings: settings)
+        let driver = PlayDriver(player: player, locations: locations, start: start, volume: volume, quiet: quiet)
+        let bus = noMPRIS ? nil : await Self.publish(player, sources: configuration.sources)
+        // The same parts as the daemon's, but the library and the bus's Manager1: stopped in
+        // the reverse order, the loader last (a play report still under way is sent).
+        let services: [any Service] = [loader, player] + (bus.map { [$0, $0.mpris] } ?? []) + [driver, signals]
+        let group = DaemonServices.group(services)
+        signals.connect(to: group)
         var failures = 0
-        var announced: QueueEntry?
-        for await event in events {
-            switch event.change {
-            case .trackStarted(let entry, let info, _):
-                // Once per track: a chained stream's link of another format starts it again.
-                if !quiet, entry.id != announced?.id { say("Playing \(entry.displayName)\(Self.describe(entry.metadata.tags, info))") }
-                announced = entry
-            case .trackFailed(let entry, let error):
-                failures += 1
-                complain("\(entry.location.url?.path ?? entry.location.uri): \(error)")
-            case .outputFailed(let error):
-                failures += 1
-                complain("\(error)")
-                await player.shutdown()
-            case .outputLost(let error):
-                complain("\(error); waiting for it to come back")
-            case .outputReturned:
-                if !quiet { say("The sound server is back") }
-            case .queueFinished, .statusChanged(.stopped):
-                // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
-                await player.shutdown()
-            case .buffering(let entry, let waiting):
-                if !quiet && waiting { say("Buffering \(entry.displayName)…") }
-            case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
-                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
-                 .listenStarted, .listened, .cacheChanged:
-                break
-            }
+        do {
+            try await group.run()
+        } catch {
+            failures += 1
+            complain("\(error)")
         }
-        interruption.cancel()
-        quitting.cancel()
-        await service?.stop()
-        withExtendedLifetime(watcher) {}
+        failures += driver.failures
         do {
             try await device.close()
         } catch {
@@ -159,25 +120,12 @@ struct PlayCommand: AsyncParsableCommand {
     private static func publish(_ player: Player, sources: SourceSet) async -> BusPublication? {
         let logger = Logger(label: "cloudplayerd.play")
         do {
-            return try await BusPublication(player: player, sources: sources)
+            return try await BusPublication(player: player, sources: sources, losingTheBusStops: false)
         } catch BusError.nameTaken {
-            return try? await BusPublication(player: player, sources: sources, instance: String(getpid()))
+            return try? await BusPublication(player: player, sources: sources, instance: String(getpid()), losingTheBusStops: false)
         } catch {
             logger.notice("playing without MPRIS: \(error)")
             return nil
         }
-    }
-
-    private static func describe(_ tags: TrackTags, _ info: TrackInfo) -> String {
-        var parts: [String] = []
-        let names = [tags.artist, tags.title].compactMap { $0 }
-        if !names.isEmpty { parts.append(names.joined(separator: " – ")) }
-        var technical = "\(info.codec.rawValue), \(info.format)"
-        if let duration = info.duration {
-            let whole = Int(duration.rounded())
-            technical += String(format: ", %d:%02d", whole / 60, whole % 60)
-        }
-        parts.append("(\(technical))")
-        return ": " + parts.joined(separator: " ")
     }
 }

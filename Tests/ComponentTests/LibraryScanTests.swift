@@ -198,7 +198,7 @@ struct LibraryScanTests {
 
             // Played: the cover is fetched then, in one ranged read, into the art cache.
             rig.proxy.clearLog()
-            let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
+            let player = Player.running(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
             let log = EventLog(player)
             let played = rig.location(rig.url("covers/v24PlainSizes.mp3"))
             await player.perform(.add([QueueItem(location: played)], at: .end, play: true))
@@ -340,7 +340,7 @@ struct LibraryScanTests {
             #expect(try await rig.library.tracks(TrackFilter()).count == 1)
 
             // Played by one spelling, then by the other: the second play is the first's cache entry.
-            let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
+            let player = Player.running(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
             let log = EventLog(player)
             await player.perform(.add([QueueItem(location: plain), QueueItem(location: encoded)], at: .end, play: true))
             _ = try await log.next("the end") { if case .queueFinished = $0.change { true } else { false } }

@@ -9,7 +9,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2)))
 struct PlayerCommandTests {
     private func makePlayer(_ files: [Fixtures.File]) async throws -> (Player, [QueueEntry], EventLog) {
-        let player = Player(output: OutputActor(device: NullOutput()))
+        let player = Player.running(output: OutputActor(device: NullOutput()))
         var urls: [URL] = []
         for file in files { urls.append(try await Fixtures.shared.url(file)) }
         let entries = await player.perform(.add(urls.map { QueueItem(location: TrackLocation(url: $0)) }, at: .end, play: false)).queue.entries
@@ -101,7 +101,7 @@ struct PlayerCommandTests {
 
     @Test("with a track loop the track plays again when it ends")
     func trackLoopRepeats() async throws {
-        let player = Player(output: OutputActor(device: NullOutput(paced: false)))
+        let player = Player.running(output: OutputActor(device: NullOutput(paced: false)))
         let log = EventLog(player)
         let urls = [try await Fixtures.shared.url(.monoOpus), try await Fixtures.shared.url(.monoMP3)]
         let entries = await player.perform(.add(urls.map { QueueItem(location: TrackLocation(url: $0)) }, at: .end, play: false)).queue.entries
@@ -149,7 +149,7 @@ struct PlayerCommandTests {
 
     @Test("a looping queue whose every track fails stops after one round instead of retrying forever")
     func allFailingQueueStops() async throws {
-        let player = Player(output: OutputActor(device: NullOutput()))
+        let player = Player.running(output: OutputActor(device: NullOutput()))
         let missing = try Fixtures.shared.scratchDirectory()
         await player.perform(.add([QueueItem(location: TrackLocation(url: missing.appendingPathComponent("a.mp3"))), QueueItem(location: TrackLocation(url: missing.appendingPathComponent("b.mp3")))],
                                  at: .end, play: false))

@@ -40,7 +40,7 @@ struct PlayerEventTests {
 
     @Test("a new listener starts from the state as it is")
     func subscribedFirst() async throws {
-        let player = Player(output: OutputActor(device: NullOutput()))
+        let player = Player.running(output: OutputActor(device: NullOutput()))
         defer { Task { await player.shutdown() } }
         let added = await player.perform(.add(try await items([.monoOpus, .monoMP3]), at: .end, play: false))
         await player.perform(.setVolume(0.5))
@@ -54,7 +54,7 @@ struct PlayerEventTests {
 
     @Test("what a command returns is what an event published: nothing changes unannounced")
     func everyChangePublished() async throws {
-        let player = Player(output: OutputActor(device: NullOutput()))
+        let player = Player.running(output: OutputActor(device: NullOutput()))
         defer { Task { await player.shutdown() } }
         let log = EventLog(player)
         let entries = await player.perform(.add(try await items([.cbrMP3, .secondMP3, .monoOpus]), at: .end, play: false)).queue.entries
@@ -82,7 +82,7 @@ struct PlayerEventTests {
 
     @Test("replacing the queue is one event, naming the playlist it came from; clearing it forgets the playlist")
     func queueReplaced() async throws {
-        let player = Player(output: OutputActor(device: NullOutput()))
+        let player = Player.running(output: OutputActor(device: NullOutput()))
         defer { Task { await player.shutdown() } }
         let log = EventLog(player)
         let items = try await items([.monoOpus, .monoMP3])
@@ -106,7 +106,7 @@ struct PlayerEventTests {
 
     @Test("a seek keeps what is known of the track, and the published position is the target at once")
     func seekKeepsTrack() async throws {
-        let player = Player(output: OutputActor(device: NullOutput()))
+        let player = Player.running(output: OutputActor(device: NullOutput()))
         defer { Task { await player.shutdown() } }
         let log = EventLog(player)
         await player.perform(.add(try await items([.vbrMP3]), at: .end, play: true))

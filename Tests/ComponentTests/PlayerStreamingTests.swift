@@ -18,7 +18,7 @@ struct PlayerStreamingTests {
         let origin = try rig.origin(file)
         rig.proxy.setRate(bytesPerSecond: 150_000)  // slower than the seeks, so each lands on uncached bytes
         let loader = LoaderActor(configuration: try Configuration.parse(rig.configText(fill: "whole"), relativeTo: rig.directory))
-        let player = Player(loader: loader, output: OutputActor(device: NullOutput()))
+        let player = Player.running(loader: loader, output: OutputActor(device: NullOutput()))
         let log = EventLog(player)
         let location = await loader.sources.location(of: rig.url(file))
         let entries = await player.perform(.add([QueueItem(location: location)], at: .end, play: false)).queue.entries

@@ -15,7 +15,7 @@ struct PulseControlTests {
         let sink = try await PulseTestServer.shared.makeSink()
         let url = try await Fixtures.shared.url(file)
         let device = try await PulseOutput.connect(server: sink.server, sink: sink.name)
-        let player = Player(output: OutputActor(device: device))
+        let player = Player.running(output: OutputActor(device: device))
         let log = EventLog(player)
         await player.perform(.add([QueueItem(location: TrackLocation(url: url))], at: .end, play: false))
         try await control(player, log)

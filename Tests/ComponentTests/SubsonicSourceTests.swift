@@ -161,7 +161,7 @@ struct SubsonicSourceTests {
         _ = await rig.library.scan(["sub"], loader: rig.loader)
         let track = try #require(try await rig.library.tracks(TrackFilter(source: "sub")).first { $0.title == "Opus Title" })
         let id = String(track.url.split(separator: "/").last!)
-        let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
+        let player = Player.running(loader: rig.loader, output: OutputActor(device: NullOutput(paced: false)))
         let events = EventLog(player)
         await player.perform(.add([QueueItem(location: TrackLocation(uri: track.url))], at: .end, play: true))
         _ = try await events.next("the end of the queue") { if case .queueFinished = $0.change { true } else { false } }
@@ -188,7 +188,7 @@ struct SubsonicSourceTests {
         let bare = TrackLocation(uri: try #require(tracks.first { $0.title == "Vbr Title" }).url)
         #expect(await rig.loader.sourceArtwork(of: bare) == nil, "a song without a cover has none")
 
-        let player = Player(loader: rig.loader, output: OutputActor(device: NullOutput()))
+        let player = Player.running(loader: rig.loader, output: OutputActor(device: NullOutput()))
         let events = EventLog(player)
         await player.perform(.add([QueueItem(location: opus)], at: .end, play: true))
         let event = try await events.next("cover art, or the end") {

@@ -1,16 +1,20 @@
 
-/// A gate that tasks wait at while it is closed — how a paused output holds its writer.
+/// A gate that tasks wait at while it is closed — how a paused output holds its writer, and how
+/// a connection's users wait for its thread to end.
 /// Waiting is cancellable, so a seek or stop never leaves a writer stuck behind a pause.
 package final class AsyncGate: Sendable {
     private struct State {
-        var isOpen = true
+        var isOpen: Bool
         var nextID: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
 
-    package init() {}
+    /// `open: false`: a gate that tasks wait at until something has happened (a thread ended).
+    package init(open: Bool = true) {
+        state = Locked(State(isOpen: open))
+    }
 
     package var isOpen: Bool { state.withLock { $0.isOpen } }
 

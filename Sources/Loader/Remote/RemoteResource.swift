@@ -127,16 +127,23 @@ package final class RemoteResource: @unchecked Sendable {
     /// Some of its bytes are here (on disk or held in memory), of the version known now.
     var hasBytes: Bool { locked { !stale && !readableLocked.isEmpty } }
 
-    /// Waits until the length and version are known (from the cache or the first answer).
+    /// Waits until the length and version are known (from the cache or the first answer); a
+    /// cancelled task stops waiting at once (`LoaderError.cancelled`).
     func waitForInfo() async throws {
-        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-            let ready: Result<Void, any Error>? = locked {
-                if info != nil { return .success(()) }
-                if let failure { return .failure(failure) }
-                waiters.waitForInfo(waiter)
-                return nil
+        let id = locked { waiters.nextInfoWaiter() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+                let ready: Result<Void, any Error>? = locked {
+                    if info != nil { return .success(()) }
+                    if let failure { return .failure(failure) }
+                    if Task.isCancelled { return .failure(LoaderError.cancelled) }
+                    waiters.waitForInfo(id, waiter)
+                    return nil
+                }
+                if let ready { waiter.resume(with: ready) }
             }
-            if let ready { waiter.resume(with: ready) }
+        } onCancel: {
+            locked { waiters.removeInfoWaiter(id) }?.resume(throwing: LoaderError.cancelled)
         }
     }
 

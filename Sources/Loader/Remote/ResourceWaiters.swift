@@ -10,20 +10,33 @@ struct ResourceWaiters {
     typealias Continuation = CheckedContinuation<Void, any Error>
 
     /// Waiting for the length and version: all resumed together, by the answer that describes
-    /// the file or by the failure that ends its download.
-    private var info: [Continuation] = []
+    /// the file or by the failure that ends its download — or one alone, when its task is
+    /// cancelled (a stop while the server has not answered yet).
+    private var info: [UInt64: Continuation] = [:]
+    private var lastInfoWaiter: UInt64 = 0
     /// Waiting for a range of bytes; `settled` once the bytes are here or can no longer come (a
     /// failure, another version), until `takeSettled()` hands it out to be resumed.
     private var ranges: [(range: Range<Int64>, continuation: Continuation, settled: Result<Void, any Error>?)] = []
 
-    mutating func waitForInfo(_ waiter: Continuation) {
-        info.append(waiter)
+    /// A number for the next info waiter, known before it waits so its cancellation can find it.
+    mutating func nextInfoWaiter() -> UInt64 {
+        lastInfoWaiter += 1
+        return lastInfoWaiter
+    }
+
+    mutating func waitForInfo(_ id: UInt64, _ waiter: Continuation) {
+        info[id] = waiter
+    }
+
+    /// The info waiter `id`, no longer held (its task was cancelled): the caller resumes it.
+    mutating func removeInfoWaiter(_ id: UInt64) -> Continuation? {
+        info.removeValue(forKey: id)
     }
 
     /// Every info waiter, no longer held: the caller resumes them.
     mutating func takeInfoWaiters() -> [Continuation] {
-        defer { info = [] }
-        return info
+        defer { info = [:] }
+        return Array(info.values)
     }
 
     /// Adds a waiter for `range`; `settled`: its outcome is known already (a version changed).

@@ -1,0 +1,163 @@
+import Foundation
+import Model
+
+/// Carrying out commands: each changes the state, publishes it, and — for a jump — starts a new
+/// pipeline at the new place.
+extension Player {
+
+    func execute(_ command: PlayerCommand) async {
+        switch command {
+        case .play:
+            switch state.status {
+            case .playing: break
+            case .paused:
+                guard soundServerWait == nil else {
+                    resumeWhenBack = true  // plays as soon as the server is back
+                    return
+                }
+                await output.setPaused(false)
+                if pipeline == nil, let current = state.current {
+                    // Held since the sound server went away: the pipeline starts again where it was.
+                    await start(current, at: state.position.seconds)
+                } else {
+                    state.position = PositionAnchor(seconds: state.position.seconds, moving: state.currentInfo != nil)
+                }
+                set(.playing)
+            case .stopped:
+                if let entry = startingEntry() { await start(entry, at: 0) }
+            }
+        case .pause:
+            guard state.status == .playing else {
+                resumeWhenBack = false
+                return
+            }
+            await output.setPaused(true)
+            let heard = await output.position()
+            state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
+            if let current = state.current {
+                noteProgress(of: current.id, at: state.position.seconds)
+                noteHeard(current, at: state.position.seconds)
+            }
+            set(.paused)
+        case .playPause:
+            await execute(state.status == .playing ? .pause : .play)
+        case .stop:
+            await stopPipeline()
+        case .next:
+            guard let current = state.current else { return }
+            if let following = state.queue.entry(after: current.id) {
+                await move(to: following)
+            } else {
+                await execute(.stop)
+            }
+        case .previous:
+            guard let current = state.current else { return }
+            await move(to: state.queue.entry(before: current.id) ?? current)
+        case .seek(to: let seconds):
+            guard state.status != .stopped, seconds.isFinite, let current = state.current else { return }
+            let target = max(0, seconds)
+            if let duration = state.currentInfo?.duration, target >= duration {
+                await execute(.next)
+                return
+            }
+            await start(current, at: target)
+        case .skip(by: let offset):
+            guard offset.isFinite, let now = await position() else { return }
+            await execute(.seek(to: now.seconds + offset))
+        case .playEntry(let id, let seconds):
+            guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
+            await start(entry, at: seconds)
+        case .playNow(let id):
+            await execute(.playEntry(id, at: 0))
+            await execute(.play)
+        case .cue(let id, let seconds):
+            guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
+            resumeWhenBack = false  // cued: paused, also once a lost sound server is back
+            if state.status == .playing {
+                await output.setPaused(true)
+                set(.paused)
+            }
+            await start(entry, at: max(0, seconds), paused: true)
+        case .add(let items, let placement, let play):
+            let added = state.queue.add(items, at: placement)
+            await queueChanged()
+            if play, let first = added.first { await execute(.playNow(first.id)) }
+        case .replaceQueue(let items, let playlist, let play):
+            await stopPipeline()
+            state.queue.replace(with: items, playlist: playlist)
+            state.currentInfo = nil
+            state.artwork = nil
+            await queueChanged(replaced: true)
+            if play, let first = state.queue.first { await execute(.playNow(first.id)) }
+        case .remove(let id):
+            let following = state.queue.entry(after: id)
+            guard state.queue.remove(id) else { return }
+            await queueChanged()
+            guard id == state.current?.id else { return }
+            if let following, following.id != id {
+                await move(to: following)
+            } else {
+                await execute(.stop)
+                makeCurrent(nil)
+            }
+        case .setVolume(let level):
+            guard level.isFinite else { return }
+            state.volume = max(0, level)
+            await output.setVolume(state.volume)
+            publish(.volumeChanged(state.volume))
+        case .setLoop(let mode):
+            state.queue.loop = mode
+            publish(.loopChanged(mode))
+        case .setShuffle(let on):
+            state.queue.setShuffle(on)
+            publish(.shuffleChanged(on))
+        case .configure(let settings):
+            // From the next track on (as MPD does): the one playing keeps its level.
+            self.settings = settings
+            pipeline?.follow(plan)
+        case .sleep(let date):
+            state.sleepAt = date
+            armSleepTimer()
+            publish(.timersChanged)
+        case .stopAfterCurrent(let on):
+            guard on != state.stopsAfterCurrent else { return }
+            state.stopsAfterCurrent = on
+            publish(.timersChanged)
+        }
+    }
+
+    /// Next and previous: playing or paused, the new track starts (paused stays paused);
+    /// stopped, it only becomes the current track, as MPRIS asks.
+    func move(to entry: QueueEntry) async {
+        if state.status == .stopped {
+            makeCurrent(entry)
+        } else {
+            await start(entry, at: 0)
+        }
+    }
+
+    /// Another entry is current without playing.
+    func makeCurrent(_ entry: QueueEntry?) {
+        state.queue.setCurrent(entry)
+        state.currentInfo = nil
+        state.artwork = nil
+        publish(.currentChanged(entry))
+    }
+
+    /// Where Play from stopped starts: the current entry if it is still queued, else the first.
+    func startingEntry() -> QueueEntry? {
+        if let current = state.current, let stillQueued = state.queue.entry(id: current.id) { return stillQueued }
+        return state.queue.first
+    }
+
+    /// Publishes a change of the queue's entries with how much of each the cache holds: the
+    /// loader follows the tracks the queue holds now, says at once how much of the new ones is
+    /// here, and reports later changes (`.cacheState`).
+    func queueChanged(replaced: Bool = false) async {
+        let locations = state.queue.entries.map(\.location)
+        let kept = Set(locations)
+        state.cached = state.cached.filter { kept.contains($0.key) }
+        state.cached.merge(await loader.followCacheStates(of: locations)) { _, new in new }
+        publish(replaced ? .queueReplaced : .queueChanged)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Model
+import Output
+
+/// What the output hears: the moments a track starts and ends for the listener, and the output's
+/// own end or failure.
+extension Player {
+    func handle(_ event: OutputEvent) async {
+        switch event {
+        case .trackStarted(let entry, let info, let startFrame):
+            await trackStarted(entry, info, seconds: Double(startFrame) / Double(info.format.sampleRate), fromStart: startFrame == 0)
+        case .trackEnded(let entry, let seconds):
+            noteProgress(of: entry.id, at: .infinity, ended: true)
+            noteHeard(entry, at: seconds)
+            publish(.trackEnded(entry))
+            if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
+        case .trackRejected(let entry, let error):
+            publish(.trackFailed(entry, error))
+        case .finished:
+            await stopPipeline()
+            publish(.queueFinished)
+        case .failed(OutputError.serverLost(let reason)):
+            await holdForSoundServer(OutputError.serverLost(reason))
+        case .failed(let error):
+            await stopPipeline()  // also stops the decoder, which the output no longer drains
+            publish(.outputFailed(error))
+        }
+    }
+
+    private func trackStarted(_ entry: QueueEntry, _ info: TrackInfo, seconds: Double, fromStart: Bool) async {
+        // The track it was already (after a seek, or again in a track loop): only the position is new.
+        let again = entry.id == state.current?.id && state.currentInfo != nil
+        if !again {
+            let known = state.queue.entry(id: entry.id)?.metadata ?? entry.metadata
+            state.queue.setCurrent(entry)
+            state.queue.update(entry.id, metadata: known.filled(from: TrackMetadata(tags: info.tags, duration: info.duration)))
+            state.artwork = nil
+            var decoded = info
+            decoded.tags = TrackTags()
+            state.currentInfo = decoded
+            logger.info("now playing", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)",
+                                                   "codec": "\(info.codec.rawValue)", "format": "\(info.format)"])
+        }
+        // A new play: another track, or this one again from its very start (a loop, Previous).
+        let newPlay = !again || fromStart
+        let started = listens.started(entry.id, at: seconds, newPlay: newPlay)
+        if newPlay { Task { [loader] in await loader.played(entry.location, heard: false) } }
+        state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
+        publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
+        if let started { publish(.listenStarted(state.current ?? entry, at: started)) }
+        guard !again else { return }
+        // A new track that does not start at its start (where a long one was left): clients
+        // that follow the position are told it jumped.
+        if seconds > 0 { publish(.seeked(seconds: seconds)) }
+        if let following = state.queue.entry(after: entry.id, automatically: true) {
+            Task { [loader] in await loader.prefetch(following.location) }
+        }
+        guard let art = info.tags.artwork else {
+            // None in the file: the source may keep one (fetched without holding up the player).
+            Task { [loader, mailbox] in
+                if let file = await loader.sourceArtwork(of: entry.location) { mailbox.yield(.sourceArtwork(entry, file)) }
+            }
+            return
+        }
+        do {
+            let file = try await loader.storeArtwork(art)
+            guard state.current?.id == entry.id else { return }
+            state.artwork = file
+            publish(.artworkReady(entry, file))
+        } catch {
+            logger.notice("cover art not stored", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
+        }
+    }
+}
