@@ -69,7 +69,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         // After the bus is up, so MPRIS hears the restored queue and track like any change.
         let keeper = StateKeeper(player: player, instance: instance)
-        await keeper.restore { await manager.items(forTexts: $0) }
+        await keeper.restore { await manager.intake.items(forTexts: $0) }
         await keeper.start()
         let progress = ProgressRecorder(player: player, library: library).start()
         defer { progress.cancel() }
