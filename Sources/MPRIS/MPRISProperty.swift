@@ -17,9 +17,6 @@ struct MPRISProperty: Sendable {
     private let publish: @Sendable (BusInterface, Locked<MPRISState>, Player) -> Void
 
     static let identity = "cloudplayerd"
-    /// `cloudplayer://SOURCE/PATH`: a track of a source that has no URLs of its own (a cloud
-    /// drive, S3), as the library and the track list name it.
-    static let uriSchemes = ["file", "http", "https", TrackLocation.scheme]
     static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus", "audio/flac", "audio/x-flac", "audio/vorbis", "audio/x-vorbis+ogg"]
 
     static let all: [MPRISProperty] = [
@@ -29,7 +26,7 @@ struct MPRISProperty: Sendable {
         MPRISProperty(interface: MPRIS.root, name: "HasTrackList", announcement: .constant) { _ in true },
         MPRISProperty(interface: MPRIS.root, name: "Identity", announcement: .constant) { _ in identity },
         MPRISProperty(interface: MPRIS.root, name: "DesktopEntry", announcement: .constant) { _ in "cloudplayerd" },
-        MPRISProperty(interface: MPRIS.root, name: "SupportedUriSchemes", announcement: .constant) { _ in uriSchemes },
+        MPRISProperty(interface: MPRIS.root, name: "SupportedUriSchemes", announcement: .constant) { _ in QueueIntake.schemes },
         MPRISProperty(interface: MPRIS.root, name: "SupportedMimeTypes", announcement: .constant) { _ in mimeTypes },
 
         // org.mpris.MediaPlayer2.Player

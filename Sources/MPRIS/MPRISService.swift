@@ -23,11 +23,11 @@ package final class MPRISService: Service {
     private let events: AsyncStream<PlayerEvent>
 
     /// Registers the MPRIS object on `connection` (its owner then takes the bus name); MPRIS
-    /// Playlists offers the `library`'s playlists, and tracks clients add are placed by it.
-    package init(player: Player, library: any MPRISLibrary, connection: BusConnection) async throws {
+    /// Playlists offers the `library`'s playlists, and tracks clients add come in by `intake`.
+    package init(player: Player, library: any MPRISLibrary, intake: QueueIntake, connection: BusConnection) async throws {
         let state = Locked(MPRISState())
         let (quitRequests, quit) = AsyncStream.makeStream(of: Void.self)
-        let interfaces = Self.interfaces(player: player, library: library, state: state, quit: quit)
+        let interfaces = Self.interfaces(player: player, library: library, intake: intake, state: state, quit: quit)
         let object = BusObject(path: MPRIS.path, interfaces: interfaces, connection: connection)
         try await object.register()
         self.quitRequests = quitRequests
@@ -117,7 +117,7 @@ package final class MPRISService: Service {
 
     /// The four interfaces: their methods turn calls into player commands (on the bus thread,
     /// so they only send, never wait), their properties read the state.
-    private static func interfaces(player: Player, library: any MPRISLibrary, state: Locked<MPRISState>,
+    private static func interfaces(player: Player, library: any MPRISLibrary, intake: QueueIntake, state: Locked<MPRISState>,
                                    quit: AsyncStream<Void>.Continuation) -> [BusInterface] {
         let root = BusInterface(MPRIS.root)
         root.method(MPRIS.raise) { BusNothing() }
@@ -148,7 +148,7 @@ package final class MPRISService: Service {
             return BusNothing()
         }
         controls.method(MPRIS.openURI) { text in
-            try await add(text, at: .end, play: true, player: player, library: library)
+            try await add(text, at: .end, play: true, intake: intake)
         }
         controls.signal(MPRIS.seeked)
 
@@ -166,7 +166,7 @@ package final class MPRISService: Service {
             } else {
                 throw BusCallError.invalidArguments("AfterTrack \(after.path.prefix(80)) is not in the track list")
             }
-            return try await add(text, at: placement, play: setAsCurrent, player: player, library: library)
+            return try await add(text, at: placement, play: setAsCurrent, intake: intake)
         }
         trackList.method(MPRIS.removeTrack) { id in
             let removed = try entry(id, in: state)
@@ -191,6 +191,8 @@ package final class MPRISService: Service {
             }
             do {
                 try await library.activate(libraryID: number)
+            } catch let refusal as QueueRefusal {
+                throw refusal.busError
             } catch {
                 throw BusCallError(name: "org.cloudplayerd.Error.CannotPlay", message: "\(error)")
             }
@@ -221,27 +223,15 @@ package final class MPRISService: Service {
         return entry
     }
 
-    /// OpenUri and AddTrack: refuses a URI the loader cannot fetch at once; otherwise probes the
-    /// file (the method runs off the bus thread), queues it and maybe plays it, and only then
-    /// replies — so a missing or non-audio file is an error for the caller, not a silent skip later.
-    private static func add(_ text: String, at placement: PlayQueue.Placement, play: Bool, player: Player,
-                            library: any MPRISLibrary) async throws -> BusNothing {
-        let schemes = MPRISProperty.uriSchemes
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme) else {
-            throw BusCallError(name: "org.freedesktop.DBus.Error.NotSupported",
-                               message: "cannot open this URI: cloudplayerd opens \(schemes.joined(separator: ", ")) URIs")
-        }
-        // A URI on the bus is seen by every client (the track list, Metadata): no secrets in it.
-        guard url.user == nil && url.password == nil else {
-            throw BusCallError.invalidArguments("credentials in a URI are not accepted over D-Bus; name the server in the config file")
-        }
-        let item = await library.item(for: url)
+    /// OpenUri and AddTrack: the intake checks the URI, probes the file and queues it; a refusal
+    /// is the D-Bus error it names.
+    private static func add(_ text: String, at placement: PlayQueue.Placement, play: Bool,
+                            intake: QueueIntake) async throws -> BusNothing {
         do {
-            _ = try await player.probe(item.location)
-        } catch {
-            throw BusCallError(name: "org.cloudplayerd.Error.CannotPlay", message: "cannot play \(item.location.displayName): \(error)")
+            try await intake.add(uri: text, at: placement, play: play)
+        } catch let refusal as QueueRefusal {
+            throw refusal.busError
         }
-        await player.perform(.add([item], at: placement, play: play))
         return BusNothing()
     }
 }

@@ -22,10 +22,6 @@ package enum Manager1 {
             && instance.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
 
-    /// What a track reference may be besides a library id: a URL of one of these schemes (a
-    /// `cloudplayer://SOURCE/KEY` location's text form among them).
-    package static let trackSchemes = ["http", "https", "file", "cloudplayer"]
-
     package static let status = BusMethod<Status>("Status", answer: "Status")
     package static let scan = BusMethod<[String], BusNothing>("Scan", arguments: ["Sources"])
     package static let scanStatus = BusMethod<ScanStatus>("ScanStatus", answer: "Progress")

@@ -60,12 +60,11 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data("\(line)\n".utf8))
 }
 
-/// A track argument as the daemon takes it: a library id as it is, a location (a URL, or
-/// `cloudplayer://SOURCE/KEY`) as it is, a path as a file URL.
+/// A track argument as the daemon takes it: a library id as it is, a URI (`SCHEME://…`: a URL,
+/// or `cloudplayer://SOURCE/KEY`) as it is — the daemon says which schemes it opens — and
+/// anything else as a path, sent as a file URL.
 func trackReference(_ argument: String) -> String {
     if Int64(argument) != nil { return argument }
-    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), Manager1.trackSchemes.contains(scheme) {
-        return argument
-    }
+    if argument.contains("://"), URL(string: argument)?.scheme != nil { return argument }
     return URL(fileURLWithPath: argument).standardizedFileURL.absoluteString
 }

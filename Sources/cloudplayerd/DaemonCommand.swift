@@ -73,7 +73,7 @@ struct DaemonCommand: AsyncParsableCommand {
         // the player's last events; the state is saved while the place is still the player's.
         let group = DaemonServices.group([
             loader, library, scrobbler, ProgressRecorder(player: player, library: library), player,
-            bus, bus.mpris, manager, StateKeeper(player: player, instance: instance) { await manager.items(forTexts: $0) },
+            bus, bus.mpris, manager, StateKeeper(player: player, instance: instance) { await manager.intake.items(forTexts: $0) },
             SystemdNotifier(status: "serving \(bus.name)"), signals,
         ])
         signals.connect(to: group) {

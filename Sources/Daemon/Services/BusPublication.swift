@@ -26,14 +26,15 @@ package final class BusPublication: Service {
 
     /// Connects (to `address`, or the session bus), publishes, and takes the name for `instance`.
     /// Without a `manager` (`cloudplayerd play`), MPRIS places the tracks clients add by `sources`
-    /// and offers no playlists.
+    /// (the manager's intake otherwise) and offers no playlists.
     package init(player: Player, manager: Manager1Service? = nil, sources: SourceSet, instance: String? = nil,
                  address: String? = nil, losingTheBusStops: Bool = true) async throws {
         let name = Manager1.busName(instance: instance)
         let connection = try BusConnection(address: address)
         do {
-            let library: any MPRISLibrary = manager ?? SourcesOnly(sources: sources)
-            let mpris = try await MPRISService(player: player, library: library, connection: connection)
+            let library: any MPRISLibrary = manager ?? SourcesOnly()
+            let intake = manager?.intake ?? QueueIntake(player: player, sources: { sources })
+            let mpris = try await MPRISService(player: player, library: library, intake: intake, connection: connection)
             try await manager?.publish(on: connection) { mpris.refreshPlaylists() }
             try await connection.requestName(name)
             self.mpris = mpris
@@ -90,15 +91,8 @@ package struct BusLost: Error, CustomStringConvertible {
     package var description: String { "lost the session bus connection (\(reason))" }
 }
 
-/// MPRIS without a library (`cloudplayerd play`): tracks are placed by the configured sources,
-/// and there are no playlists.
+/// MPRIS without a library (`cloudplayerd play`): there are no playlists.
 private struct SourcesOnly: MPRISLibrary {
-    let sources: SourceSet
-
-    func item(for url: URL) async -> QueueItem {
-        QueueItem(location: sources.location(of: url))
-    }
-
     func playlists() async -> [MPRISPlaylist] { [] }
 
     func activate(libraryID: Int64) async throws {

@@ -79,12 +79,12 @@ extension Player {
             }
             await start(entry, at: max(0, seconds), paused: true)
         case .add(let items, let placement, let play):
-            let added = state.queue.add(items, at: placement)
+            let added = state.queue.add(fitting(items), at: placement)
             await queueChanged()
             if play, let first = added.first { await execute(.playNow(first.id)) }
         case .replaceQueue(let items, let playlist, let play):
             await stopPipeline()
-            state.queue.replace(with: items, playlist: playlist)
+            state.queue.replace(with: fitting(items, replacing: true), playlist: playlist)
             state.currentInfo = nil
             state.artwork = nil
             await queueChanged(replaced: true)
@@ -142,6 +142,23 @@ extension Player {
         state.currentInfo = nil
         state.artwork = nil
         publish(.currentChanged(entry))
+    }
+
+    /// The first of `items` that fit within the queue's limits. The fronts refuse what would not
+    /// fit before asking (`QueueIntake`); this is the last line, for what comes another way (the
+    /// files given to `play`) or two requests that met: never a queue past its limits.
+    private func fitting(_ items: [QueueItem], replacing: Bool = false) -> [QueueItem] {
+        guard state.queue.overflow(adding: items, replacing: replacing) != nil else { return items }
+        var entries = replacing ? 0 : state.queue.entries.count
+        var bytes = replacing ? 0 : state.queue.locationBytes
+        let taken = items.prefix { item in
+            entries += 1
+            bytes += item.location.uri.utf8.count
+            return entries <= PlayQueue.maxEntries && bytes <= PlayQueue.maxLocationBytes
+        }
+        logger.warning("the queue is full: \(items.count - taken.count) of \(items.count) tracks not added",
+                       metadata: ["entries": "\(PlayQueue.maxEntries)", "bytes": "\(PlayQueue.maxLocationBytes)"])
+        return Array(taken)
     }
 
     /// Where Play from stopped starts: the current entry if it is still queued, else the first.

@@ -1,0 +1,177 @@
+import Cache
+import Model
+
+/// The downloading side, on the loader's thread: what to fetch next (`plan`, from
+/// `ReadAheadPlanner`), what an answer says of the file (`establish`: the same version, or a new
+/// one that drops the old bytes), and the bytes it brings (`store`, committed to the cache every
+/// half megabyte or half second).
+extension RemoteResource {
+    /// The chunks to download now, marked in flight, and the version they are of. `readAhead`:
+    /// a file up to this long is read ahead to its end; `fillWhole`: all of it, behind the reader too.
+    func plan(readAhead: Int64, fillWhole: Bool) -> (chunks: [Range<Int64>], version: Int) {
+        locked { (planLocked(readAhead: readAhead, fillWhole: fillWhole), generation) }
+    }
+
+    private func planLocked(readAhead: Int64, fillWhole: Bool) -> [Range<Int64>] {
+        guard let info, failure == nil else { return [] }
+        let chunks = planner.plan(ReadAheadPlanner.Situation(
+            length: info.length, readable: readableLocked, inFlight: inFlight, firstRequestPending: firstRequestPending,
+            acceptsRanges: info.acceptsRanges, fetches: fetches, demands: Array(readers.demands.values),
+            positions: Array(readers.positions.values), runs: readers.runs,
+            readAheadLimit: readAhead, fillWhole: fillWhole, readers: readers.count, wanted: wanted, memoryOnly: spill.diskRefused,
+            memoryBudget: MemorySpill.budget))
+        for chunk in chunks { inFlight.insert(chunk) }
+        fetches += chunks.count
+        return chunks
+    }
+
+    /// The first request ended: its head is no longer covered by it.
+    func firstRequestEnded() {
+        locked { firstRequestPending = false }
+        commit()
+    }
+
+    /// A download of `range` ended (done, given up, or superseded).
+    func finished(_ range: Range<Int64>, version finishedVersion: Int) {
+        locked {
+            guard finishedVersion == generation else { return }
+            fetches -= 1
+            inFlight = ByteRanges(inFlight.ranges.flatMap { ByteRanges([range]).missing(in: $0) })
+        }
+        commit()
+    }
+
+    /// What a download asks with: the version's text, what If-Range may carry (nil: a bare
+    /// Range, its answer checked), the version to write under.
+    var requestState: (validator: String?, ifRange: String?, version: Int, acceptsRanges: Bool, length: Int64?, failed: Bool) {
+        locked { (info?.validator, info?.ifRange, generation, info?.acceptsRanges ?? true, info?.length, failure != nil) }
+    }
+
+    /// An answer that describes the file (the first one, or one that found it changed): returns
+    /// the version its bytes belong to, and whether that is a new one.
+    @discardableResult
+    func establish(_ newInfo: ResourceInfo) -> (version: Int, changed: Bool) {
+        let (infoWaiters, result): ([ResourceWaiters.Continuation], (Int, Bool)) = locked {
+            var changed = false
+            if let info, info.length == newInfo.length, Validator.sameVersion(info.validator, newInfo.validator) != false {
+                // The same version, perhaps stated otherwise (GET's tag where a listing gave a
+                // date, a tag turned strong): what both say is kept, in the record too, so a later
+                // listing is compared like with like.
+                let merged = Validator(text: newInfo.validator)?.merging(Validator(text: info.validator)) ?? Validator(text: info.validator)
+                self.info?.validator = merged?.text
+                self.info?.ifRange = newInfo.ifRange ?? (newInfo.validator == nil ? info.ifRange : nil)
+                self.info?.acceptsRanges = newInfo.acceptsRanges
+                if let merged, merged.text != entry?.validator { entry?.adopt(validator: merged.text) }
+            } else {
+                changed = true
+                if info != nil {
+                    // Another version: drop every byte of the old one, and its readers.
+                    generation += 1
+                    cache.remove(name: name)
+                }
+                spill = MemorySpill()
+                inFlight = ByteRanges()
+                fetches = 0
+                readers.forgetDemands()
+                wanted = ByteRanges()
+                planner.reset()
+                info = newInfo
+                _ = waiters.settle(readable: ByteRanges(), failure: LoaderError.changedOnServer)
+                stale = false
+                entry = nil
+                entry = try? cache.entry(name: name, check: check, length: newInfo.length, validator: newInfo.validator ?? "", stored: nil)
+            }
+            condition.broadcast()
+            return (waiters.takeInfoWaiters(), (generation, changed))
+        }
+        for waiter in infoWaiters { waiter.resume() }
+        resumeSettled()
+        return result
+    }
+
+    /// A download that turned into a whole-file stream of a new version claims the whole file
+    /// and writes under the version it returns.
+    func adoptWholeStream() -> Int {
+        locked {
+            guard let length = info?.length else { return generation }
+            inFlight.insert(0..<length)
+            fetches += 1
+            return generation
+        }
+    }
+
+    /// The server has another version than the cached copy: the copy leaves the cache now and
+    /// takes nothing more; whoever reads it keeps reading it (the unlinked file stays open).
+    func forgetCachedCopy() {
+        locked {
+            stale = true
+            cache.remove(name: name)
+        }
+    }
+
+    /// The server answered a `Range` request with the whole file: downloads become whole-file
+    /// streams, and its source remembers the server for every file of it.
+    func rangesRefused() {
+        wholeFileServers.insert(server)
+        locked { info?.acceptsRanges = false }
+    }
+
+    /// Keeps downloaded bytes at `offset`; false when they belong to an outdated version.
+    func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64, version writer: Int) -> Bool {
+        let (written, settled): (Int, Bool) = locked {
+            guard writer == generation, let length = info?.length else { return (-1, false) }
+            let end = min(length, offset + Int64(bytes.count))
+            guard offset < end else { return (0, false) }
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(end - offset)])
+            if let entry, !spill.diskRefused, (try? entry.write(slice, at: offset)) != nil {
+                uncommitted += Int64(slice.count)
+            } else {
+                if entry != nil && !spill.diskRefused {
+                    // The disk refused (full, or over quota): play on from memory. The entry
+                    // keeps serving and recording what it has; nothing more goes into it.
+                    spill.refuseDisk()
+                    try? entry?.commit()
+                }
+                spill.keep(Array(slice), at: offset, slowest: readers.slowest)
+            }
+            condition.broadcast()
+            return (slice.count, settleWaitersLocked())  // in the same critical section as the write
+        }
+        guard written >= 0 else { return false }
+        if settled { resumeSettled() }
+        if dueForCommit { commit() }
+        if written > 0 { cache.didWrite(written) }
+        return true
+    }
+
+    /// Half a megabyte written, or anything written half a second ago: a crash loses at most that
+    /// (each commit costs an fdatasync, so not much more often).
+    private var dueForCommit: Bool {
+        locked { uncommitted >= Self.commitEvery || (uncommitted > 0 && lastCommit.duration(to: .now) >= Self.commitAfter) }
+    }
+
+    /// Makes written bytes durable and recorded.
+    func commit() {
+        locked {
+            uncommitted = 0
+            lastCommit = .now
+            guard let entry, !stale else { return }
+            do { try entry.commit() } catch {
+                // A disk that cannot sync or record: stop caching this file, keep what is recorded.
+                spill.refuseDisk()
+            }
+        }
+    }
+
+    /// A download failed for good: waiting readers get `error`.
+    func fail(_ error: LoaderError) {
+        let infoWaiters = locked {
+            failure = error
+            condition.broadcast()
+            _ = settleWaitersLocked()
+            return waiters.takeInfoWaiters()
+        }
+        for waiter in infoWaiters { waiter.resume(throwing: error) }
+        resumeSettled()
+    }
+}
