@@ -62,11 +62,11 @@ struct SwiftImports {
         mutating func code(until closing: UInt8?) {
             var depth = 0
             while let byte = peek() {
-                if starts(with: "//") {
+                if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "/") {
                     while let next = peek(), next != UInt8(ascii: "\n") { blank(next) }
-                } else if starts(with: "/*") {
+                } else if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
                     comment()
-                } else if let hashes = rawStringStart() {
+                } else if byte == UInt8(ascii: "#"), let hashes = rawStringStart() {
                     string(hashes: hashes)
                 } else if byte == UInt8(ascii: "\"") {
                     string(hashes: 0)
@@ -98,11 +98,11 @@ struct SwiftImports {
         mutating func comment() {
             var depth = 0
             while let byte = peek() {
-                if starts(with: "/*") {
+                if byte == UInt8(ascii: "/"), starts(with: "/*") {
                     depth += 1
                     blank(byte)
                     blank(UInt8(ascii: "*"))
-                } else if starts(with: "*/") {
+                } else if byte == UInt8(ascii: "*"), starts(with: "*/") {
                     depth -= 1
                     blank(byte)
                     blank(UInt8(ascii: "/"))
@@ -121,14 +121,14 @@ struct SwiftImports {
             let terminator = String(repeating: "\"", count: quotes) + String(repeating: "#", count: hashes)
             let escape = "\\" + String(repeating: "#", count: hashes)
             while let byte = peek() {
-                if starts(with: terminator) {
+                if byte == UInt8(ascii: "\""), starts(with: terminator) {
                     for _ in 0..<terminator.utf8.count { blank(UInt8(ascii: "\"")) }
                     return
-                } else if starts(with: escape + "(") {
+                } else if byte == UInt8(ascii: "\\"), starts(with: escape + "(") {
                     for _ in 0...escape.utf8.count { blank(UInt8(ascii: " ")) }
                     code(until: UInt8(ascii: ")"))
                     if peek() != nil { blank(UInt8(ascii: ")")) }
-                } else if starts(with: escape) {
+                } else if byte == UInt8(ascii: "\\"), starts(with: escape) {
                     for _ in 0..<escape.utf8.count { blank(UInt8(ascii: "\\")) }
                     if let escaped = peek() { blank(escaped) }
                 } else {
