@@ -1,18 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The targets and the one direction their dependencies run (README, "How it is built"):
+// The targets of Sources in rows: each depends only on targets of the rows above it, so the
+// dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
+// these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   Base ← Model ← Config, Parsers, Cache ← Loader ← SourceTypes┐
-//                  Parsers ← Decoding                         │
-//                  Model ← Output                             │
-//                  Loader ← Library                           │
-//          Loader, Decoding, Output ← Playback                │
-//   Base ← DBus ← MPRIS (+ Playback), Manager1                │
-//   everything ← Daemon ← cloudplayerd;  Config, Manager1 ← cloudplayerctl
+//   Base · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CPulse · CSystemd
+//   Model · Config · CSDBusShim
+//   Parsers · Cache · DBus
+//   Loader · Decoding · Output · Manager1
+//   SourceTypes · Library · Playback
+//   MPRIS · Scrobbling
+//   Daemon · cloudplayerctl
+//   cloudplayerd
 //
 // CI builds with `--explicit-target-dependency-import-check error`, so a target that imports
-// what it does not list here does not build.
+// what it does not depend on (directly or not) does not build.
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
@@ -108,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Base", "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging, serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -149,6 +152,8 @@ let package = Package(
         ]),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
+        // Package.swift, the imports and the docs' maps of the targets and folders, against each other.
+        .testTarget(name: "MapTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

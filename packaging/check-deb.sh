@@ -94,6 +94,10 @@ for interface in dbus/*.xml; do
     expect 644 "/usr/share/dbus-1/interfaces/${interface#dbus/}"
 done
 expect 644 /usr/share/doc/cloudplayerd/copyright
+# The documentation the man pages point to, as the README links it.
+for page in README.md docs/*.md docs/sources/*.md; do
+    expect 644 "/usr/share/doc/cloudplayerd/$page"
+done
 [[ $failures -eq 0 ]] || fail "$failures installed file(s) missing or wrong (above)"
 note "files in place: $(grep -c . <<<"$installed") paths"
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Config
 import Foundation
-import Loader
 import SourceTypes
 
 /// `cloudplayerctl login NAME`: runs the OAuth flow the source's provider offers — the device
@@ -16,7 +15,11 @@ struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Log a source in with its provider (OAuth) and store its tokens.",
-        discussion: "Prints where to go and what to enter, waits for the approval, and stores the tokens in $XDG_DATA_HOME/cloudplayerd/tokens."
+        discussion: """
+            Prints where to go and what to enter, waits for the approval, and stores the tokens in \
+            $XDG_DATA_HOME/cloudplayerd/tokens. How to create the app each provider needs, and the \
+            source's keys: /usr/share/doc/cloudplayerd/docs/sources/TYPE.md.
+            """
     )
 
     @Argument(help: "The source's name in the config file.")
@@ -37,18 +40,21 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let file: ConfigFile
-        let named: (any SourceType)?
+        let account: CloudAccount
+        let settings: OAuthSettings
         do {
             file = try ConfigFile.load(explicit: config)
-            named = try SourceTypes.configure(file.sources.filter { $0.section.name == source }).first
+            guard let named = try SourceTypes.configure(file.sources.filter { $0.section.name == source }).first else {
+                fail("there is no source '\(source)' in the config file", code: 1)
+            }
+            guard let found = (named as? any CloudAccountSource)?.account, let oauth = found.oauth else {
+                fail("source '\(source)' does not log in (it takes no OAuth login, or the config file gives it a token)", code: 1)
+            }
+            (account, settings) = (found, oauth)
         } catch {
             fail("\(error)", code: 1)
         }
-        guard let named else { fail("there is no source '\(source)' in the config file", code: 1) }
-        guard let account = (named as? any CloudAccountSource)?.account, let settings = account.oauth else {
-            fail("source '\(source)' does not log in (it takes no OAuth login, or the config file gives it a token)", code: 1)
-        }
-        let client = try OAuthClient(source: source, settings: settings, readTimeout: file.readTimeout ?? LoaderSettings().readTimeout)
+        let client = try OAuthClient(source: source, settings: settings, readTimeout: file.readTimeout)
         let show: @Sendable (String) -> Void = { say($0) }
         let record: TokenRecord
         do {

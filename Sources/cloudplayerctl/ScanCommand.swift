@@ -6,8 +6,8 @@ import Manager1
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scans sources into the library (all webdav, local and feed sources if none is named).",
-        discussion: "Rescans read only new and changed files; tracks no longer found are marked gone."
+        abstract: "Scans sources into the library (every source that can be listed, all but http ones, if none is named).",
+        discussion: "Rescans read only new and changed files; tracks no longer found are marked gone. Progress shows on a terminal."
     )
 
     @OptionGroup var options: GlobalOptions
@@ -18,22 +18,15 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         let daemon = try Daemon.connect(options)
         _ = try await daemon.call(Manager1.scan, sources)
+        // Progress is a bar redrawn in place, on a terminal only: written as lines into a pipe or
+        // a log, each would be out of date by the time it is read, the last one most of all.
         let terminal = isatty(STDERR_FILENO) == 1 && !options.json
-        var lastLine = ""
-        var lastPrinted = ContinuousClock.now - .seconds(10)
         var status: Manager1.ScanStatus
         var raw: [BusValue]
         while true {
             (status, raw) = try await daemon.call(Manager1.scanStatus)
             guard status.running else { break }
-            let line = Self.progress(status, bar: terminal)
-            if terminal {
-                FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
-            } else if line != lastLine, lastPrinted.duration(to: .now) >= .seconds(1) {
-                FileHandle.standardError.write(Data("\(line)\n".utf8))
-                lastPrinted = .now
-                lastLine = line
-            }
+            if terminal { FileHandle.standardError.write(Data("\r\(Self.progress(status))\u{1B}[K".utf8)) }
             try await Task.sleep(for: .milliseconds(200))
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -55,12 +48,11 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     /// One line of progress: a bar over the folders found so far, and counts.
-    static func progress(_ status: Manager1.ScanStatus, bar: Bool) -> String {
+    static func progress(_ status: Manager1.ScanStatus) -> String {
         let done = status.foldersDone ?? 0
         let found = max(status.foldersFound ?? 1, done, 1)
         let counts = "\(status.source ?? ""): \(done)/\(found) folders, \(status.tracks ?? 0) tracks, "
             + "\(status.tagsRead ?? 0) read"
-        guard bar else { return counts }
         let width = 24
         let filled = Int(Double(width) * Double(done) / Double(found))
         return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + counts

@@ -20,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         say(TextTable.printable(line))
         let volume = Int((status.volume * 100).rounded())
-        say("queue: \(status.queueLength) tracks · volume \(volume)% · loop \(status.loop)"
+        say("queue: \(status.queueLength) tracks · volume \(volume)% · loop \(Self.loop(status.loop))"
             + " · shuffle \(status.shuffle ? "on" : "off")"
             + (status.sleepLeft.map { " · sleep in \(Formatting.duration($0))" } ?? "")
             + (status.stopAfter == true ? " · stops after this track" : ""))
@@ -35,5 +35,10 @@ struct StatusCommand: AsyncParsableCommand {
             say("library: \(status.libraryTracks ?? 0) tracks · \(status.playlists ?? 0) playlists"
                 + (status.scanning ? " · scanning" : ""))
         }
+    }
+
+    /// MPRIS's `LoopStatus`, which Manager1 carries, as people say it: off, track, playlist.
+    static func loop(_ status: String) -> String {
+        status == "None" ? "off" : status.lowercased()
     }
 }

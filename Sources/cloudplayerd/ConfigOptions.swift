@@ -8,7 +8,8 @@ import SourceTypes
 
 /// The `--config` option, and reading the file it names.
 struct ConfigOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The config file (default: $CLOUDPLAYERD_CONFIG, else $XDG_CONFIG_HOME/cloudplayerd/config.toml).",
+    @Option(help: ArgumentHelp("The config file (default: $CLOUDPLAYERD_CONFIG, else $XDG_CONFIG_HOME/cloudplayerd/config.toml); "
+                               + "its settings and sources: /usr/share/doc/cloudplayerd/docs/configuration.md.",
                                valueName: "file"), completion: .file())
     var config: String?
 

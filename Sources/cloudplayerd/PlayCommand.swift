@@ -16,7 +16,7 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play files or http(s) URLs in order, gaplessly, then exit.",
         discussion: """
-            Formats are recognised from the bytes (MP3, Opus), not from file names. A track that \
+            Formats are recognised from the bytes (MP3, Opus, FLAC, Ogg Vorbis), not from file names. A track that \
             cannot be played is reported on one line and skipped; the exit status is then 1.
 
             URLs use the credentials of the config file's source whose url is the longest prefix \

@@ -100,6 +100,16 @@ struct LibraryCLITests {
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(scan.stdout.contains("dav: 10 folders, 18 tracks (18 read"), "\(scan.stdout)")
         #expect(scan.stdout.contains("pod: 0 folders, 2 tracks"), "\(scan.stdout)")
+        // Into a pipe the scan writes no progress: a line written then is out of date when it is
+        // read (read after status's output, it passed for the state of a scan long finished).
+        #expect(scan.stderr.isEmpty, "\(scan.stderr)")
+        // status as people read it: a line each, the library's last; the loop mode in words.
+        let shown = try await rig.ctl("status")
+        #expect(shown.status == 0 && shown.stderr.isEmpty, "\(shown.stderr)")
+        let lines = shown.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(lines.count == 4 && lines[3].isEmpty, "three lines, each ended: \(shown.stdout)")
+        #expect(lines.first == "Stopped" && lines[1].contains(" · loop off · "), "\(shown.stdout)")
+        #expect(lines[2].hasPrefix("library: 18 tracks · ") && lines[2].hasSuffix(" playlists"), "\(shown.stdout)")
 
         let artist2 = try await rig.rows("ls", "--artist", "Artist 02")
         #expect(artist2.count == 6)
@@ -126,6 +136,7 @@ struct LibraryCLITests {
         #expect(mprisPlaylists.stdout.hasPrefix("a(oss) \(playlists.count) "), "\(mprisPlaylists.stdout)")
         #expect(mprisPlaylists.stdout.contains("\"/org/cloudplayerd/playlist/\(feed["id"] as? Int ?? 0)\" \"Test Cast\""))
         _ = try await rig.bus.run("playerctl", ["-p", "cloudplayerd", "loop", "Playlist"])  // one-second tracks must not run out
+        #expect(try await eventually { try await rig.ctl("status").stdout.contains(" · loop playlist · ") })
         let activated = try await rig.bus.run("busctl", ["--address=\(rig.bus.address)", "call", Self.name, "/org/mpris/MediaPlayer2",
                                                          "org.mpris.MediaPlayer2.Playlists", "ActivatePlaylist", "o",
                                                          "/org/cloudplayerd/playlist/\(feed["id"] as? Int ?? 0)"])

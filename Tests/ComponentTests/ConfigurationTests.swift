@@ -46,6 +46,43 @@ import Testing
         #expect("\(cdn.server.headers[0].value)" == "<secret>")
     }
 
+    /// The ```toml blocks of README.md and docs/, each with its file and first line.
+    static func documentedExamples() throws -> [(file: String, line: Int, text: String)] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var files = ["README.md"]
+        let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent("docs").path)
+        while let file = walker?.nextObject() as? String {
+            if file.hasSuffix(".md") { files.append("docs/\(file)") }
+        }
+        var examples: [(file: String, line: Int, text: String)] = []
+        for file in files.sorted() {
+            let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            var start: Int?
+            for (index, line) in lines.enumerated() {
+                if line == "```toml" {
+                    start = index + 1
+                } else if line == "```", let first = start {
+                    examples.append((file, first + 1, lines[first..<index].joined(separator: "\n")))
+                    start = nil
+                }
+            }
+        }
+        return examples
+    }
+
+    @Test("every TOML example in README.md and docs/ is a config file cloudplayerd takes")
+    func documentedExamplesParse() throws {
+        let examples = try Self.documentedExamples()
+        #expect(examples.count >= 12, "\(examples.map { "\($0.file):\($0.line)" })")
+        for example in examples {
+            do {
+                _ = try Configuration.parse(example.text, relativeTo: directory)
+            } catch {
+                Issue.record("\(example.file), the example at line \(example.line): \(error)")
+            }
+        }
+    }
+
     @Test("[cache] read_ahead and fill, [network] per_host: read as written")
     func fetchPolicyKeys() throws {
         let text = "[cache]\nread_ahead = \"8 MiB\"\nfill = \"whole\"\n\n[network]\nper_host = 2\n"

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Test audio, made once per test run from public tools (sox, lame, opusenc, flac, oggenc) in a temporary
-/// folder, plus the bad inputs the player must survive. Names deliberately lie about content
+/// folder, plus the bad inputs the player must survive. Each is the same bytes on every run: the
+/// tools run in their repeatable modes (`RepeatableTool`) and the damage is placed, not drawn. Names deliberately lie about content
 /// in places (`opus-named.mp3` holds Opus): formats are sniffed from bytes.
 public actor Fixtures {
     public enum File: String, CaseIterable, Sendable {
@@ -44,7 +45,7 @@ public actor Fixtures {
         case truncatedOpus = "truncated.opus"
         case corruptMP3 = "corrupt.mp3"
         case truncatedFLAC = "truncated.flac"
-        case corruptFLAC = "corrupt.flac"      // a frame with a bad CRC in the middle
+        case corruptFLAC = "corrupt.flac"      // the middle frame's CRC-16 damaged, nothing else
         case lyingFLAC = "lying.flac"          // STREAMINFO declares twice the samples there are
         case truncatedVorbis = "truncated.ogg"
         case brokenChainVorbis = "broken-chain.ogg"  // a second link whose pages are damaged
@@ -78,7 +79,10 @@ public actor Fixtures {
     private static func generate(in dir: URL) async throws -> URL {
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         func write(_ path: String, _ data: Data) throws { try data.write(to: URL(fileURLWithPath: path)) }
-        func sox(_ arguments: String...) async throws { try await ChildProcess.check("sox", arguments) }
+        // Each Ogg file a serial number of its own, so files joined into one chain stay separate links.
+        func opusenc(serial: Int, _ arguments: String...) async throws {
+            try await ChildProcess.check("opusenc", ["--quiet", "--serial", "\(serial)"] + arguments)
+        }
 
         // Sources: noise with a tone, so every stretch of audio is distinct and never all zero.
         try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("a.wav"),
@@ -94,21 +98,20 @@ public actor Fixtures {
         try await ChildProcess.check("lame", ["--quiet", "-b", "128", path("a.wav"), path(File.cbrMP3.rawValue)])
         try await ChildProcess.check("lame", ["--quiet", "-V", "4", path("b.wav"), path(File.secondMP3.rawValue)])
         try await ChildProcess.check("lame", ["--quiet", "-m", "m", "-b", "64", path("m.wav"), path(File.monoMP3.rawValue)])
-        try await ChildProcess.check("opusenc", ["--quiet", "--title", "Opus Title", "--artist", "Opus Artist",
-                                                 "--album", "Opus Album", "--comment", "TRACKNUMBER=7",
-                                                 path("a.wav"), path(File.opus.rawValue)])
-        try await ChildProcess.check("opusenc", ["--quiet", path("b.wav"), path(File.secondOpus.rawValue)])
+        try await opusenc(serial: 11, "--title", "Opus Title", "--artist", "Opus Artist", "--album", "Opus Album",
+                          "--comment", "TRACKNUMBER=7", path("a.wav"), path(File.opus.rawValue))
+        try await opusenc(serial: 12, path("b.wav"), path(File.secondOpus.rawValue))
         try await ChildProcess.check("lame", ["--quiet", "-V", "2", path("l.wav"), path(File.longMP3.rawValue)])
-        try await ChildProcess.check("opusenc", ["--quiet", path("l.wav"), path(File.longOpus.rawValue)])
+        try await opusenc(serial: 13, path("l.wav"), path(File.longOpus.rawValue))
         try await ChildProcess.check("lame", ["--quiet", "-b", "128", path("l.wav"), path(File.longCBRMP3.rawValue)])
         try await ChildProcess.check("lame", ["--quiet", "-b", "160", "-t", path("l.wav"), path(File.plainCBRMP3.rawValue)])
-        try await ChildProcess.check("opusenc", ["--quiet", path("m.wav"), path(File.monoOpus.rawValue)])
+        try await opusenc(serial: 14, path("m.wav"), path(File.monoOpus.rawValue))
         try FileManager.default.copyItem(atPath: path(File.opus.rawValue), toPath: path(File.opusNamedMP3.rawValue))
         try write(path(File.coverArt.rawValue), Data(base64Encoded: Self.onePixelPNG)!)
         try await ChildProcess.check("lame", ["--quiet", "-V", "4", "--ti", path(File.coverArt.rawValue), "--tt", "Art Title",
                                               path("m.wav"), path(File.artMP3.rawValue)])
-        try await ChildProcess.check("opusenc", ["--quiet", "--picture", path(File.coverArt.rawValue), "--title", "Art Title",
-                                                 path("m.wav"), path(File.artOpus.rawValue)])
+        try await opusenc(serial: 15, "--picture", path(File.coverArt.rawValue), "--title", "Art Title",
+                          path("m.wav"), path(File.artOpus.rawValue))
 
         try write(path(File.empty.rawValue), Data())
         try write(path(File.random.rawValue), Data(Self.noise(count: 200_000, seed: 7)))
@@ -131,16 +134,17 @@ public actor Fixtures {
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         func write(_ path: String, _ data: Data) throws { try data.write(to: URL(fileURLWithPath: path)) }
         func flac(_ arguments: String...) async throws { try await ChildProcess.check("flac", ["--silent", "-f"] + arguments) }
-        func oggenc(_ arguments: String...) async throws { try await ChildProcess.check("oggenc", ["-Q"] + arguments) }
+        func oggenc(serial: Int, _ arguments: String...) async throws {
+            try await ChildProcess.check("oggenc", ["-Q", "--serial", "\(serial)"] + arguments)
+        }
 
-        try await ChildProcess.check("sox", ["-n", "-r", "96000", "-c", "2", "-b", "24", path("h.wav"), "synth", "3",
-                                             "pinknoise", "synth", "3", "sine", "amod", "550", "vol", "0.5"])
-        try await ChildProcess.check("sox", ["-n", "-r", "48000", "-c", "6", "-b", "24", path("s.wav"), "synth", "2",
-                                             "pinknoise", "vol", "0.5"])
+        try await sox("-n", "-r", "96000", "-c", "2", "-b", "24", path("h.wav"), "synth", "3",
+                      "pinknoise", "synth", "3", "sine", "amod", "550", "vol", "0.5")
+        try await sox("-n", "-r", "48000", "-c", "6", "-b", "24", path("s.wav"), "synth", "2", "pinknoise", "vol", "0.5")
         try await flac("-T", "TITLE=FLAC Title", "-T", "ARTIST=FLAC Artist", "-T", "ALBUM=FLAC Album", "-T", "TRACKNUMBER=4",
                        "-o", path(File.flac.rawValue), path("a.wav"))
         try await flac("-o", path(File.secondFLAC.rawValue), path("b.wav"))
-        try await flac("--ogg", "-o", path(File.oggFLAC.rawValue), path("a.wav"))
+        try await flac("--ogg", "--serial-number=31", "-o", path(File.oggFLAC.rawValue), path("a.wav"))
         try await flac("-o", path(File.flac24.rawValue), path("h.wav"))
         try await flac("-o", path(File.surroundFLAC.rawValue), path("s.wav"))
         try await flac("-o", path(File.longFLAC.rawValue), path("l.wav"))
@@ -153,14 +157,13 @@ public actor Fixtures {
         let id3 = Data(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, 100] + [UInt8](repeating: 0, count: 100))
         try write(path(File.id3FLAC.rawValue), id3 + (try Data(contentsOf: dir.appendingPathComponent(File.flac.rawValue))))
 
-        try await oggenc("-q", "3", "-t", "Vorbis Title", "-a", "Vorbis Artist", "-l", "Vorbis Album", "-N", "5",
+        try await oggenc(serial: 21, "-q", "3", "-t", "Vorbis Title", "-a", "Vorbis Artist", "-l", "Vorbis Album", "-N", "5",
                          "-o", path(File.vorbis.rawValue), path("a.wav"))
-        try await oggenc("-q", "3", "-o", path(File.secondVorbis.rawValue), path("b.wav"))
-        try await oggenc("-q", "3", "-o", path(File.monoVorbis.rawValue), path("m.wav"))
-        try await ChildProcess.check("sox", ["-n", "-r", "48000", "-c", "6", "-b", "16", path("tones.wav"), "synth", "1",
-                                             "sine", "200", "sine", "400", "sine", "600", "sine", "800", "sine", "1000",
-                                             "sine", "1200", "vol", "0.5"])
-        try await oggenc("-o", path(File.surroundVorbis.rawValue), path("tones.wav"))
+        try await oggenc(serial: 22, "-q", "3", "-o", path(File.secondVorbis.rawValue), path("b.wav"))
+        try await oggenc(serial: 23, "-q", "3", "-o", path(File.monoVorbis.rawValue), path("m.wav"))
+        try await sox("-n", "-r", "48000", "-c", "6", "-b", "16", path("tones.wav"), "synth", "1", "sine", "200", "sine", "400",
+                      "sine", "600", "sine", "800", "sine", "1000", "sine", "1200", "vol", "0.5")
+        try await oggenc(serial: 24, "-o", path(File.surroundVorbis.rawValue), path("tones.wav"))
         let vorbis = try Data(contentsOf: dir.appendingPathComponent(File.vorbis.rawValue))
         let secondVorbis = try Data(contentsOf: dir.appendingPathComponent(File.secondVorbis.rawValue))
         try write(path(File.chainedVorbis.rawValue), vorbis + secondVorbis)
@@ -168,10 +171,7 @@ public actor Fixtures {
 
         let song = try Data(contentsOf: dir.appendingPathComponent(File.flac.rawValue))
         try write(path(File.truncatedFLAC.rawValue), song.prefix(song.count / 2))
-        // One bit flipped mid-file: that frame's CRC no longer matches (flac -t: FRAME_CRC_MISMATCH).
-        var corrupt = song
-        corrupt[song.count / 2] ^= 0x10
-        try write(path(File.corruptFLAC.rawValue), corrupt)
+        try write(path(File.corruptFLAC.rawValue), try await damagingMiddleFrameCRC(of: path(File.flac.rawValue), in: dir))
         // STREAMINFO's total samples: the low 36 bits of bytes 8+13...8+17 (after "fLaC" and the block header).
         var lying = song
         let declared = (UInt64(lying[8 + 13] & 0x0F) << 32) | UInt64(lying[8 + 14]) << 24 | UInt64(lying[8 + 15]) << 16
@@ -194,6 +194,32 @@ public actor Fixtures {
         var broken = vorbis + secondVorbis
         broken.replaceSubrange((vorbis.count + 4000)..<(vorbis.count + 24000), with: noise(count: 20000, seed: 17))
         try write(path(File.brokenChainVorbis.rawValue), broken)
+    }
+
+    private static func sox(_ arguments: String...) async throws {
+        try await ChildProcess.check("sox", RepeatableTool.arguments(for: "sox", arguments))
+    }
+
+    /// A copy of a FLAC file with one bit of its middle frame's CRC-16 (the frame's last two bytes)
+    /// flipped: the frame parses whole and only the CRC check fails, so libFLAC's one complaint is
+    /// FRAME_CRC_MISMATCH — a bit flipped elsewhere may break a header or the residual coding, and
+    /// the complaint then depends on the bytes ("lost sync", "unparseable stream"). Where the
+    /// frames are is `flac --analyze`'s to say.
+    private static func damagingMiddleFrameCRC(of flacFile: String, in dir: URL) async throws -> Data {
+        let analysis = dir.appendingPathComponent("crc.ana").path
+        try await ChildProcess.check("flac", ["--silent", "-f", "--analyze", "-o", analysis, flacFile])
+        // "frame=N<TAB>offset=BYTE<TAB>bits=SIZE<TAB>…", one line per frame.
+        let frames = try String(contentsOfFile: analysis, encoding: .utf8).split(separator: "\n").compactMap { line -> (Int, Int)? in
+            let fields = line.split(separator: "\t")
+            guard fields.first?.hasPrefix("frame=") == true, fields.count > 2,
+                  let offset = Int(fields[1].dropFirst("offset=".count)), let bits = Int(fields[2].dropFirst("bits=".count)) else { return nil }
+            return (offset, bits / 8)
+        }
+        guard frames.count > 2 else { throw TestSupportError("flac --analyze found \(frames.count) frames in \(flacFile)") }
+        let (offset, size) = frames[frames.count / 2]
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: flacFile))
+        damaged[offset + size - 1] ^= 0x01
+        return damaged
     }
 
     static let onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="

@@ -18,7 +18,7 @@ public enum LibraryTree {
     public static func audio() async throws -> (bytes: [UInt8], seconds: Double) {
         let folder = try Fixtures.shared.scratchDirectory()
         let wav = folder.appendingPathComponent("tone.wav"), mp3 = folder.appendingPathComponent("tone.mp3")
-        try await ChildProcess.check("sox", ["-V1", "-n", "-r", "22050", "-c", "1", "-b", "16", wav.path, "synth", "1", "sine", "440"])
+        try await ChildProcess.check("sox", ["-R", "-V1", "-n", "-r", "22050", "-c", "1", "-b", "16", wav.path, "synth", "1", "sine", "440"])
         try await ChildProcess.check("lame", ["--quiet", "-b", "64", "--noreplaygain", wav.path, mp3.path])
         let decoded = try await ReferenceDecoder.mpg123(mp3)
         return (Array(try Data(contentsOf: mp3)), Double(decoded.frameCount) / Double(decoded.sampleRate))

@@ -15,10 +15,11 @@ package final class OAuthClient: Sendable {
     package let settings: OAuthSettings
     private let transport: HTTPTransport
 
-    package init(source: String, settings: OAuthSettings, readTimeout: Double) throws {
+    /// `readTimeout`: the config file's `[network] read_timeout`; nil, the loader's default.
+    package init(source: String, settings: OAuthSettings, readTimeout: Double?) throws {
         self.source = source
         self.settings = settings
-        transport = try HTTPTransport(name: source, readTimeout: readTimeout)
+        transport = try HTTPTransport(name: source, readTimeout: readTimeout ?? LoaderSettings().readTimeout)
     }
 
     package func shutdown() async {

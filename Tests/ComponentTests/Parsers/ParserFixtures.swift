@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 
 /// Makes audio fixtures with the real tools (sox, lame, opusenc, eyeD3, id3v2) in a temporary
-/// folder at test time, and measures reference decodes (mpg123, opusdec), so no binary is
-/// committed and every expectation comes from an independent implementation.
+/// folder at test time — in their repeatable modes (`RepeatableTool`), so each is the same bytes
+/// on every run — and measures reference decodes (mpg123, opusdec), so no binary is committed and
+/// every expectation comes from an independent implementation.
 final class ParserFixtures {
     let directory: URL
 
@@ -33,7 +34,7 @@ final class ParserFixtures {
     func run(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        process.arguments = [tool] + RepeatableTool.arguments(for: tool, arguments)
         process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output
