@@ -1,20 +1,28 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The targets and the one direction their dependencies run (README, "How it is built"):
+// The targets and the one direction their dependencies run (README, "How it is built"): each
+// line names targets' direct dependencies among ours, but Base and Model, which most of them use.
 //
-//   Base ← Model ← Config, Parsers, Cache ← Loader ← SourceTypes┐
-//                  Parsers ← Decoding                         │
-//                  Model ← Output                             │
-//                  Loader ← Library                           │
-//          Loader, Decoding, Output ← Playback                │
-//   Base ← DBus ← MPRIS (+ Playback), Manager1                │
-//   everything ← Daemon ← cloudplayerd;  Config, Manager1 ← cloudplayerctl
+//   Model ← CSampleGain;  Config, Cache, DBus ← Base;  Parsers ← Model
+//   KINDAnswers ← Parsers;  Loader ← Config, Parsers, Cache
+//   SourceTypes ← Config, Parsers, KINDAnswers, Loader;  Decoding ← Parsers;  Output ← (Base, Model)
+//   Library ← Parsers, Cache, Loader;  Playback ← Loader, Decoding, Output
+//   Manager1 ← DBus;  MPRIS ← DBus, Playback;  Scrobbling ← Config, Loader, Playback
+//   Daemon ← Config, Loader, SourceTypes, Library, Playback, Scrobbling, DBus, MPRIS, Manager1
+//   cloudplayerd ← Daemon and the targets it wires;  cloudplayerctl ← Config, DBus, Manager1, SourceTypes
 //
-// CI builds with `--explicit-target-dependency-import-check error`, so a target that imports
-// what it does not list here does not build.
+// CI builds with `--explicit-target-dependency-import-check error`: a target that imports what
+// none of its dependencies brings does not build (what one brings along gets through).
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
+// The source types whose folder holds answer parsers (Sources/SourceTypes/KIND/Answers): each such
+// folder is the target KINDAnswers — bytes to values, no networking — which the fuzz targets and
+// tests link without the network stack SourceTypes brings; SourceTypes compiles the rest of the
+// folder. (An Answers folder not named here simply builds as part of SourceTypes.)
+let answerParsers = ["Dropbox", "Feed", "GoogleDrive", "OAuth", "OneDrive", "S3", "Subsonic", "WebDAV", "YandexDisk"]
+func answers(_ kind: String) -> Target.Dependency { .target(name: kind + "Answers") }
 
 let package = Package(
     name: "cloudplayerd",
@@ -50,8 +58,9 @@ let package = Package(
         .target(name: "Model", dependencies: ["CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config", dependencies: ["Base"]),
-        // Every parser of outside bytes but the config file: audio headers and tags, feeds,
-        // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
+        // The parsers of outside bytes that more than one kind of source or the decoders use: audio
+        // headers and tags, playlist files, the XML guard, HTTP headers, JSON and text decoding.
+        // No networking, no C libraries.
         .target(name: "Parsers", dependencies: ["Model"]),
         // The sparse cache on disk: data files and their range records. No networking.
         .target(name: "Cache", dependencies: ["Base", "Model"]),
@@ -66,14 +75,14 @@ let package = Package(
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
         // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
-        // is an MD5, from swift-crypto too).
+        // is an MD5, from swift-crypto too), Yandex.Disk, Dropbox, OneDrive and Google Drive.
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
             logging, .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        ] + answerParsers.map(answers), exclude: answerParsers.map { "\($0)/Answers" }),
         // Bytes to PCM: libmpg123, libopusfile, libFLAC and libvorbisfile, on a thread of their own.
         .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile"]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
@@ -120,7 +129,8 @@ let package = Package(
 
         // The parsers that meet outside bytes as fuzz targets: bench/fuzz runs them under
         // libFuzzer, the tests replay their corpus.
-        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"], path: "bench/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"] + ["Feed", "S3", "Subsonic", "WebDAV"].map(answers),
+                path: "bench/FuzzTargets"),
         .target(name: "CFuzzerDriver", path: "bench/CFuzzerDriver"),
         .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "bench/Fuzz"),
 
@@ -142,9 +152,12 @@ let package = Package(
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
             "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain",
             .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        ] + answerParsers.map(answers)),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
-    ],
+    ] + answerParsers.map { kind in
+        // A source type's answer parsers (`answerParsers` above).
+        .target(name: kind + "Answers", dependencies: ["Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")
+    },
     swiftLanguageModes: [.v6]
 )

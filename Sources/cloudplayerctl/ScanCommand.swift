@@ -6,7 +6,7 @@ import Manager1
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scans sources into the library (all webdav, local and feed sources if none is named).",
+        abstract: "Scans sources into the library (every source that can be listed if none is named).",
         discussion: "Rescans read only new and changed files; tracks no longer found are marked gone."
     )
 
