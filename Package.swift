@@ -9,6 +9,7 @@ import PackageDescription
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
 //   Loader · Decoding · Output · Manager1
+//   DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
 //   SourceTypes · Library · Playback
 //   MPRIS · Scrobbling
 //   Daemon · cloudplayerctl
@@ -19,6 +20,13 @@ import PackageDescription
 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
+// The source types whose folder holds answer parsers (Sources/SourceTypes/KIND/Answers): each such
+// folder is the target KINDAnswers — bytes to values, no networking — which the fuzz targets and
+// tests link without the network stack SourceTypes brings; SourceTypes compiles the rest of the
+// folder. (An Answers folder not named here simply builds as part of SourceTypes.)
+let answerParsers = ["Dropbox", "Feed", "GoogleDrive", "OAuth", "OneDrive", "S3", "Subsonic", "WebDAV", "YandexDisk"]
+func answers(_ kind: String) -> Target.Dependency { .target(name: kind + "Answers") }
 
 let package = Package(
     name: "cloudplayerd",
@@ -55,8 +63,9 @@ let package = Package(
         .target(name: "Model", dependencies: ["CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config", dependencies: ["Base"]),
-        // Every parser of outside bytes but the config file: audio headers and tags, feeds,
-        // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
+        // The parsers of outside bytes that more than one kind of source or the decoders use: audio
+        // headers and tags, playlist files, the XML guard, HTTP headers, JSON and text decoding.
+        // No networking, no C libraries.
         .target(name: "Parsers", dependencies: ["Model"]),
         // The sparse cache on disk: data files and their range records. No networking.
         .target(name: "Cache", dependencies: ["Base", "Model"]),
@@ -71,14 +80,14 @@ let package = Package(
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
         // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
-        // is an MD5, from swift-crypto too).
+        // is an MD5, from swift-crypto too), Yandex.Disk, Dropbox, OneDrive and Google Drive.
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
             logging, .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        ] + answerParsers.map(answers), exclude: answerParsers.map { "\($0)/Answers" }),
         // Bytes to PCM: libmpg123, libopusfile, libFLAC and libvorbisfile, on a thread of their own.
         .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile"]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
@@ -127,7 +136,8 @@ let package = Package(
 
         // The parsers that meet outside bytes as fuzz targets: bench/fuzz runs them under
         // libFuzzer, the tests replay their corpus.
-        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"], path: "bench/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["Model", "Config", "Parsers", "Cache", "Decoding"] + ["Feed", "S3", "Subsonic", "WebDAV"].map(answers),
+                path: "bench/FuzzTargets"),
         .target(name: "CFuzzerDriver", path: "bench/CFuzzerDriver"),
         .executableTarget(name: "cloudplayerd-fuzz", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "bench/Fuzz"),
 
@@ -149,11 +159,14 @@ let package = Package(
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
             "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain",
             .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        ] + answerParsers.map(answers)),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
         // Package.swift, the imports and the docs' maps of the targets and folders, against each other.
         .testTarget(name: "MapTests", dependencies: ["TestSupport"]),
-    ],
+    ] + answerParsers.map { kind in
+        // A source type's answer parsers (`answerParsers` above).
+        .target(name: kind + "Answers", dependencies: ["Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")
+    },
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,8 @@ import Config
 import Loader
 
 /// Every kind of source cloudplayerd knows, by its `type` in the config file. A new kind is a
-/// folder beside these (a `SourceType`, its storage if it can be listed, its input) and a line here.
+/// folder beside these (a `SourceType`, its storage if it can be listed, its input, its answer
+/// parsers in `Answers/`) and a line here.
 package enum SourceTypes {
     package static let all: [any SourceType.Type] = [
         LocalSource.self,

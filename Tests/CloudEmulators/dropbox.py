@@ -31,7 +31,7 @@ Docs:
   [rfc9110]   https://www.rfc-editor.org/rfc/rfc9110#section-14            (Range, 206, Content-Range, 416)
 """
 import hashlib, json, os, secrets, time, urllib.parse
-from emulator_http import EmulatorHandler, apply_control, arguments, lock, mint, s256, serve
+from emulator_http import EmulatorHandler, arguments, lock, mint, s256, serve
 
 state = {
     "permanent": set(),        # tokens given in the config file (long-lived): never expire
@@ -113,6 +113,7 @@ def issue(offline, refresh=None):
 
 class Handler(EmulatorHandler):
     state = state
+    control_queues = ("busy", "busy_download")
 
     def details(self):
         return {"arg": self.headers.get("Dropbox-API-Arg"), "body": getattr(self, "body_text", None)}
@@ -156,11 +157,7 @@ class Handler(EmulatorHandler):
 
     # ---- API host ----
 
-    def do_GET(self):
-        url = urllib.parse.urlsplit(self.path)
-        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
-        if url.path == "/_control/log":
-            return self.send_log()
+    def on_get(self, url, query):
         if url.path == "/oauth2/authorize" and self.server_kind == "api":
             return self.authorize(query)
         self.send(404, "Not found", content_type="text/plain")
@@ -186,13 +183,9 @@ class Handler(EmulatorHandler):
         target = redirect + ("&" if "?" in redirect else "?") + urllib.parse.urlencode({"code": code, "state": query.get("state", "")})
         self.send(302, "", {"Location": target}, content_type="text/plain")
 
-    def do_POST(self):
-        url = urllib.parse.urlsplit(self.path)
+    def on_post(self, url):
         if self.server_kind == "content":
             return self.download() if url.path == "/2/files/download" else self.send(404, "Not found", content_type="text/plain")
-        if url.path == "/_control":
-            apply_control(state, json.loads(self.read_body() or "{}"), queues=("busy", "busy_download"))
-            return self.send(200, {"ok": True})
         if url.path == "/oauth2/token":
             return self.token({k: v[0] for k, v in urllib.parse.parse_qs(self.read_body()).items()})
         body = self.read_body()

@@ -1,8 +1,8 @@
-"""What the cloud emulators share (yandex_disk.py, dropbox.py, onedrive.py): a request handler that answers
-JSON or text, records every exchange for the tests' /_control/log, serves a file's bytes with
-Range as RFC 9110 §14 says (206 + Content-Range, 416 past the end), and applies the tests'
-/_control changes to the emulator's state."""
-import json, secrets, threading, time
+"""What the cloud emulators share (yandex_disk.py, dropbox.py, onedrive.py, google_drive.py): a request
+handler that answers JSON or text, records every exchange for the tests' /_control/log, applies
+the tests' POST /_control changes to the emulator's state, hands out short-lived download links
+and serves a file's bytes with Range as RFC 9110 §14 says (206 + Content-Range, 416 past the end)."""
+import json, secrets, threading, time, urllib.parse
 from http.server import BaseHTTPRequestHandler
 
 lock = threading.RLock()
@@ -15,9 +15,29 @@ class EmulatorHandler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server_kind = "api"
     state = {"log": []}  # each emulator sets its own (with a "log" list)
+    control_queues = ("busy",)  # the /_control keys whose lists are appended to
 
     def log_message(self, *a):
         pass
+
+    def do_GET(self):
+        """GET /_control/log: the exchanges so far; else the emulator's `on_get(url, query)`."""
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/_control/log":
+            return self.send_log()
+        self.on_get(url, {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()})
+
+    def do_POST(self):
+        """POST /_control: a JSON object of changes (`control`); else the emulator's `on_post(url)`."""
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/_control":
+            length = int(self.headers.get("Content-Length") or 0)
+            self.control(json.loads(self.rfile.read(length) or b"{}"))
+            return self.send(200, {"ok": True})
+        self.on_post(url)
+
+    def control(self, change):
+        apply_control(self.state, change, self.control_queues)
 
     def details(self):
         """More fields of a logged exchange (an emulator's own)."""
@@ -49,6 +69,19 @@ class EmulatorHandler(BaseHTTPRequestHandler):
         with lock:
             entries = list(self.state["log"])
         self.send(200, entries)
+
+    def link_refused(self, link):
+        """Whether a download link was answered already, as its host answers before the bytes: 403
+        where the test forbids its path (`forbid_download`), `link_status` once it has expired."""
+        with lock:
+            forbid, expired_status = self.state["forbid_download"], self.state["link_status"]
+        if forbid and forbid in link["path"]:
+            self.send(403, "<html><body>Forbidden</body></html>", content_type="text/html")
+            return True
+        if link["expires"] < time.monotonic():
+            self.send(expired_status, "<html><body>Link expired</body></html>", content_type="text/html")
+            return True
+        return False
 
     def send_file(self, full, size, headers, content_type):
         """The file's bytes, a Range of them (206) or all (200); 416 for a range past the end [RFC 9110 §14]."""
@@ -114,6 +147,14 @@ def apply_control(state, change, queues=("busy",)):
                     link["expires"] = 0
             else:
                 state[key] = value
+
+
+def new_link(state, path):
+    """A download link's secret part for `path`, valid `state["link_ttl"]` seconds from now."""
+    link = secrets.token_urlsafe(18)
+    with lock:
+        state["links"][link] = {"path": path, "expires": time.monotonic() + state["link_ttl"]}
+    return link
 
 
 def serve(first, *others):

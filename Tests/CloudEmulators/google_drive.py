@@ -57,7 +57,7 @@ Docs:
 import base64, hashlib, json, os, re, secrets, sys, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from emulator_http import EmulatorHandler, apply_control, arguments, lock, mint, s256, serve
+from emulator_http import EmulatorHandler, arguments, lock, mint, s256, serve
 
 FOLDER = "application/vnd.google-apps.folder"
 SHORTCUT = "application/vnd.google-apps.shortcut"
@@ -255,11 +255,7 @@ class Handler(EmulatorHandler):
             return True
         return False
 
-    def do_GET(self):
-        url = urllib.parse.urlsplit(self.path)
-        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
-        if url.path == "/_control/log":
-            return self.send_log()
+    def on_get(self, url, query):
         if url.path == "/_control/id":
             # For the tests: the id of a path (what a user reads in a folder's address in Drive).
             return self.send(200, {"id": id_of(query.get("path", "").strip("/"))})
@@ -372,14 +368,8 @@ class Handler(EmulatorHandler):
         target = redirect + ("&" if "?" in redirect else "?") + urllib.parse.urlencode({"code": code, "scope": SCOPE, "state": query.get("state", "")})
         self.send(302, "", {"Location": target}, content_type="text/plain")
 
-    def do_POST(self):
-        url = urllib.parse.urlsplit(self.path)
+    def on_post(self, url):
         body = self.read_body()
-        if self.server_kind != "accounts":
-            self.server_kind = "api"
-        if url.path == "/_control":
-            apply_control(state, json.loads(body or "{}"))
-            return self.send(200, {"ok": True})
         if self.server_kind == "accounts" and url.path == "/token":
             form = {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
             self.body_text = "grant_type=%s" % form.get("grant_type")

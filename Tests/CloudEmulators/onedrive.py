@@ -33,10 +33,10 @@ Docs:
   [rfc7636]   https://datatracker.ietf.org/doc/html/rfc7636#section-4.6       (S256 check of code_verifier)
   Shared: emulator_http.py (the handler, the log, /_control, Range serving).
 """
-import base64, hashlib, json, os, secrets, sys, threading, time, urllib.parse
+import base64, hashlib, os, secrets, sys, threading, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from emulator_http import EmulatorHandler, arguments, lock, serve
+from emulator_http import EmulatorHandler, apply_control, arguments, lock, new_link, serve
 
 state = {
     "log": [],
@@ -234,14 +234,6 @@ class Authority:
         return None, redirect + ("&" if "?" in redirect else "?") + urllib.parse.urlencode({"code": code, "state": query.get("state", "")})
 
 
-def new_link(path):
-    """A download link's secret part for `path`, valid `state["link_ttl"]` seconds from now."""
-    link = secrets.token_urlsafe(18)
-    with lock:
-        state["links"][link] = {"path": path, "expires": time.monotonic() + state["link_ttl"]}
-    return link
-
-
 def listed(full, path, start, count):
     """`count` items of a folder from `start` on, by name, described; and how many it holds."""
     names = sorted(os.listdir(full))
@@ -256,40 +248,27 @@ class Handler(EmulatorHandler):
         body = self.rfile.read(length).decode() if length else ""
         return {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
 
-    def control(self):
-        """POST /_control: a JSON object of changes — to the token authority (`revoke_refresh`,
-        `expire_access`, `access_ttl`, `rotate_refresh`), `expire_links` (every download URL given
-        so far expires now), the log (`clear_log`), pending 429/503s (`busy`), else `state`."""
-        length = int(self.headers.get("Content-Length") or 0)
-        for key, value in json.loads(self.rfile.read(length) or b"{}").items():
-            with lock:
-                if key == "busy":
-                    state["busy"].extend(value)
-                elif key == "revoke_refresh":
-                    authority.revoke_all()
-                elif key == "expire_access":
-                    authority.expire_all()
-                elif key == "access_ttl":
-                    authority.access_ttl = value
-                elif key == "rotate_refresh":
-                    authority.rotate = value
-                elif key == "expire_links":
-                    for link in state["links"].values():
-                        link["expires"] = 0
-                elif key == "clear_log":
-                    state["log"].clear()
-                else:
-                    state[key] = value
-        self.send(200, {"ok": True})
+    def control(self, change):
+        """A /_control change: the token authority's keys (`revoke_refresh`, `expire_access`,
+        `access_ttl`, `rotate_refresh`) go to it, the rest to the state (`apply_control`)."""
+        with lock:
+            for key in ("revoke_refresh", "expire_access", "access_ttl", "rotate_refresh"):
+                if key in change:
+                    value = change.pop(key)
+                    if key == "revoke_refresh":
+                        authority.revoke_all()
+                    elif key == "expire_access":
+                        authority.expire_all()
+                    elif key == "access_ttl":
+                        authority.access_ttl = value
+                    else:
+                        authority.rotate = value
+        apply_control(state, change)
 
-    def do_GET(self):
-        """The download host's `download()`; the API's log; else Graph and the identity platform."""
+    def on_get(self, url, query):
+        """The download host's `download()`; else Graph and the identity platform."""
         if self.server_kind == "download":
-            return self.download()
-        url = urllib.parse.urlsplit(self.path)
-        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
-        if url.path == "/_control/log":
-            return self.send_log()
+            return self.download(url, query)
         return self.get(url, query)
 
     def error(self, status, code, message, headers=None):
@@ -369,14 +348,11 @@ class Handler(EmulatorHandler):
         """302 Found to a pre-authenticated URL on the download host, valid link_ttl seconds [content]."""
         if os.path.isdir(full):
             return self.error(400, "invalidRequest", "Only files can be downloaded")
-        link = new_link(path)
+        link = new_link(state, path)
         base = "http://127.0.0.1:%d" % args.download_port
         self.send(302, "", {"Location": "%s/download/%s?tempauth=%s" % (base, item_id(path), link)}, content_type="text/plain")
 
-    def do_POST(self):
-        url = urllib.parse.urlsplit(self.path)
-        if url.path == "/_control":
-            return self.control()
+    def on_post(self, url):
         form = self.form()
         if url.path.endswith("/oauth2/v2.0/devicecode"):
             # [device]: device_code, user_code, verification_uri, expires_in, interval, message
@@ -404,24 +380,17 @@ class Handler(EmulatorHandler):
 
     # ---- download host ----
 
-    def download(self):
+    def download(self, url, query):
         """A pre-authenticated URL: no Authorization header wanted (one is refused, as a URL that
         is its own credential must be used without it), expires, Range [content]."""
-        url = urllib.parse.urlsplit(self.path)
-        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
         with lock:
             link = state["links"].get(query.get("tempauth", ""))
-            expired_status = state["link_status"]
         if self.headers.get("Authorization") is not None:
             return self.send(401, "<html><body>Unexpected Authorization header</body></html>", content_type="text/html")
         if link is None:
             return self.send(401, "<html><body>Invalid tempauth</body></html>", content_type="text/html")
-        with lock:
-            forbid = state["forbid_download"]
-        if forbid and forbid in link["path"]:
-            return self.send(403, "<html><body>Forbidden</body></html>", content_type="text/html")
-        if link["expires"] < time.monotonic():
-            return self.send(expired_status, "<html><body>Token expired</body></html>", content_type="text/html")
+        if self.link_refused(link):
+            return
         _, full = drive_path(link["path"])
         if not os.path.isfile(full):
             return self.send(404, "<html><body>Not found</body></html>", content_type="text/html")

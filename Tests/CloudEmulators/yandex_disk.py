@@ -20,8 +20,8 @@ Docs:
   [rfc7636]  https://datatracker.ietf.org/doc/html/rfc7636#section-4.6      (S256 check of code_verifier)
   [rfc9110]  https://www.rfc-editor.org/rfc/rfc9110#section-14              (Range, 206, Content-Range, 416; Retry-After §10.2.3)
 """
-import hashlib, json, os, secrets, sys, time, urllib.parse
-from emulator_http import EmulatorHandler, apply_control, arguments, lock, mint, s256, serve
+import hashlib, os, secrets, sys, time, urllib.parse
+from emulator_http import EmulatorHandler, arguments, lock, mint, new_link, s256, serve
 
 state = {
     "permanent": set(),        # tokens given in the config file: never expire
@@ -115,13 +115,9 @@ class Handler(EmulatorHandler):
 
     # ---- API + OAuth ----
 
-    def do_GET(self):
+    def on_get(self, url, query):
         if self.server_kind == "download":
-            return self.download()
-        url = urllib.parse.urlsplit(self.path)
-        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
-        if url.path == "/_control/log":
-            return self.send_log()
+            return self.download(url)
         if url.path == "/authorize":
             return self.authorize(query)
         if url.path == "/device":
@@ -167,9 +163,7 @@ class Handler(EmulatorHandler):
         """A Link {href, method, templated} on the download host, valid for link_ttl seconds [content]."""
         if os.path.isdir(full):
             return self.error(400, "FieldValidationError", "Is a directory.")
-        link = secrets.token_hex(12)
-        with lock:
-            state["links"][link] = {"path": path, "expires": time.monotonic() + state["link_ttl"]}
+        link = new_link(state, path)
         base = args.download_base or "http://127.0.0.1:%d" % args.download_port
         name = urllib.parse.quote(os.path.basename(full))
         self.send(200, {"href": "%s/disk/%s?filename=%s&disposition=attachment" % (base, link, name),
@@ -201,12 +195,7 @@ class Handler(EmulatorHandler):
                 found = False
         self.send(200 if found else 404, "ok" if found else "no such code", content_type="text/plain")
 
-    def do_POST(self):
-        url = urllib.parse.urlsplit(self.path)
-        if url.path == "/_control":
-            length = int(self.headers.get("Content-Length") or 0)
-            apply_control(state, json.loads(self.rfile.read(length) or b"{}"))
-            return self.send(200, {"ok": True})
+    def on_post(self, url):
         form = self.form()
         if url.path == "/device/code":
             # [device]: device_code, user_code, verification_url, interval, expires_in
@@ -272,22 +261,16 @@ class Handler(EmulatorHandler):
 
     # ---- download host ----
 
-    def download(self):
+    def download(self, url):
         """A link's file, with the OAuth token [content], Range → 206/Content-Range, 416 past the end [rfc9110]."""
-        url = urllib.parse.urlsplit(self.path)
         parts = url.path.split("/")
         with lock:
             link = state["links"].get(parts[-1]) if len(parts) == 3 and parts[1] == "disk" else None
             html = state["html_href"]
-            expired_status = state["link_status"]
         if link is None:
             return self.error(404, "NotFoundError", "Not found.")
-        with lock:
-            forbid = state["forbid_download"]
-        if forbid and forbid in link["path"]:
-            return self.send(403, "<html><body>Forbidden</body></html>", content_type="text/html")
-        if link["expires"] < time.monotonic():
-            return self.send(expired_status, "<html><body>link expired</body></html>", content_type="text/html")
+        if self.link_refused(link):
+            return
         if not token_ok(self.headers.get("Authorization")):
             return self.error(401, "UnauthorizedError", "Unauthorized", "Не авторизован.")
         if html:

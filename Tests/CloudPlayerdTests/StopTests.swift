@@ -8,8 +8,9 @@ import TestSupport
     /// The promise: the process is gone this soon after the signal.
     private static let bound = Duration.seconds(1)
 
-    /// Sends `number` and returns how long the process took to end, and how it ended. A process
-    /// that outlives ten times the bound is killed, so a failure fails instead of hanging.
+    /// Sends `number` and returns how long the process took to end (from the signal to when the
+    /// waiter thread saw it end), and how it ended. A process that outlives ten times the bound is
+    /// killed, so a failure fails instead of hanging.
     private func stop(_ process: ChildProcess, with number: Int32 = SIGTERM) async -> (Duration, ProcessResult) {
         let sent = ContinuousClock.now
         process.signal(number)
@@ -18,9 +19,8 @@ import TestSupport
             process.signal(SIGKILL)
         }
         let result = await process.wait()
-        let took = ContinuousClock.now - sent
         killer.cancel()
-        return (took, result)
+        return (result.endedAt - sent, result)
     }
 
     @Test("play stops at once while the server has not answered its request", arguments: [SIGTERM, SIGINT])

@@ -51,14 +51,17 @@ extension CloudTestRig {
         return url
     }
 
-    /// Access tokens that expire after a few seconds: a login's token lasting 3 s is refreshed
-    /// ahead of expiry on first use (one request to `tokenPath`); once every access token has
-    /// ended, the next request meets a 401 and is answered by one refresh; the track plays on to
-    /// its end. The answer: the login's tokens and the refreshed ones, for the provider's own
-    /// checks (a refresh token kept or rotated).
-    func checkRefresh(tokenPath: String, login: () async throws -> TokenRecord) async throws -> (first: TokenRecord, refreshed: TokenRecord) {
-        // A login's token lasts 3 s: inside the minute before expiry, so it is refreshed on first use.
-        try await server.control(#"{"access_ttl": 3}"#)
+    /// Access tokens that expire: a login's token lasting 30 s — within the minute before expiry,
+    /// however fast or slow the test runs — is refreshed ahead of expiry on first use (one request
+    /// to the token endpoint); once every access token has ended, the next API call (for the next
+    /// track) meets a 401 and is answered by one refresh, and both tracks play to their ends. The
+    /// answer: the tokens, for the provider's own checks (a refresh token kept or rotated).
+    func checkRefresh(login: () async throws -> TokenRecord) async throws -> CloudRefreshes {
+        let tokenPath = try #require((try sources().first as? any CloudAccountSource)?.account.oauth?.tokenURL.path)
+        func grants() async throws -> [CloudExchange] {
+            try await server.log().filter { $0.path.split(separator: "?").first.map(String.init) == tokenPath }
+        }
+        try await server.control(#"{"access_ttl": 30}"#)
         let first = try await login()
         let name = try #require(try sources().first?.name)
         let originFile = try await Fixtures.shared.url(.longMP3)
@@ -69,17 +72,22 @@ extension CloudTestRig {
         let loader = try self.loader()
         let half = origin.count / 2
         #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
-        #expect(try await server.log().filter { $0.path == tokenPath }.count == 1, "refreshed ahead of expiry")
+        #expect(try await grants().count == 1, "refreshed ahead of expiry")
         let refreshed = try #require(try store.loadNow(name))
         #expect(refreshed.accessToken != first.accessToken)
 
-        // Every access token ends at once: the next request meets a 401.
+        // Every access token ends at once: the next API call (for the next track; a download URL
+        // that is its own credential would not notice) meets a 401.
+        let nextFile = try await Fixtures.shared.url(.secondMP3)
+        try server.publish(nextFile, as: "Music/next.mp3")
         try await server.control(#"{"expire_access": true, "clear_log": true}"#)
+        #expect(try await loader.open(TrackLocation(source: name, key: "Music/next.mp3")).readWhole() == (try Data(contentsOf: nextFile)))
         #expect(try await loader.open(location).readWhole() == origin)
         await loader.shutdown()
         let log = try await server.log()
-        #expect(log.contains { $0.status == 401 } && log.filter { $0.path == tokenPath }.count == 1, "one refresh after the 401")
-        return (first, refreshed)
+        #expect(log.contains { $0.status == 401 }, "the old token was refused")
+        #expect(try await grants().map(\.status) == [200], "one refresh after the 401")
+        return CloudRefreshes(first: first, refreshed: refreshed, last: try store.loadNow(name))
     }
 
     /// Logs the first source in on a loopback redirect (`port`: a registered one, else any), the
@@ -137,4 +145,11 @@ extension CloudTestRig {
             try await Task.sleep(for: .milliseconds(25))
         }
     }
+}
+
+/// The tokens of `checkRefresh`: the login's, the first refresh's, and the last stored.
+struct CloudRefreshes {
+    var first: TokenRecord
+    var refreshed: TokenRecord
+    var last: TokenRecord?
 }

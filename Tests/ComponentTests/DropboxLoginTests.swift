@@ -65,8 +65,8 @@ struct DropboxLoginTests {
     @Test("access tokens that expire after a few seconds are refreshed (ahead of expiry, and on a 401 expired_access_token) and the track plays on")
     func refresh() async throws {
         let rig = try await Rig.start()
-        let (first, refreshed) = try await rig.checkRefresh(tokenPath: "/oauth2/token") { try await rig.login().record }
-        #expect(refreshed.refreshToken == first.refreshToken, "Dropbox keeps the refresh token")
+        let tokens = try await rig.checkRefresh { try await rig.login().record }
+        #expect(tokens.refreshed.refreshToken == tokens.first.refreshToken, "Dropbox keeps the refresh token")
     }
 
     @Test("a revoked refresh token marks the source \"needs login\" while the other source goes on; a new login works without a restart")

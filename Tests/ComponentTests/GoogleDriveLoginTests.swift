@@ -74,8 +74,8 @@ struct GoogleDriveLoginTests {
     @Test("access tokens that expire after a few seconds are refreshed (ahead of expiry, and on a 401) and the track plays on; Google keeps the refresh token")
     func refresh() async throws {
         let rig = try await Rig.start()
-        let (first, refreshed) = try await rig.checkRefresh(tokenPath: "/token") { try await rig.login().record }
-        #expect(refreshed.refreshToken == first.refreshToken, "the refresh token is kept when the answer brings none")
+        let tokens = try await rig.checkRefresh { try await rig.login().record }
+        #expect(tokens.refreshed.refreshToken == tokens.first.refreshToken, "the refresh token is kept when the answer brings none")
         #expect(try await rig.server.log().filter { $0.path == "/token" }.allSatisfy { $0.body == "grant_type=refresh_token" })
     }
 

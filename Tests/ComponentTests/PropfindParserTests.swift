@@ -2,6 +2,7 @@ import Foundation
 import Model
 import Parsers
 import Testing
+import WebDAVAnswers
 
 /// WebDAV multistatus answers, well and badly formed.
 @Suite struct PropfindParserTests {

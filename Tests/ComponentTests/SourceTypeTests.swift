@@ -42,6 +42,26 @@ import TestSupport
         }
     }
 
+    @Test("a cloud drive's folder is spelled as its API names it: a leading slash, no trailing one, the root as `/` (Dropbox: \"\")",
+          arguments: [
+            ("yandex-disk", "disk:/Music/", "/Music"), ("yandex-disk", "disk:", "/"), ("yandex-disk", nil, "/"),
+            ("onedrive", "Music//", "/Music"), ("onedrive", "/", "/"), ("onedrive", nil, "/"),
+            ("google-drive", "Music/Live", "/Music/Live"), ("google-drive", "//", "/"),
+            ("dropbox", "Music/", "/Music"), ("dropbox", "/", ""), ("dropbox", nil, ""),
+          ])
+    func cloudFolderPath(_ type: String, path: String?, spelled: String) throws {
+        let text = "[[source]]\nname = \"a\"\ntype = \"\(type)\"\ntoken = \"t\"\n" + (path.map { "path = \"\($0)\"\n" } ?? "")
+        let source = try #require(try Configuration.parse(text, relativeTo: directory).sources.source(named: "a"))
+        let folder: String? = switch source {
+        case let source as YandexDiskSource: source.path
+        case let source as OneDriveSource: source.path
+        case let source as GoogleDriveSource: source.path
+        case let source as DropboxSource: source.path
+        default: nil
+        }
+        #expect(folder == spelled)
+    }
+
     @Test("a type from outside the four, added by one line, is configured from its own keys and scanned like any other")
     func pluggedIn() async throws {
         let text = """

@@ -9,6 +9,7 @@ import Output
 import Parsers
 import Playback
 import SourceTypes
+import SubsonicAnswers
 import Testing
 import TestSupport
 

@@ -15,7 +15,9 @@ public final class ChildProcess: Sendable {
     public let pid: pid_t
     private let outputURL: URL
     private let errorURL: URL
-    private let exit: Task<Int32, Never>
+    /// The raw wait status, and when the waiter saw the process end (not when a test got round
+    /// to hearing it: a busy test runner may take seconds for that).
+    private let exit: Task<(Int32, ContinuousClock.Instant), Never>
     /// Set, under its lock, as the process is reaped: a signal after that could reach another
     /// process that was given the same pid.
     private let reaped = Reaped()
@@ -74,22 +76,23 @@ public final class ChildProcess: Sendable {
         }
         pid = child
         let spawned = child
-        let (stream, sink) = AsyncStream.makeStream(of: Int32.self)
+        let (stream, sink) = AsyncStream.makeStream(of: (Int32, ContinuousClock.Instant).self)
         let reaped = reaped
         let waiter = Thread {
             // Seen ended first (WNOWAIT), reaped under the lock `signal` takes.
             var info = siginfo_t()
             while waitid(P_PID, id_t(spawned), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            let ended = ContinuousClock.now
             var raw: Int32 = 0
             reaped.flag.withLock { done in
                 while waitpid(spawned, &raw, 0) < 0 && errno == EINTR {}
                 done = true
             }
-            sink.yield(raw)
+            sink.yield((raw, ended))
             sink.finish()
         }
         waiter.start()
-        exit = Task { await stream.first { _ in true } ?? 0 }
+        exit = Task { await stream.first { _ in true } ?? (0, .now) }
     }
 
     /// Sends a signal (SIGTERM by default); none once the process has ended.
@@ -101,11 +104,12 @@ public final class ChildProcess: Sendable {
 
     /// Waits for the process to end and returns what it printed.
     public func wait() async -> ProcessResult {
-        let raw = await exit.value
+        let (raw, ended) = await exit.value
         let signalled = raw & 0x7F != 0
         let result = ProcessResult(
             status: signalled ? raw & 0x7F : (raw >> 8) & 0xFF,
             killedBySignal: signalled,
+            endedAt: ended,
             stdout: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
         try? FileManager.default.removeItem(at: outputURL)

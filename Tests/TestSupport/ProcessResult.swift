@@ -5,6 +5,8 @@ public struct ProcessResult: Sendable {
     public var status: Int32
     /// True when the process ended by a signal (then `status` is the signal number).
     public var killedBySignal: Bool
+    /// When the process ended, as a thread that waits for nothing else saw it.
+    public var endedAt: ContinuousClock.Instant
     public var stdout: String
     public var stderr: String
 

@@ -1,8 +1,12 @@
 import Cache
 import Config
 import Decoding
+import FeedAnswers
 import Foundation
 import Parsers
+import S3Answers
+import SubsonicAnswers
+import WebDAVAnswers
 
 /// The parsers that meet bytes from outside — files, servers, the config — each as a function
 /// of arbitrary bytes, for libFuzzer (`bench/fuzz`) and for the tests that replay the corpus.

@@ -7,7 +7,7 @@ package enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(String)
 
     /// The message alone, for wrapping in another error (`LoaderError.badResponse(error.message)`).
-    var message: String {
+    package var message: String {
         switch self {
         case .unsupported(let message), .malformed(let message): message
         }

@@ -4,7 +4,7 @@ import Foundation
 /// ISO-8859-1, and a string longer than any real tag is a sign of garbage, so it is cut.
 package enum TextDecoding {
     /// The longest string a parser keeps, in bytes of input.
-    static let maxBytes = 64 * 1024
+    package static let maxBytes = 64 * 1024
 
     /// Each byte is the Unicode scalar of the same value.
     static func latin1<C: Collection<UInt8>>(_ bytes: C) -> String {
@@ -30,7 +30,7 @@ package enum TextDecoding {
     }
 
     /// Trims whitespace and NULs; nil when nothing is left.
-    static func nonEmpty(_ text: String) -> String? {
+    package static func nonEmpty(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
         return trimmed.isEmpty ? nil : trimmed
     }

@@ -6,7 +6,7 @@ import Foundation
 package enum LinkResolver {
     /// A URL reference ("https://…", "../a%20b.mp3", "ep 1.mp3"): characters that may not stand
     /// in a URL are encoded, `%XX` escapes kept.
-    static func url(_ text: String, relativeTo base: URL) -> URL? {
+    package static func url(_ text: String, relativeTo base: URL) -> URL? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= TextDecoding.maxBytes else { return nil }
         return allowed(URL(string: encode(trimmed, keeping: urlCharacters, keepEscapes: true), relativeTo: base), base: base)

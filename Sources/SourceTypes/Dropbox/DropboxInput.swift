@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DropboxAnswers
 import Foundation
 import Loader
 import Model

@@ -24,9 +24,7 @@ package struct DropboxSource: SourceType, CloudAccountSource, Equatable {
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> DropboxSource {
         try section.allow(keys)
-        var path = try section.string("path")?.value ?? ""
-        while path.hasSuffix("/") { path.removeLast() }
-        if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+        let path = try CloudAccount.folderPath(section, root: "")
         let account = try CloudAccount.configure(section, api: defaultAPI, pageSizes: 1...2_000, pageSize: 500) { section throws(ConfigError) in
             // Dropbox OAuth: no device flow; the code flow with PKCE, and offline access for a refresh
             // token (https://developers.dropbox.com/oauth-guide, https://dropbox.tech/developers/using-oauth-2-0-with-offline-access).

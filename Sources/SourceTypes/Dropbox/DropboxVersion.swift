@@ -1,3 +1,4 @@
+import DropboxAnswers
 import Parsers
 
 /// A file's version as the cache keys it: its `content_hash` (which changes with the bytes and

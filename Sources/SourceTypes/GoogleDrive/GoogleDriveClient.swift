@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Base
 import Foundation
+import GoogleDriveAnswers
 import Loader
 import Model
 import NIOHTTP1
@@ -39,10 +40,24 @@ final class GoogleDriveClient: Sendable {
 
     // MARK: Calls
 
-    /// One page of `files.list` of the folder `folder` (what is in it and not in the trash; only
-    /// those named `named`, if given), from `pageToken` on.
+    /// What the folder `folder` holds and is not in the trash (only those named `named`, if
+    /// given), a page of `pageSize` at a time, `nextPageToken` to the next; `complete` is false for
+    /// a folder of more than `mostPages` pages, cut short.
+    nonisolated(nonsending) func list(_ folder: String, named: String? = nil, about path: String) async throws -> (files: [GoogleDriveFile], complete: Bool) {
+        var files: [GoogleDriveFile] = []
+        var next: String?
+        for _ in 0..<Self.mostPages {
+            let listed = try await page(folder, named: named, pageToken: next, about: path)
+            files += listed.files
+            guard let token = listed.nextPageToken else { return (files, true) }
+            next = token
+        }
+        return (files, false)
+    }
+
+    /// One page of `files.list`, from `pageToken` on.
     /// https://developers.google.com/drive/api/reference/rest/v3/files/list
-    nonisolated(nonsending) func list(_ folder: String, named: String? = nil, pageToken: String?, about path: String) async throws -> GoogleDriveFileList {
+    private nonisolated(nonsending) func page(_ folder: String, named: String?, pageToken: String?, about path: String) async throws -> GoogleDriveFileList {
         var query = "\(GoogleDrivePath.literal(folder)) in parents and trashed = false"
         if let named { query += " and name = \(GoogleDrivePath.literal(named))" }
         // Items of shared drives too (a folder_id may name a folder of one).
@@ -104,20 +119,18 @@ final class GoogleDriveClient: Sendable {
     }
 
     /// A GET of the file's bytes with the loader's `Range`; a 403 rate limit backed off and tried
-    /// again, as the docs ask, another 403 thrown as the refusal it is.
-    /// https://developers.google.com/drive/api/guides/limits
+    /// again, as the docs ask, another 403 thrown as the refusal it is (429 and 503 are the
+    /// loader's to wait out). https://developers.google.com/drive/api/guides/limits
     nonisolated(nonsending) func media(_ url: URL, headers: HTTPHeaders, about path: String) async throws -> HTTPClientResponse {
-        for attempt in 1...TokenSession.busyTries {
-            let response = try await session.send(url, headers: headers)
-            guard response.status == .forbidden else { return response }
-            let body = (try? await response.body.collect(upTo: 1 << 16)).map { Array($0.readableBytesView) } ?? []
-            guard attempt < TokenSession.busyTries, GoogleDriveAnswerParser.fault(body)?.isRateLimit == true else {
-                throw failure(response.status, body, about: path)
-            }
-            try await Task.sleep(for: TokenSession.busyDelay(response.headers, attempt: attempt))
+        switch try await session.send(url, headers: headers, waitingOut: TokenSession.Busy(statuses: [], inWords: Self.rateLimit),
+                                      largest: Self.largestAnswer, about: path) {
+        case .streaming(let response): return response
+        case .read(let refusal): throw failure(refusal.status, refusal.body, about: path)
         }
-        throw LoaderError.service(source: name, reason: "\(path): Drive kept answering that its rate limit was exceeded")
     }
+
+    /// Drive's 403 that is a rate limit (`userRateLimitExceeded`, `rateLimitExceeded`), not a refusal.
+    static let rateLimit = TokenSession.Busy.Words(status: 403) { GoogleDriveAnswerParser.fault($0)?.isRateLimit == true }
 
     // MARK: Paths to ids
 
@@ -170,15 +183,8 @@ final class GoogleDriveClient: Sendable {
     /// The id of the one item named `name` in the folder `folderID` (of key `folder`).
     private nonisolated(nonsending) func lookUp(_ name: String, in folderID: String, folder: String) async throws -> String {
         let path = GoogleDrivePath.path(ofKey: GoogleDrivePath.key(of: name, in: folder))
-        var found: [GoogleDriveFile] = []
-        var next: String?
-        for _ in 0..<Self.mostPages {
-            let page = try await list(folderID, named: name, pageToken: next, about: path)
-            // Docs files are not in the library: one of the same name does not make a path ambiguous.
-            found += page.files.filter { $0.name == name && !$0.isGoogleApp }
-            guard let token = page.nextPageToken else { break }
-            next = token
-        }
+        // Docs files are not in the library: one of the same name does not make a path ambiguous.
+        let found = try await list(folderID, named: name, about: path).files.filter { $0.name == name && !$0.isGoogleApp }
         guard let item = found.first else {
             throw LoaderError.service(source: self.name, reason: "\(path): not in the drive (no item of that name in \(GoogleDrivePath.path(ofKey: folder)))")
         }
@@ -209,9 +215,7 @@ final class GoogleDriveClient: Sendable {
 
     /// An API call's answer, rate limits (429, 503, 403 `userRateLimitExceeded`) waited out.
     private nonisolated(nonsending) func answer(_ url: URL, about file: String) async throws -> TokenSession.Answer {
-        try await session.call(url, headers: ["Accept": "application/json"], largest: Self.largestAnswer, about: file) { answer in
-            answer.status == .forbidden && GoogleDriveAnswerParser.fault(answer.body)?.isRateLimit == true
-        }
+        try await session.call(url, headers: ["Accept": "application/json"], largest: Self.largestAnswer, about: file, busyInWords: Self.rateLimit)
     }
 
     private func url(_ address: String, query: [(String, String)] = []) -> URL {

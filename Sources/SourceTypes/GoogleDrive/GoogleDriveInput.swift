@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import GoogleDriveAnswers
 import Loader
 import Model
 import NIOHTTP1
@@ -15,7 +16,8 @@ import Parsers
 /// again, once. `If-Range` is not sent (the version is checked instead).
 struct GoogleDriveInput: RemoteInput {
     let client: GoogleDriveClient
-    let links = DownloadLinks()
+    /// A revision's address serves fixed bytes: only its 404 (the revision gone) ends it.
+    let links = DownloadLinks(expiredOn: [404], comparesHostTags: false)
 
     var name: String { client.name }
 
@@ -27,23 +29,16 @@ struct GoogleDriveInput: RemoteInput {
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
         let key = try ownKey(of: location)
         let path = GoogleDrivePath.path(ofKey: key)
-        var headers = headers
-        headers.remove(name: "If-Range")
-        for attempt in 0..<2 {
-            let link = try await link(for: key)
-            let response = try await client.media(link.url, headers: headers, about: path)
-            if response.status == .notFound && attempt == 0 {
-                // The revision gone, or the file replaced: the path's id and head revision again.
-                _ = try? await response.body.collect(upTo: 1 << 16)
-                links.forget(link.url, for: key)
-                client.ids.forget(key)
-                continue
-            }
-            return try await DownloadAnswer.stated(response, version: link.version, source: name, path: path) { status, body in
-                client.failure(status, body, about: path)
-            }
+        return try await links.get(key, headers: headers, source: name, path: path) { _ in
+            try await newLink(for: key)
+        } fetch: { url, headers in
+            try await client.media(url, headers: headers, about: path)
+        } failure: { status, body in
+            client.failure(status, body, about: path)
+        } forgotten: {
+            // The revision gone, or the file replaced: the path's id and head revision again.
+            client.ids.forget(key)
         }
-        throw LoaderError.service(source: name, reason: "\(path): not in the drive")
     }
 
     func server(of location: TrackLocation) -> String {
@@ -54,14 +49,12 @@ struct GoogleDriveInput: RemoteInput {
         await client.session.transport.shutdown()
     }
 
-    /// The `alt=media` address of `key` with the file's version, known or asked for.
-    private nonisolated(nonsending) func link(for key: String) async throws -> DownloadLinks.Link {
-        if let link = links.link(for: key) { return link }
+    /// The `alt=media` address of `key`'s head revision, with the file's version.
+    private nonisolated(nonsending) func newLink(for key: String) async throws -> DownloadLinks.Made {
         let file = try await client.describe(key)
         let info = try info(of: file, key: key)
-        let link = DownloadLinks.Link(url: client.mediaURL(file.id, revision: file.headRevisionId), version: info.validator, length: info.length, made: .now)
-        links.keep(link, for: key)
-        return link
+        return DownloadLinks.Made(link: DownloadLinks.Link(url: client.mediaURL(file.id, revision: file.headRevisionId), version: info.validator,
+                                                           length: info.length, made: .now))
     }
 
     private func info(of file: GoogleDriveFile, key: String) throws -> ResourceInfo {

@@ -35,9 +35,7 @@ package struct GoogleDriveSource: SourceType, CloudAccountSource, Equatable {
                 throw section.error("folder_id", line: folderID.line, "expected a Drive folder id (letters, digits, - and _)")
             }
         }
-        var path = try section.string("path")?.value ?? "/"
-        if !path.hasPrefix("/") { path = "/" + path }
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let path = try CloudAccount.folderPath(section)
         let account = try CloudAccount.configure(section, api: defaultAPI, pageSizes: 1...1_000, pageSize: 500) { section throws(ConfigError) in
             // Google's OAuth 2.0 for desktop apps: the code flow with PKCE on a loopback redirect;
             // `access_type=offline` for a refresh token, `prompt=consent` so that one comes back on

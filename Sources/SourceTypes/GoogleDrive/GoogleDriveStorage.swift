@@ -1,3 +1,4 @@
+import GoogleDriveAnswers
 import Loader
 import Model
 import Parsers
@@ -24,18 +25,7 @@ struct GoogleDriveStorage: MediaStorage {
         let path = GoogleDrivePath.path(ofKey: key)
         let folderID = try await client.id(of: key)
         var listing = StorageListing()
-        var items: [GoogleDriveFile] = []
-        var next: String?
-        var complete = false
-        for _ in 0..<GoogleDriveClient.mostPages {
-            let page = try await client.list(folderID, pageToken: next, about: path)
-            items += page.files
-            guard let token = page.nextPageToken else {
-                complete = true
-                break
-            }
-            next = token
-        }
+        let (items, complete) = try await client.list(folderID, about: path)
         if !complete { listing.problems.append("listed only the first \(GoogleDriveClient.mostPages) pages of \(path)") }
         // The folders holding this one, by id: a shortcut to one of them would list it again and again.
         let holders = Set((GoogleDrivePath.ancestors(of: key) + [key]).compactMap { client.ids.id(of: $0) } + [folderID])

@@ -1,3 +1,4 @@
+import GoogleDriveAnswers
 import Parsers
 
 /// A file's version as the cache keys it: its `md5Checksum` with its `size` — never `version`,

@@ -35,6 +35,17 @@ package struct CloudAccount: Sendable, Equatable {
                             pageSize: try section.integer("page_size", in: pageSizes) ?? pageSize, tlsCAFile: try section.path("tls_ca_file")?.path)
     }
 
+    /// The folder scanned (`path`), as the providers' APIs spell it: `/Music` — a leading slash
+    /// added, trailing ones dropped, and `droppingPrefix` (Yandex's `disk:`) — and the drive's root
+    /// as `root` (`/`, Dropbox's `""`).
+    package static func folderPath(_ section: ConfigSection, root: String = "/", droppingPrefix prefix: String? = nil) throws(ConfigError) -> String {
+        var path = try section.string("path")?.value ?? root
+        if let prefix, path.hasPrefix(prefix) { path.removeFirst(prefix.count) }
+        while path.hasSuffix("/") { path.removeLast() }
+        if path.isEmpty { return root }
+        return path.hasPrefix("/") ? path : "/" + path
+    }
+
     /// The API's origin, as `cloudplayerctl sources` shows where a source is.
     package var shownHost: String { URLOrigin(apiURL)?.description ?? apiURL.absoluteString }
 

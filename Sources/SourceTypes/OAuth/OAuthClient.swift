@@ -3,6 +3,7 @@ import Loader
 import Model
 import NIOCore
 import NIOHTTP1
+import OAuthAnswers
 import Parsers
 
 /// Talks to one provider's OAuth endpoints for one source: asks for a device code, redeems a

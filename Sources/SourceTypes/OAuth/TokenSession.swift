@@ -62,39 +62,88 @@ package final class TokenSession: Sendable {
         return try await transport.sendFollowing(url, method: method, headers: headers, body: body)
     }
 
-    /// An API call's answer read whole (up to `largest` bytes), after waiting out 429 and 503 —
-    /// and answers `isBusy` says are a rate limit in the provider's own words (Google Drive's 403
-    /// `userRateLimitExceeded`); `file`: what it is about, for messages.
-    package nonisolated(nonsending) func call(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders, body: String? = nil,
-                                              largest: Int, about file: String,
-                                              isBusy: (@Sendable (Answer) -> Bool)? = nil) async throws -> Answer {
-        for attempt in 1...Self.busyTries {
+    /// What says "busy: come back later" in a provider's answers.
+    package struct Busy: Sendable {
+        /// Statuses that are busy whatever the body says: an API call's 429 and 503. None for a
+        /// file's bytes, whose 429 and 503 the loader waits out for the whole host (`HostLimiter`).
+        package var statuses: Set<UInt>
+        /// A status that is busy when its body says so in the provider's own words (Google Drive's
+        /// 403 `userRateLimitExceeded`), and how to tell.
+        package var inWords: Words?
+
+        package struct Words: Sendable {
+            package var status: UInt
+            package var says: @Sendable ([UInt8]) -> Bool
+
+            package init(status: UInt, says: @escaping @Sendable ([UInt8]) -> Bool) {
+                self.status = status
+                self.says = says
+            }
+        }
+
+        package init(statuses: Set<UInt>, inWords: Words? = nil) {
+            self.statuses = statuses
+            self.inWords = inWords
+        }
+    }
+
+    /// An answer as `send(_:waitingOut:…)` hands it on.
+    package enum Sent: Sendable {
+        /// Its body not read yet: a file's bytes, or an API's answer to be read.
+        case streaming(HTTPClientResponse)
+        /// Read whole (up to `largest` bytes), to see whether it says busy: it did not, or the
+        /// tries are spent.
+        case read(Answer)
+    }
+
+    /// Sends a request, waiting out busy answers (`busy`) a few times (`busyTries` in all): as
+    /// `Retry-After` asks, else 1 s, 2 s, 4 s. The last answer is handed on whatever it says. One
+    /// loop for JSON calls and for streamed bytes alike; `file`: what it is about, for messages.
+    package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:], body: String? = nil,
+                                              waitingOut busy: Busy, largest: Int, about file: String) async throws -> Sent {
+        var attempt = 1
+        while true {
             let response = try await send(url, method: method, headers: headers, body: body)
-            if [429, 503].contains(response.status.code) && attempt < Self.busyTries {
+            let last = attempt == Self.busyTries
+            if busy.statuses.contains(response.status.code) && !last {
                 _ = try? await response.body.collect(upTo: 1 << 16)
                 try await Task.sleep(for: Self.busyDelay(response.headers, attempt: attempt))
+                attempt += 1
                 continue
             }
-            let collected: ByteBuffer
-            do {
-                collected = try await response.body.collect(upTo: largest)
-            } catch {
-                throw LoaderError.network("the API's answer about \(file) broke off, or is larger than \(largest >> 20) MiB")
-            }
-            let answer = Answer(status: response.status, headers: response.headers, body: Array(collected.readableBytesView))
-            if let isBusy, attempt < Self.busyTries, isBusy(answer) {
-                try await Task.sleep(for: Self.busyDelay(answer.headers, attempt: attempt))
-                continue
-            }
-            return answer
+            guard let words = busy.inWords, response.status.code == words.status else { return .streaming(response) }
+            let answer = try await read(response, largest: largest, about: file)
+            guard !last, words.says(answer.body) else { return .read(answer) }
+            try await Task.sleep(for: Self.busyDelay(answer.headers, attempt: attempt))
+            attempt += 1
         }
-        throw LoaderError.service(source: name, reason: "\(file): the API kept answering that it is busy (HTTP 429)")
+    }
+
+    /// An API call's answer read whole (up to `largest` bytes), after waiting out 429 and 503 —
+    /// and answers the provider says are a rate limit in its own words (`busyInWords`).
+    package nonisolated(nonsending) func call(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders, body: String? = nil,
+                                              largest: Int, about file: String, busyInWords: Busy.Words? = nil) async throws -> Answer {
+        switch try await send(url, method: method, headers: headers, body: body, waitingOut: Busy(statuses: [429, 503], inWords: busyInWords),
+                              largest: largest, about: file) {
+        case .read(let answer): answer
+        case .streaming(let response): try await read(response, largest: largest, about: file)
+        }
+    }
+
+    private nonisolated(nonsending) func read(_ response: HTTPClientResponse, largest: Int, about file: String) async throws -> Answer {
+        let collected: ByteBuffer
+        do {
+            collected = try await response.body.collect(upTo: largest)
+        } catch {
+            throw LoaderError.network("the API's answer about \(file) broke off, or is larger than \(largest >> 20) MiB")
+        }
+        return Answer(status: response.status, headers: response.headers, body: Array(collected.readableBytesView))
     }
 
     /// How long to wait before the `attempt`th retry of a busy answer: what its `Retry-After`
     /// asks, else 1 s, 2 s, 4 s… (exponential backoff, as the providers ask:
     /// https://developers.google.com/drive/api/guides/limits).
-    package static func busyDelay(_ headers: HTTPHeaders, attempt: Int) -> Duration {
+    static func busyDelay(_ headers: HTTPHeaders, attempt: Int) -> Duration {
         RetryAfter.delay(in: headers) ?? .seconds(1 << min(max(attempt - 1, 0), 6))
     }
 

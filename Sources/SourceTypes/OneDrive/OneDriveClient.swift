@@ -3,6 +3,7 @@ import Foundation
 import Loader
 import Model
 import NIOHTTP1
+import OneDriveAnswers
 import Parsers
 
 /// Speaks Microsoft Graph for one source, through the shared `TokenSession`: every call with

@@ -3,6 +3,7 @@ import Foundation
 import Loader
 import Model
 import NIOHTTP1
+import OneDriveAnswers
 import Parsers
 
 /// A drive's files, read through pre-authenticated download URLs: the first read of a file asks
@@ -14,7 +15,9 @@ import Parsers
 /// is not sent (the download host knows no such tag).
 struct OneDriveInput: RemoteInput {
     let client: OneDriveClient
-    let links = DownloadLinks()
+    /// An expired URL answers 401, 403 or 410 (404 once it is gone); the host's `ETag` follows
+    /// the file, so a new one is a changed file.
+    let links = DownloadLinks(expiredOn: [401, 403, 404, 410], comparesHostTags: true)
 
     var name: String { client.name }
 
@@ -26,32 +29,20 @@ struct OneDriveInput: RemoteInput {
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
         let key = try ownKey(of: location)
         let path = OneDrivePath.path(ofKey: key)
-        var headers = headers
-        headers.remove(name: "If-Range")
-        // The download host's refusals are of a URL, not of the token: no login would help.
-        let failure = { @Sendable (status: HTTPResponseStatus, body: [UInt8]) -> LoaderError in
+        return try await links.get(key, headers: headers, source: name, path: path) { headers in
+            // The item (its version), then `/content`: its redirect to the URL is the first read.
+            let item = try await client.item(key)
+            let info = try info(of: item, key: key)
+            let (response, url) = try await client.content(of: item, headers: headers)
+            return DownloadLinks.Made(link: DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now),
+                                      answer: response, reusable: URLOrigin(url) != client.origin)
+        } fetch: { url, headers in
+            try await client.download(url, headers: headers)
+        } failure: { status, body in
+            // The download host's refusals are of a URL, not of the token: no login would help.
             status.code == 404 ? client.failure(status, body, about: path)
                 : .service(source: client.name, reason: "\(path): the download host refused a new pre-authenticated URL (HTTP \(status.code))")
         }
-        if let link = links.link(for: key) {
-            let response = try await client.download(link.url, headers: headers)
-            let changed = [200, 206].contains(response.status.code) && !links.agrees(response, with: link, for: key)
-            guard [401, 403, 404, 410].contains(response.status.code) || changed else {
-                return try await DownloadAnswer.stated(response, version: link.version, source: name, path: path, failure: failure)
-            }
-            // Expired: `/content` again, for a new URL of the same file; or the file changed:
-            // the item and its version again, so the new bytes are stated as the new version.
-            _ = try? await response.body.collect(upTo: 1 << 16)
-            links.forget(link.url, for: key)
-        }
-        let item = try await client.item(key)
-        let info = try info(of: item, key: key)
-        let (response, url) = try await client.content(of: item, headers: headers)
-        if [200, 206].contains(response.status.code), URLOrigin(url) != client.origin {
-            links.keep(DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now,
-                                          hostTag: response.headers.first(name: "ETag")), for: key)
-        }
-        return try await DownloadAnswer.stated(response, version: info.validator, source: name, path: path, failure: failure)
     }
 
     func server(of location: TrackLocation) -> String {

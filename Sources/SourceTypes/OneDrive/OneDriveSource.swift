@@ -23,9 +23,7 @@ package struct OneDriveSource: SourceType, CloudAccountSource, Equatable {
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> OneDriveSource {
         try section.allow(keys)
-        var path = try section.string("path")?.value ?? "/"
-        if !path.hasPrefix("/") { path = "/" + path }
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let path = try CloudAccount.folderPath(section)
         // The Microsoft identity platform: `common` takes personal and work accounts alike,
         // `consumers` only personal ones, `organizations` or a tenant id only work ones.
         // https://learn.microsoft.com/entra/identity-platform/v2-oauth2-device-code

@@ -1,3 +1,4 @@
+import OneDriveAnswers
 import Parsers
 
 /// A file's version as the cache keys it: its `sha256Hash`, else its `quickXorHash` or

@@ -6,6 +6,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Parsers
+import S3Answers
 
 /// A bucket at work: signed requests through the source's transport, and the two answers a
 /// request is sent again after — once each — because they correct how it was signed, not what

@@ -1,5 +1,6 @@
 import Model
 import Parsers
+import S3Answers
 
 /// An S3 server's refusal as one line naming the source, with the server's error code and what
 /// to check — never a key, a signature or a URL (the server's message is left out: some

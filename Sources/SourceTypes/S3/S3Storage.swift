@@ -3,6 +3,7 @@ import Loader
 import Model
 import NIOCore
 import Parsers
+import S3Answers
 
 /// A bucket's "folders": `ListObjectsV2` with `delimiter=/` lists one level below a prefix —
 /// objects as files (size, ETag and LastModified as their version, so a rescan reads no

@@ -6,6 +6,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Parsers
+import SubsonicAnswers
 
 /// Speaks the Subsonic API to one server for one source: finds out once which API version and
 /// which authentication the server takes, then makes calls (their answers' envelopes read,

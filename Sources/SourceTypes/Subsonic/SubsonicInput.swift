@@ -5,6 +5,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Parsers
+import SubsonicAnswers
 
 /// A Subsonic server's songs, fetched with `download` (the original file: ranges served, and
 /// the answer's ETag, Last-Modified and length are its version), or as a transcode with

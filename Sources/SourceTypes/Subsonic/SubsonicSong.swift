@@ -1,6 +1,7 @@
 import Loader
 import Model
 import Parsers
+import SubsonicAnswers
 
 /// A song element (`child` in the API's terms) as a file of the storage, with the server's tags:
 /// the scanner records it as it is, reading none of its bytes.

@@ -4,6 +4,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Parsers
+import WebDAVAnswers
 
 /// A PROPFIND request: how WebDAV describes a file without a GET and lists a folder one level at a
 /// time (many servers refuse `Depth: infinity`).

@@ -7,6 +7,7 @@ import Model
 import NIOCore
 import NIOHTTP1
 import Parsers
+import YandexDiskAnswers
 
 /// Speaks the Yandex.Disk REST API for one source: every call with `Authorization: OAuth TOKEN`,
 /// a 401 answered once with a renewed token and the call sent again, 429/503 waited out as

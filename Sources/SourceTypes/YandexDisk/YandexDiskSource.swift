@@ -20,10 +20,7 @@ package struct YandexDiskSource: SourceType, CloudAccountSource, Equatable {
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> YandexDiskSource {
         try section.allow(keys)
-        var path = try section.string("path")?.value ?? "/"
-        if path.hasPrefix("disk:") { path.removeFirst(5) }
-        if !path.hasPrefix("/") { path = "/" + path }
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let path = try CloudAccount.folderPath(section, droppingPrefix: "disk:")
         let account = try CloudAccount.configure(section, api: defaultAPI, pageSizes: 1...1_000, pageSize: 200) { section throws(ConfigError) in
             // Yandex OAuth: a device flow (https://yandex.com/dev/id/doc/en/codes/screen-code-oauth),
             // its device code redeemed as `grant_type=device_code` with `code`.

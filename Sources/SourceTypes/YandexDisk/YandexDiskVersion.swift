@@ -1,4 +1,5 @@
 import Parsers
+import YandexDiskAnswers
 
 /// A file's version as the cache keys it: its `sha256`, else its `md5`, as an entity tag (the
 /// length is compared beside it). A new upload of the same path is a new tag, so its bytes are

@@ -1,3 +1,4 @@
+import FeedAnswers
 import Foundation
 import Parsers
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Model
 import Parsers
+import S3Answers
 import Testing
 
 /// S3's XML as AWS, MinIO and others write it: pages with and without the 2006-03-01 namespace,

@@ -1,4 +1,5 @@
 import Foundation
+import Parsers
 
 #if canImport(FoundationXML)
 import FoundationXML

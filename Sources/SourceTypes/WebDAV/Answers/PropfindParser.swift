@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import Parsers
 
 #if canImport(FoundationXML)
 import FoundationXML
