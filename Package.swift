@@ -9,7 +9,7 @@ import PackageDescription
 //                  Loader ← Library                           │
 //          Loader, Decoding, Output ← Playback                │
 //   Base ← DBus ← MPRIS (+ Playback), Manager1                │
-//   everything ← Daemon ← cloudplayerd;  Config, Manager1 ← cloudplayerctl
+//   everything ← Daemon ← cloudplayerd;  Config, Manager1, SourceTypes ← CtlCommands ← cloudplayerd, cloudplayerctl
 //
 // CI builds with `--explicit-target-dependency-import-check error`, so a target that imports
 // what it does not list here does not build.
@@ -106,15 +106,19 @@ let package = Package(
             name: "cloudplayerd",
             dependencies: [
                 "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
+                "CtlCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
         ),
         // The management CLI: talks to the daemon over org.cloudplayerd.Manager1; `login` reads
-        // the config file's sources and runs a source's OAuth flow itself (SourceTypes).
-        .executableTarget(
-            name: "cloudplayerctl",
-            dependencies: ["Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        // the config file's sources and runs a source's OAuth flow itself (SourceTypes). A library,
+        // so that `cloudplayerd` runs it when started as `cloudplayerctl` (the package's link).
+        .target(
+            name: "CtlCommands",
+            dependencies: ["Config", "DBus", "Manager1", "Loader", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The development build's `cloudplayerctl` (the tests run it); the package ships only cloudplayerd.
+        .executableTarget(name: "cloudplayerctl", dependencies: ["CtlCommands"]),
 
         // Below: benchmarks, fuzzing and tests. None of it ships.
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the Debian package (packaging/build-deb.sh), installs it, and checks what it installed:
 # every file in place with a sane owner and mode, both programs run from /usr/bin without the
-# Swift toolchain, the user unit passes `systemd-analyze --user verify` (its man page included),
-# the desktop file passes desktop-file-validate, the man pages format without a warning, and
-# lintian has no error to report. Then it removes the package again if it was not installed
-# before, so the machine is left as it was.
+# Swift toolchain (cloudplayerctl is a link to cloudplayerd, one program for both), the user unit
+# passes `systemd-analyze --user verify` (its man page included), the desktop file passes
+# desktop-file-validate, the man pages format without a warning, and lintian has no error to
+# report. Then it removes the package again if it was not installed before, so the machine is
+# left as it was.
 #   packaging/check-deb.sh              build, install, check, remove
 #   packaging/check-deb.sh --no-build   check the .deb already in .build-deb/
 #   packaging/check-deb.sh --keep       leave the package installed
@@ -36,8 +37,9 @@ if grep -qsE '^path-exclude[= ]+/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
     fail "dpkg on this machine drops manual pages at install (path-exclude in /etc/dpkg/dpkg.cfg.d/): the man pages cannot be checked"
 fi
 
-# The programs the package ships.
+# The commands the package ships: one program, and links to it named after the other commands.
 programs=(cloudplayerd cloudplayerctl)
+links=(cloudplayerctl)
 
 if $build; then
     packaging/build-deb.sh || fail "packaging/build-deb.sh failed"
@@ -81,7 +83,12 @@ expect() {  # MODE PATH
     [[ $actual == "$mode root:root" ]] || { note "  $path is $actual, expected $mode root:root"; failures=$((failures + 1)); }
 }
 for program in "${programs[@]}"; do
-    expect 755 "/usr/bin/$program"
+    if [[ " ${links[*]} " == *" $program "* ]]; then
+        [[ $(readlink "/usr/bin/$program") == cloudplayerd ]] \
+            || { note "  /usr/bin/$program is not a link to cloudplayerd"; failures=$((failures + 1)); }
+    else
+        expect 755 "/usr/bin/$program"
+    fi
     expect 644 "/usr/share/man/man1/$program.1.gz"
     expect 644 "/usr/share/bash-completion/completions/$program"
     expect 644 "/usr/share/zsh/vendor-completions/_$program"
