@@ -29,7 +29,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // C libraries, one system-library target each; Swift wraps each once, in one target.
@@ -44,7 +43,7 @@ let package = Package(
         // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
         .target(name: "CSampleGain"),
 
-        // What every module builds on: locks, threads of our own, the PCM queue, files.
+        // What every module builds on: locks, threads of our own, the PCM queue, files, digests.
         .target(name: "Base"),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["CSampleGain"]),
@@ -65,11 +64,11 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
-        // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
-        // is an MD5, from swift-crypto too).
+        // S3 buckets (SigV4 signing: HMAC-SHA256), Subsonic servers (whose token is an MD5); the
+        // digests are Base's own, so NIOSSL's BoringSSL is the binary's only copy.
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
-            logging, .product(name: "Crypto", package: "swift-crypto"),
+            logging,
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
