@@ -43,10 +43,14 @@ let package = Package(
         // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
         .target(name: "CSampleGain"),
 
-        // What every module builds on: locks, threads of our own, the PCM queue, files, digests.
-        .target(name: "Base"),
+        // posix_spawn's two GNU calls (close every inherited descriptor; a close-on-exec pipe).
+        .target(name: "CSpawnShim"),
+
+        // What every module builds on: locks, threads of our own, the PCM queue, files, digests,
+        // running a command.
+        .target(name: "Base", dependencies: ["CSpawnShim"]),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
-        .target(name: "Model", dependencies: ["CSampleGain"]),
+        .target(name: "Model", dependencies: ["Base", "CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config", dependencies: ["Base"]),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
@@ -104,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Base", "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
                 "CtlCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging,
             ]
@@ -114,7 +118,7 @@ let package = Package(
         // so that `cloudplayerd` runs it when started as `cloudplayerctl` (the package's link).
         .target(
             name: "CtlCommands",
-            dependencies: ["Config", "DBus", "Manager1", "Loader", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Base", "Config", "DBus", "Manager1", "Loader", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The development build's `cloudplayerctl` (the tests run it); the package ships only cloudplayerd.
         .executableTarget(name: "cloudplayerctl", dependencies: ["CtlCommands"]),
@@ -137,8 +141,7 @@ let package = Package(
         .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),
 
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
-        // a private PulseAudio server, running child processes (CSpawnShim: two GNU calls for that).
-        .target(name: "CSpawnShim", path: "Tests/CSpawnShim"),
+        // a private PulseAudio server, running child processes (with CSpawnShim, as Base does).
         .target(name: "TestSupport", dependencies: ["CSpawnShim"], path: "Tests/TestSupport"),
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [

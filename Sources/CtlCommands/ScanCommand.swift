@@ -1,6 +1,7 @@
 import ArgumentParser
+import Base
 import DBus
-import Foundation
+import FoundationEssentials
 import Manager1
 
 struct ScanCommand: AsyncParsableCommand {
@@ -28,15 +29,15 @@ struct ScanCommand: AsyncParsableCommand {
             guard status.running else { break }
             let line = Self.progress(status, bar: terminal)
             if terminal {
-                FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+                StandardStream.error.write("\r\(line)\u{1B}[K")
             } else if line != lastLine, lastPrinted.duration(to: .now) >= .seconds(1) {
-                FileHandle.standardError.write(Data("\(line)\n".utf8))
+                StandardStream.error.writeLine(line)
                 lastPrinted = .now
                 lastLine = line
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal { StandardStream.error.write("\r\u{1B}[K") }
         await daemon.close()
         if options.json { return say((raw.first?["reports"] ?? [Manager1.ScanReport]().busValue).json) }
         var failed = false

@@ -1,6 +1,6 @@
 import Base
 import DBus
-import Foundation
+import FoundationEssentials
 import Logging
 import Model
 import Playback

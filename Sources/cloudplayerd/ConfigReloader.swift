@@ -1,6 +1,6 @@
 import Config
 import Daemon
-import Foundation
+import FoundationEssentials
 import Loader
 import Logging
 import Playback

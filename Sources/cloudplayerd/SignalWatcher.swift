@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Delivers SIGINT and SIGTERM as an async sequence instead of killing the process, so the
 /// player can stop cleanly (a WAV file gets its header, PulseAudio its stream closed).
