@@ -2,6 +2,7 @@ import ArgumentParser
 import Base
 import DBus
 import FoundationEssentials
+import Glibc
 import Manager1
 
 struct ScanCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Base
 import DBus
 import FoundationEssentials
+import Glibc
 import Logging
 import Model
 import Playback

@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Daemon
 import FoundationEssentials
+import Glibc
 import Loader
 import Model
 import SourceTypes

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import Glibc
 
 /// Delivers SIGINT and SIGTERM as an async sequence instead of killing the process, so the
 /// player can stop cleanly (a WAV file gets its header, PulseAudio its stream closed).
