@@ -5,15 +5,16 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   Base · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CPulse · CSystemd
+//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CPulse · CSystemd
+//   Base
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
 //   Loader · Decoding · Output · Manager1
 //   DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
 //   SourceTypes · Library · Playback
 //   MPRIS · Scrobbling
-//   Daemon · cloudplayerctl
-//   cloudplayerd
+//   Daemon · CtlCommands
+//   cloudplayerd · cloudplayerctl
 //
 // CI builds with `--explicit-target-dependency-import-check error`, so a target that imports
 // what it does not depend on (directly or not) does not build.
@@ -41,7 +42,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -57,10 +57,14 @@ let package = Package(
         // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
         .target(name: "CSampleGain"),
 
-        // What every module builds on: locks, threads of our own, the PCM queue, files.
-        .target(name: "Base"),
+        // posix_spawn's two GNU calls (close every inherited descriptor; a close-on-exec pipe).
+        .target(name: "CSpawnShim"),
+
+        // What every module builds on: locks, threads of our own, the PCM queue, files, digests,
+        // running a command.
+        .target(name: "Base", dependencies: ["CSpawnShim"]),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
-        .target(name: "Model", dependencies: ["CSampleGain"]),
+        .target(name: "Model", dependencies: ["Base", "CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config", dependencies: ["Base"]),
         // The parsers of outside bytes that more than one kind of source or the decoders use: audio
@@ -79,11 +83,12 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"), serviceLifecycle,
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
-        // S3 buckets (SigV4 signing: HMAC-SHA256 from swift-crypto), Subsonic servers (whose token
-        // is an MD5, from swift-crypto too), Yandex.Disk, Dropbox, OneDrive and Google Drive.
+        // S3 buckets (SigV4 signing: HMAC-SHA256), Subsonic servers (whose token is an MD5),
+        // Yandex.Disk, Dropbox, OneDrive and Google Drive; the
+        // digests are Base's own, so NIOSSL's BoringSSL is the binary's only copy.
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
-            logging, .product(name: "Crypto", package: "swift-crypto"),
+            logging,
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -121,16 +126,20 @@ let package = Package(
             name: "cloudplayerd",
             dependencies: [
                 "Base", "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
+                "CtlCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging, serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The management CLI: talks to the daemon over org.cloudplayerd.Manager1; `login` reads
-        // the config file's sources and runs a source's OAuth flow itself (SourceTypes).
-        .executableTarget(
-            name: "cloudplayerctl",
-            dependencies: ["Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        // the config file's sources and runs a source's OAuth flow itself (SourceTypes). A library,
+        // so that `cloudplayerd` runs it when started as `cloudplayerctl` (the package's link).
+        .target(
+            name: "CtlCommands",
+            dependencies: ["Base", "Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The development build's `cloudplayerctl` (the tests run it); the package ships only cloudplayerd.
+        .executableTarget(name: "cloudplayerctl", dependencies: ["CtlCommands"]),
 
         // Below: benchmarks, fuzzing and tests. None of it ships.
 
@@ -151,8 +160,7 @@ let package = Package(
         .executableTarget(name: "cloudplayerd-streamproxy", dependencies: ["TestSupport"], path: "bench/StreamProxy"),
 
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
-        // a private PulseAudio server, running child processes (CSpawnShim: two GNU calls for that).
-        .target(name: "CSpawnShim", path: "Tests/CSpawnShim"),
+        // a private PulseAudio server, running child processes (with CSpawnShim, as Base does).
         .target(name: "TestSupport", dependencies: ["CSpawnShim"], path: "Tests/TestSupport"),
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [

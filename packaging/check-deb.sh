@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the Debian package (packaging/build-deb.sh), installs it, and checks what it installed:
 # every file in place with a sane owner and mode, both programs run from /usr/bin without the
-# Swift toolchain, the user unit passes `systemd-analyze --user verify` (its man page included),
-# the desktop file passes desktop-file-validate, the man pages format without a warning, and
-# lintian has no error to report. Then it removes the package again if it was not installed
-# before, so the machine is left as it was.
+# Swift toolchain (cloudplayerctl is a link to cloudplayerd, one program for both), the user unit
+# passes `systemd-analyze --user verify` (its man page included), the desktop file passes
+# desktop-file-validate, the man pages format without a warning, lintian has no error to report,
+# and the installed package weighs at most 45 MB (dpkg's Installed-Size and the installed files'
+# `du`, both printed; checked last, so the other checks report first). Then it removes the
+# package again if it was not installed before, so the machine is left as it was.
 #   packaging/check-deb.sh              build, install, check, remove
 #   packaging/check-deb.sh --no-build   check the .deb already in .build-deb/
 #   packaging/check-deb.sh --keep       leave the package installed
@@ -36,8 +38,11 @@ if grep -qsE '^path-exclude[= ]+/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
     fail "dpkg on this machine drops manual pages at install (path-exclude in /etc/dpkg/dpkg.cfg.d/): the man pages cannot be checked"
 fi
 
-# The programs the package ships.
+# The commands the package ships: one program, and links to it named after the other commands.
 programs=(cloudplayerd cloudplayerctl)
+links=(cloudplayerctl)
+# The most the installed package may weigh (issue 24), in bytes: 45 MB.
+size_limit=45000000
 
 if $build; then
     packaging/build-deb.sh || fail "packaging/build-deb.sh failed"
@@ -81,7 +86,12 @@ expect() {  # MODE PATH
     [[ $actual == "$mode root:root" ]] || { note "  $path is $actual, expected $mode root:root"; failures=$((failures + 1)); }
 }
 for program in "${programs[@]}"; do
-    expect 755 "/usr/bin/$program"
+    if [[ " ${links[*]} " == *" $program "* ]]; then
+        [[ $(readlink "/usr/bin/$program") == cloudplayerd ]] \
+            || { note "  /usr/bin/$program is not a link to cloudplayerd"; failures=$((failures + 1)); }
+    else
+        expect 755 "/usr/bin/$program"
+    fi
     expect 644 "/usr/share/man/man1/$program.1.gz"
     expect 644 "/usr/share/bash-completion/completions/$program"
     expect 644 "/usr/share/zsh/vendor-completions/_$program"
@@ -100,6 +110,15 @@ for page in README.md docs/*.md docs/sources/*.md; do
 done
 [[ $failures -eq 0 ]] || fail "$failures installed file(s) missing or wrong (above)"
 note "files in place: $(grep -c . <<<"$installed") paths"
+
+# What the package weighs installed: dpkg's estimate (KiB) and the installed files themselves.
+declared=$(( $(dpkg-query -W -f='${Installed-Size}' cloudplayerd) * 1024 ))
+on_disk=$(while IFS= read -r path; do if [[ -f $path && ! -L $path ]]; then printf '%s\0' "$path"; fi; done <<<"$installed" \
+    | du -c -B1 --files0-from=- | tail -n 1 | cut -f1)
+megabytes() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1000000 }'; }
+note "installed size: $(megabytes "$declared") (dpkg's Installed-Size), $(megabytes "$on_disk") (du of the installed files); limit $(megabytes "$size_limit")"
+too_big=false
+(( declared <= size_limit && on_disk <= size_limit )) || too_big=true
 
 # The programs run, on their own: no Swift toolchain, no library that is not there.
 for program in "${programs[@]}"; do
@@ -161,4 +180,5 @@ else
     note "lintian is not installed: skipped"
 fi
 
+! $too_big || fail "the installed package weighs $(megabytes "$(( declared > on_disk ? declared : on_disk ))"), over the $(megabytes "$size_limit") limit"
 note "OK: ${deb#"$root"/} installs and checks clean"

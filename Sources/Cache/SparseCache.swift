@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Model
 
 /// The folder of cached downloads: one `SparseCacheEntry` per resource, named by a hash of its

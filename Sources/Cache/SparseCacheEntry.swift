@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Model
 
 /// One cached resource on disk: a sparse data file holding the bytes at their own offsets, and

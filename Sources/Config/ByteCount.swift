@@ -1,3 +1,5 @@
+import Base
+
 /// A size written for people: `"2 GiB"`, `"500 MB"`, `"64KiB"`, or a plain number of bytes.
 package enum ByteCount {
     private static let units: [String: Int64] = [
@@ -10,10 +12,10 @@ package enum ByteCount {
 
     /// Bytes, or nil if `text` is not a size.
     package static func parse(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         guard let split = trimmed.firstIndex(where: { !($0.isNumber || $0 == ".") }) ?? Optional(trimmed.endIndex),
               let number = Double(trimmed[..<split]), number >= 0,
-              let unit = units[trimmed[split...].trimmingCharacters(in: .whitespaces).lowercased()] else { return nil }
+              let unit = units[trimmed[split...].trimmingBlanks().lowercased()] else { return nil }
         let bytes = number * Double(unit)
         guard bytes < 9e18 else { return nil }
         return Int64(bytes)

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import Base
+import FoundationEssentials
 
 /// `config.toml` read as far as its shape goes: the `[cache]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
 /// and each `[[source]]` with its name, handed on whole to the source type it names.

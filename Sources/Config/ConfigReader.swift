@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 
 /// Reads typed values out of a parsed config document, turning every mismatch into an error that
 /// names the line and the key. Unknown keys are errors too: a typo must not silently do nothing.
@@ -82,8 +83,7 @@ package struct ConfigReader {
     /// `~/x` is in the home folder; a relative path is beside the config file.
     package func path(_ text: String) -> URL {
         if text.hasPrefix("~/") {
-            let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-            return URL(fileURLWithPath: home).appendingPathComponent(String(text.dropFirst(2)))
+            return URL(fileURLWithPath: XDGDirectories.home).appendingPathComponent(String(text.dropFirst(2)))
         }
         if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
         return directory.appendingPathComponent(text)

@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 
 /// One `[[source]]` table as its source type reads it: typed values with their lines, unknown keys
 /// refused (`source.KEY`), every other error naming the source (`source 'dav'.url`) — never

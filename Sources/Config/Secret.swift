@@ -1,4 +1,6 @@
-import Foundation
+import Base
+import FoundationEssentials
+import Glibc
 
 /// A password or token. It prints as `<secret>` wherever it ends up — logs, errors, dumps — so a
 /// slip cannot leak it; only `reveal()` gives the text, for the one header that carries it.
@@ -57,24 +59,19 @@ extension Secret {
         /// (timeout dies with its group). A grandchild that left the group (`setsid`) could still
         /// hold it: secret commands print and exit.
         private static func run(_ command: String, timeout: Int) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["timeout", "-s", "KILL", String(timeout), "/bin/sh", "-c", command]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch {
+            let outcome: ChildCommand.Outcome
+            do {
+                outcome = try ChildCommand.run("/usr/bin/env", ["timeout", "-s", "KILL", String(timeout), "/bin/sh", "-c", command])
+            } catch {
                 throw ConfigError(line: nil, "cannot run the secret command '\(command)'")
             }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+            if outcome.signal == SIGKILL {
                 throw ConfigError(line: nil, "the secret command '\(command)' did not finish within \(timeout) s")
             }
-            guard process.terminationStatus == 0 else {
-                throw ConfigError(line: nil, "the secret command '\(command)' failed (status \(process.terminationStatus))")
+            guard outcome.status == 0 else {
+                throw ConfigError(line: nil, "the secret command '\(command)' failed (status \(outcome.status ?? outcome.signal ?? -1))")
             }
-            return String(decoding: data, as: UTF8.self)
+            return String(decoding: outcome.output, as: UTF8.self)
         }
     }
 }

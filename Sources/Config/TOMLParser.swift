@@ -169,7 +169,7 @@ package struct TOMLParser {
         case "false": return .boolean(false, line: line)
         default: break
         }
-        let digits = word.replacingOccurrences(of: "_", with: "")
+        let digits = word.replacing("_", with: "")
         if digits.hasPrefix("0x"), let value = Int64(digits.dropFirst(2), radix: 16) { return .integer(value, line: line) }
         if let value = Int64(digits) { return .integer(value, line: line) }
         if let value = Double(digits), digits.contains(where: { ".eE".contains($0) }) { return .float(value, line: line) }

@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import Glibc
 
 /// A plain D-Bus client on its own connection: how `cloudplayerctl` calls the daemon.
 package final class BusClient: Sendable {

@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import Glibc
 
 extension BusConnection {
     /// Answers a method call (on the bus thread). Work that must wait runs in a task, and its

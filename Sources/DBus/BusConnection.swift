@@ -1,6 +1,6 @@
 import Base
 import CSystemd
-import Foundation
+import Glibc
 import Synchronization
 
 /// One sd-bus connection and the thread that owns it.
@@ -59,7 +59,7 @@ package final class BusConnection: Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         let owned = UncheckedBus(pointer: bus)
-        Thread.startNamed("bus") { [self] in run(owned.pointer) }
+        NamedThread.start("bus") { [self] in run(owned.pointer) }
     }
 
     /// Runs `job` on the bus thread, soon; false (and it never runs) once the connection closed.
@@ -136,8 +136,8 @@ package final class BusConnection: Sendable {
         for job in last { job(bus) }
         sd_bus_flush_close_unref(bus)
         let kept = queue.withLock { queue in
-            Foundation.close(wakeReader)
-            Foundation.close(wakeWriter)
+            Glibc.close(wakeReader)
+            Glibc.close(wakeWriter)
             defer { queue.keptAlive.removeAll() }
             return queue.keptAlive
         }

@@ -1,6 +1,6 @@
 import CSDBusShim
 import CSystemd
-import Foundation
+import Glibc
 
 /// An interface we publish on an object: its methods, each with what carries it out; its
 /// properties, each with how it is read (and written); its signals. Built once, then registered

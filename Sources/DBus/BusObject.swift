@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import Glibc
 
 /// An object we publish on a connection: a path and its interfaces. Signals and change
 /// announcements go out from here, on the connection's thread.

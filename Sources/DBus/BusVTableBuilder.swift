@@ -1,6 +1,6 @@
 import CSDBusShim
 import CSystemd
-import Foundation
+import Glibc
 
 /// Builds sd-bus vtables, and keeps them and the C strings they point into alive for as long as
 /// the object that owns the builder (sd-bus keeps raw pointers for the life of the bus).

@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import Glibc
 
 /// Looking into a value read from a reply, whatever its exact type, and printing it as JSON.
 extension BusValue {
@@ -62,7 +63,7 @@ extension BusValue {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: out += "\\u" + scalar.value.hexDigits(4)
             default: out.unicodeScalars.append(scalar)
             }
         }

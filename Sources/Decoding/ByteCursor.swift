@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Model
 
 /// A read position over a `ByteSource`, for C decoders that read sequentially and seek by whence.

@@ -1,3 +1,4 @@
+import Base
 import Model
 
 /// Why a track could not be decoded. Messages are one line, for a person.
@@ -33,6 +34,6 @@ package enum DecoderError: Error, CustomStringConvertible, Equatable {
 
     private static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds)
-        return String(format: "%d:%02d.%d", whole / 60, whole % 60, Int((seconds * 10).rounded(.down)) % 10)
+        return "\(whole / 60):\((whole % 60).zeroPadded(2)).\(Int((seconds * 10).rounded(.down)) % 10)"
     }
 }

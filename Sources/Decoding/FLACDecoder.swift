@@ -1,5 +1,5 @@
 import CFLAC
-import Foundation
+import Glibc
 import Model
 
 /// FLAC (native, or in Ogg) through libFLAC's stream decoder, reading from a `ByteSource`.

@@ -1,5 +1,5 @@
 import CMPG123
-import Foundation
+import Glibc
 import Model
 import Parsers
 

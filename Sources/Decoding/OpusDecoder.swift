@@ -1,5 +1,5 @@
 import COpusFile
-import Foundation
+import Glibc
 import Model
 import Parsers
 

@@ -1,5 +1,5 @@
 import CVorbisFile
-import Foundation
+import Glibc
 import Model
 import Parsers
 

@@ -1,6 +1,7 @@
 import Base
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import Model
 import Playback

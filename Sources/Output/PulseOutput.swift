@@ -1,5 +1,5 @@
 import CPulse
-import Foundation
+import Glibc
 import Logging
 import Model
 

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import Glibc
 import Model
 
 /// Writes the PCM to a WAV file as fast as it is decoded: for tests and conversion.
@@ -32,7 +32,7 @@ package actor WAVOutput: AudioOutput {
     }
 
     deinit {
-        if !closed { Foundation.close(descriptor) }
+        if !closed { Glibc.close(descriptor) }
         executor.shutdown()
     }
 
@@ -78,7 +78,7 @@ package actor WAVOutput: AudioOutput {
     package func close() throws {
         guard !closed else { return }
         closed = true
-        defer { Foundation.close(descriptor) }
+        defer { Glibc.close(descriptor) }
         guard let format else {
             unlink(path)
             return

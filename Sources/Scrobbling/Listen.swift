@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Model
 
 /// One listen to count: what was heard and when it began. It is what the disk queue keeps, so a
@@ -25,8 +26,8 @@ package struct Listen: Codable, Sendable, Equatable {
     /// both, and a file name is no title to count). No location: a URL could carry credentials.
     package init?(_ entry: QueueEntry, startedAt: Date) {
         let tags = entry.metadata.tags
-        guard let artist = (tags.artist ?? tags.albumArtist)?.trimmingCharacters(in: .whitespacesAndNewlines), !artist.isEmpty,
-              let title = tags.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty else { return nil }
+        guard let artist = (tags.artist ?? tags.albumArtist)?.trimmingWhitespace(), !artist.isEmpty,
+              let title = tags.title?.trimmingWhitespace(), !title.isEmpty else { return nil }
         self.init(listenedAt: Int64(startedAt.timeIntervalSince1970.rounded(.down)), artist: artist, track: title,
                   release: tags.album.flatMap { $0.isEmpty ? nil : $0 },
                   durationMs: entry.metadata.duration.map { Int(($0 * 1000).rounded()) },

@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Loader
 import NIOHTTP1
 
@@ -36,9 +37,9 @@ package struct ListenBrainzReply: Sendable, Equatable {
         case 429: outcome = .rateLimited
         default: outcome = .unavailable(message)
         }
-        let resetIn = headers.first(name: "X-RateLimit-Reset-In").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let resetIn = headers.first(name: "X-RateLimit-Reset-In").flatMap { Double($0.trimmingBlanks()) }
             .map { Duration.milliseconds(Int64(min(max($0, 0), 3600) * 1000)) }
-        let remaining = headers.first(name: "X-RateLimit-Remaining").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let remaining = headers.first(name: "X-RateLimit-Remaining").flatMap { Int($0.trimmingBlanks()) }
         if status == 429 {
             // At least a second: a window said to reset "in 0" must not be asked again at once.
             wait = max(resetIn ?? RetryAfter.delay(in: headers) ?? Self.defaultRateLimitWait, .seconds(1))
@@ -51,8 +52,14 @@ package struct ListenBrainzReply: Sendable, Equatable {
 
     /// The `error` (or `message`) of a JSON error body, on one line.
     private static func message(in body: [UInt8]) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let text = (object["error"] ?? object["message"]) as? String else { return nil }
-        return String(text.prefix(300)).replacingOccurrences(of: "\n", with: " ")
+        guard let object = try? JSONDecoder().decode(ErrorBody.self, from: Data(body)),
+              let text = object.error ?? object.message else { return nil }
+        return String(text.prefix(300)).replacing("\n", with: " ")
+    }
+
+    /// The part of an error body that says what went wrong.
+    private struct ErrorBody: Decodable {
+        var error: String?
+        var message: String?
     }
 }

@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 
 /// `[scrobble]`: where listens go and the user token that lets them in.
 package struct ListenBrainzSettings: Sendable, Equatable {

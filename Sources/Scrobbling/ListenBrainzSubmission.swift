@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The body of `POST /1/submit-listens`, as ListenBrainz's JSON documentation describes it
 /// (listenbrainz.readthedocs.io/en/latest/users/json.html): a `listen_type` — `playing_now`

@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The listens not yet accepted by the service, on disk, oldest first: one JSON line each. A
 /// listen is appended and synced before anyone is told it was counted, so no kill -9 or power

@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct CloudPlayerd: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(

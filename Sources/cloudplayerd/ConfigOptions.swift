@@ -1,7 +1,8 @@
 import ArgumentParser
 import Config
 import Daemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Loader
 import Model
 import SourceTypes
@@ -45,8 +46,8 @@ extension Configuration {
         parts.query = nil
         parts.fragment = nil
         if sources.location(of: clean).source == nil, let root = parts.url {
-            let password = url.password.map { Secret.Origin.inline(Secret($0.removingPercentEncoding ?? $0)) }
-            let server = HTTPServer(url: root, username: user.removingPercentEncoding ?? user, password: password)
+            let password = url.password.map { Secret.Origin.inline(Secret(url.password(percentEncoded: false) ?? $0)) }
+            let server = HTTPServer(url: root, username: url.user(percentEncoded: false) ?? user, password: password)
             sources = SourceSet(sources.all + [HTTPSource(name: url.host ?? "server", server: server)])
         }
         return sources.location(of: clean)

@@ -1,6 +1,7 @@
 import Config
 import Daemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Loader
 import Logging
 import Playback

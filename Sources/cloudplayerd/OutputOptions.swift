@@ -1,6 +1,7 @@
 import ArgumentParser
+import Base
 import Daemon
-import Foundation
+import FoundationEssentials
 import Logging
 import Output
 
@@ -52,10 +53,10 @@ struct OutputOptions: ParsableArguments {
 
 /// One line to standard error, prefixed with the program's name.
 func complain(_ message: String) {
-    FileHandle.standardError.write(Data("cloudplayerd: \(message)\n".utf8))
+    StandardStream.error.writeLine("cloudplayerd: \(message)")
 }
 
 /// One line to standard output, unbuffered: a line per event, even into a pipe or a file.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+    StandardStream.output.writeLine(line)
 }

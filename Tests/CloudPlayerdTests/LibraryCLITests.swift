@@ -359,6 +359,19 @@ struct LibraryCLITests {
         #expect(try await ChildProcess.run(BuiltProducts.cloudplayerctl, ["--version"]).stdout == "cloudplayerctl \(version)\n")
     }
 
+    @Test("cloudplayerd started as cloudplayerctl (the package's link) is cloudplayerctl: its version, help and commands")
+    func multiCall() async throws {
+        let link = try Fixtures.shared.scratchDirectory().appendingPathComponent("cloudplayerctl").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: BuiltProducts.cloudplayerd)
+        let own = try await ChildProcess.run(BuiltProducts.cloudplayerctl, ["--version"]).stdout
+        #expect(try await ChildProcess.run(link, ["--version"]).stdout == own)
+        let help = try await ChildProcess.run(link, ["queue", "--help"], environment: BuiltProducts.isolation)
+        #expect(help.status == 0 && help.stdout.contains("USAGE: cloudplayerctl queue"), "\(help.stdout)\(help.stderr)")
+        let status = try await ChildProcess.run(link, ["status"], environment: BuiltProducts.isolation)
+        #expect(status.status == 3, "no daemon on the bus: \(status.stdout)\(status.stderr)")
+        #expect(try await ChildProcess.run(BuiltProducts.cloudplayerd, ["--version"]).stdout.hasPrefix("cloudplayerd "))
+    }
+
     @Test("after SIGKILL the daemon comes back paused near where it was; after SIGTERM exactly there")
     func stateSurvivesRestarts() async throws {
         let bus = try await DBusTestBus()

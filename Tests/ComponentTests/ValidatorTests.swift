@@ -63,6 +63,23 @@ struct ValidatorTests {
         #expect(Validator(text: "\"x\" \(modified)")?.ifRange == "\"x\"")
     }
 
+    @Test("HTTP-dates in the three forms of RFC 9110 §5.6.7 read as one moment; IMF-fixdate written; anything else no date")
+    func httpDates() {
+        let moment = Date(timeIntervalSince1970: 784_111_777)  // RFC 9110's example, Sun, 06 Nov 1994 08:49:37 GMT
+        for text in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+                     "  sun, 06 nov 1994 08:49:37 GMT "] {
+            #expect(Validator.date(text) == moment, "\(text)")
+        }
+        #expect(Validator.httpDate(moment) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(Validator.httpDate(Date(timeIntervalSince1970: 1_795_000_000.9)) == "Wed, 18 Nov 2026 11:06:40 GMT")
+        #expect(Validator.date("Wednesday, 18-Nov-26 11:06:40 GMT") == Date(timeIntervalSince1970: 1_795_000_000), "a 2-digit year within 50 years is ahead")
+        #expect(Validator.date("Thu, 29 Feb 2024 23:59:59 GMT") == Date(timeIntervalSince1970: 1_709_251_199))
+        for bad in ["Fri, 31 Apr 2026 10:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 06 Nov 1994 25:49:37 GMT",
+                    "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "Sun, 06 Nov 1994", "", "1700000000.123"] {
+            #expect(Validator.date(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("a cached copy is kept only for a listing that states the same version, or states none")
     func cachedCopyIsCurrent() {
         let date = "Sun, 22 Nov 2026 08:28:48 GMT"

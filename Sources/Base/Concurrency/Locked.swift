@@ -1,12 +1,10 @@
-import Foundation
-
 /// State behind a lock.
 ///
-/// A pthread mutex (NSLock), not `Synchronization.Mutex`: on Linux the latter locks with raw
-/// futexes that ThreadSanitizer cannot see, so it reports every access it guards as a race,
-/// and a sanitizer run could no longer tell a real race from those.
+/// A pthread mutex (`ThreadCondition`'s), not `Synchronization.Mutex`: on Linux the latter locks
+/// with raw futexes that ThreadSanitizer cannot see, so it reports every access it guards as a
+/// race, and a sanitizer run could no longer tell a real race from those.
 package final class Locked<State>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadCondition()
     private var state: State
 
     package init(_ state: State) {
@@ -14,8 +12,6 @@ package final class Locked<State>: @unchecked Sendable {
     }
 
     package func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        try lock.withLock { try body(&state) }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A serial executor that runs its jobs on one dedicated thread.
 ///
 /// Actors that must make blocking C calls (a decoder whose read callback waits for bytes, file I/O)
@@ -7,12 +5,12 @@ import Foundation
 /// `DispatchSerialQueue`, so this is the way to pin an actor to a thread of its own.
 package final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     // `jobs` and `stopping` are guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
 
     package init(name: String) {
-        Thread.startNamed(name) { [self] in runJobs() }
+        NamedThread.start(name) { [self] in runJobs() }
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {

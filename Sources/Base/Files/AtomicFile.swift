@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Replaces a file so that a crash, a full disk or a failed write leaves the old contents or the
 /// new ones, never half of them: the bytes go to a new file in the same folder, are synced, and

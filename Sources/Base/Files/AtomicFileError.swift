@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why `AtomicFile.write` failed, in one line for a person: which file, at which step, and the
 /// system's reason ("cannot save …/state.json: writing failed: No space left on device").

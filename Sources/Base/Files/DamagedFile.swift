@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sets a damaged file aside instead of deleting it: a database or state file that cannot be
 /// read is renamed `NAME.damaged-DATE` (with its companions, such as SQLite's `-wal` and `-shm`,
@@ -9,15 +10,12 @@ package enum DamagedFile {
     /// `file`, or throws (with nothing renamed) when `file` itself could not be moved. A name
     /// already taken (two damages in one second) gets `-2`, `-3` … appended.
     package static func setAside(_ file: URL, companions: [String] = [], now: Date = Date()) throws -> URL {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        var stamp = "damaged-" + formatter.string(from: now)
+        let date = CalendarTime.utc(now.timeIntervalSince1970).basicStamp
+        var stamp = "damaged-" + date
         var attempt = 1
         while FileManager.default.fileExists(atPath: file.path + "." + stamp) {
             attempt += 1
-            stamp = "damaged-" + formatter.string(from: now) + "-\(attempt)"
+            stamp = "damaged-" + date + "-\(attempt)"
         }
         let target = file.path + "." + stamp
         guard rename(file.path, target) == 0 else {

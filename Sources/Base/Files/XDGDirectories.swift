@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The XDG base directories, each with `cloudplayerd` appended.
 package enum XDGDirectories {
@@ -12,8 +13,16 @@ package enum XDGDirectories {
         if let value = environment[variable], value.hasPrefix("/") {
             root = URL(fileURLWithPath: value)
         } else {
-            root = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(fallback)
+            root = URL(fileURLWithPath: home).appendingPathComponent(fallback)
         }
         return root.appendingPathComponent("cloudplayerd")
+    }
+
+    /// The user's home folder: `$HOME`, else what the password database says (a process started
+    /// without HOME).
+    package static var home: String {
+        if let home = ProcessInfo.processInfo.environment["HOME"] { return home }
+        guard let entry = getpwuid(getuid()), let home = entry.pointee.pw_dir else { return "/" }
+        return String(cString: home)
     }
 }

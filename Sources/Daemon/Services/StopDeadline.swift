@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import Glibc
 import Logging
 
 /// The last word on stopping: once the daemon (or `play`) has begun to stop, for whatever reason,
@@ -14,7 +14,7 @@ package enum StopDeadline {
     /// Starts the countdown (once; later calls do nothing).
     package static func arm() {
         guard armed.withLock({ armed in defer { armed = true }; return !armed }) else { return }
-        Thread.startNamed("stop-deadline") {
+        NamedThread.start("stop-deadline") {
             let (seconds, attoseconds) = limit.components
             var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
             var left = timespec()

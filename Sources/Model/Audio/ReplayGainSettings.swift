@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How loudness tags are applied: `[playback] replaygain`, `replaygain_preamp`,
 /// `replaygain_clip`, and `cloudplayerd play --replaygain`.

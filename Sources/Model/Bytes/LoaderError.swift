@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why bytes could not be had. Messages are one line and never contain credentials or URLs
 /// (a URL's query may carry a token).

@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 
 /// The version of a remote file as servers state it (RFC 9110 §8.8): an entity tag, a
 /// Last-Modified date, or both. Kept as text (`text`) in `ResourceInfo`, the cache record and the
@@ -34,7 +35,7 @@ package struct Validator: Sendable, Equatable {
                 guard let close = body.firstIndex(of: "\"") else { return nil }
                 return (EntityTag(opaque: String(body[..<close]), isWeak: weak), body[body.index(after: close)...])
             }
-            let bare = rest.trimmingCharacters(in: .whitespaces)
+            let bare = rest.trimmingBlanks()
             guard unquoted, !bare.isEmpty, !bare.contains("\"") else { return nil }
             return (EntityTag(opaque: bare, isWeak: weak), "")
         }
@@ -57,7 +58,7 @@ package struct Validator: Sendable, Equatable {
     /// From a header or PROPFIND property each (`etag` quoted or not); nil when both are absent.
     package init?(etag: String?, lastModified: String?) {
         self.etag = etag.flatMap { EntityTag.parse(Substring($0), unquoted: true)?.0 }
-        self.lastModified = lastModified.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.lastModified = lastModified.map { $0.trimmingBlanks() }.flatMap { $0.isEmpty ? nil : $0 }
         if self.etag == nil && self.lastModified == nil { return nil }
     }
 
@@ -71,13 +72,13 @@ package struct Validator: Sendable, Equatable {
 
     /// From `text` (this type's own, or a record written before it); nil for empty text.
     package init?(text: String?) {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let text, !text.trimmingBlanks().isEmpty else { return nil }
         if let parsed = EntityTag.parse(Substring(text), unquoted: false) {
             etag = parsed.0
-            let date = parsed.rest.trimmingCharacters(in: .whitespaces)
+            let date = parsed.rest.trimmingBlanks()
             lastModified = date.isEmpty ? nil : date
         } else {
-            lastModified = text.trimmingCharacters(in: .whitespaces)
+            lastModified = text.trimmingBlanks()
         }
     }
 
@@ -138,40 +139,14 @@ package struct Validator: Sendable, Equatable {
 
     /// An HTTP-date (IMF-fixdate, and the obsolete RFC 850 and asctime forms, RFC 9110 §5.6.7).
     package static func date(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
         // Every form starts with a day name; a local file's "seconds.nanoseconds" version, which
-        // a rescan compares for every file, is no date and costs no formatter.
-        guard trimmed.first?.isLetter == true else { return nil }
-        return httpDateFormatters.withLock { formatters in
-            formatters.lazy.compactMap { $0.date(from: trimmed) }.first
-        }
+        // a rescan compares for every file, is no date.
+        HTTPDate.parse(text.trimmingBlanks(), now: Date().timeIntervalSince1970).map { Date(timeIntervalSince1970: Double($0)) }
     }
 
     /// `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form `Last-Modified` takes:
     /// for a date a listing gives in another form (S3's ISO 8601).
     package static func httpDate(_ date: Date) -> String {
-        httpDateFormatters.withLock { $0[0].string(from: date) }
-    }
-
-    /// Made once: a formatter costs far more to make than to use. Behind a lock, as
-    /// `DateFormatter` is not `Sendable`.
-    private static let httpDateFormatters = HTTPDateFormatters()
-}
-
-/// The three HTTP-date formatters, used one caller at a time.
-private final class HTTPDateFormatters: @unchecked Sendable {
-    private let lock = NSLock()
-    private let formatters: [DateFormatter] = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"].map { format in
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = format
-        return formatter
-    }
-
-    func withLock<T>(_ body: ([DateFormatter]) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(formatters)
+        HTTPDate.format(date.timeIntervalSince1970)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A URL in its one spelling (RFC 3986 §6.2.2 and §6.2.3), worked out on its encoded text — never
 /// on Foundation's decoded `path`, which turns `AC%2FDC.mp3` into two segments and `%3B` into `;`
@@ -66,7 +66,7 @@ package struct CanonicalURL: Hashable, Sendable, CustomStringConvertible {
 
     /// A name as a path segment, spelled as `spelledAsNames` spells it.
     package static func segment(naming name: String) -> String {
-        PercentEncoding.respell(name.replacingOccurrences(of: "%", with: "%25"), keeping: PercentEncoding.nameRaw)
+        PercentEncoding.respell(name.replacing("%", with: "%25"), keeping: PercentEncoding.nameRaw)
     }
 
     private static func spelledAsNames(_ path: String) -> String {

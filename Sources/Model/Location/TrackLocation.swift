@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a track is: the configured source that serves it and its key there, in one spelling.
 ///
@@ -73,11 +73,11 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
         let prefix = scheme + "://"
         guard text.lowercased().hasPrefix(prefix) else { return nil }
         let rest = text.dropFirst(prefix.count)
-        guard let slash = rest.firstIndex(of: "/"), let source = rest[..<slash].removingPercentEncoding, !source.isEmpty else { return nil }
+        guard let slash = rest.firstIndex(of: "/"), let source = PercentEncoding.decoded(rest[..<slash]), !source.isEmpty else { return nil }
         let segments = rest[rest.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
         var decoded: [String] = []
         for segment in segments {
-            guard let text = segment.removingPercentEncoding else { return nil }
+            guard let text = PercentEncoding.decoded(segment) else { return nil }
             decoded.append(text)
         }
         let key = decoded.joined(separator: "/")
@@ -169,8 +169,6 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
     /// everything else percent-encoded — and `.`/`..` too, so no URL parser resolves them.
     private static func encode(_ segment: String) -> String {
         if segment == "." || segment == ".." { return String(repeating: "%2E", count: segment.count) }
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+        return PercentEncoding.respell(segment.replacing("%", with: "%25"), keeping: PercentEncoding.unreserved)
     }
 }

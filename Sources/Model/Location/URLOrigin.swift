@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Scheme, host and port of a URL (RFC 6454), as `CanonicalURL` spells them: what credentials are
 /// bound to, what a server that ignores `Range` is remembered by, what a source's root must share

@@ -1,4 +1,4 @@
-import Crypto
+import Base
 import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636): a random verifier kept here, and its S256 challenge
@@ -18,7 +18,7 @@ package struct PKCE: Sendable {
 
     /// `BASE64URL(SHA256(verifier))` (§4.2).
     package var challenge: String {
-        Self.base64url(Array(SHA256.hash(data: Array(verifier.utf8))))
+        Self.base64url(SHA256.hash(Array(verifier.utf8)))
     }
 
     static func base64url(_ bytes: [UInt8]) -> String {

@@ -1,5 +1,5 @@
+import Base
 import Config
-import Crypto
 import Foundation
 
 /// AWS Signature Version 4 in header form, as S3 checks it: the payload left unsigned
@@ -47,12 +47,12 @@ package struct S3Signer: Sendable {
         let canonical = [method, path.isEmpty ? "/" : path, canonicalQuery, canonicalHeaders, names, "UNSIGNED-PAYLOAD"]
             .joined(separator: "\n")
         let scope = "\(day)/\(region)/s3/aws4_request"
-        let toSign = ["AWS4-HMAC-SHA256", stamp, scope, Self.hex(SHA256.hash(data: Data(canonical.utf8)))].joined(separator: "\n")
-        var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey.reveal())".utf8))
+        let toSign = ["AWS4-HMAC-SHA256", stamp, scope, Self.hex(SHA256.hash(Array(canonical.utf8)))].joined(separator: "\n")
+        var key = Array("AWS4\(credentials.secretAccessKey.reveal())".utf8)
         for part in [day, region, "s3", "aws4_request"] {
-            key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
+            key = HMACSHA256.code(for: Array(part.utf8), key: key)
         }
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(toSign.utf8), using: key))
+        let signature = Self.hex(HMACSHA256.code(for: Array(toSign.utf8), key: key))
         var headers = signed.filter { $0.0 != "host" }
         headers.append(("Authorization", "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), "
                             + "SignedHeaders=\(names), Signature=\(signature)"))

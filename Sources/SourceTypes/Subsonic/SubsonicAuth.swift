@@ -1,5 +1,5 @@
+import Base
 import Config
-import Crypto
 import Foundation
 
 /// How a request proves who we are, chosen from what the server speaks (`SubsonicClient`): an
@@ -47,7 +47,7 @@ package enum SubsonicAuth: Sendable {
     }
 
     package static func token(password: String, salt: String) -> String {
-        hex(Array(Insecure.MD5.hash(data: Array((password + salt).utf8))))
+        hex(MD5.hash(Array((password + salt).utf8)))
     }
 
     /// 12 random hex digits: the API asks for at least six characters.

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import Manager1
 
 /// The running daemon, reached over the session bus.
@@ -51,13 +53,13 @@ struct Daemon {
 
 /// Prints `message` to standard error and exits.
 func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("cloudplayerctl: \(message)\n".utf8))
+    StandardStream.error.writeLine("cloudplayerctl: \(message)")
     exit(code)
 }
 
 /// One line to standard output.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+    StandardStream.output.writeLine(line)
 }
 
 /// A track argument as the daemon takes it: a library id as it is, a URI (`SCHEME://…`: a URL,

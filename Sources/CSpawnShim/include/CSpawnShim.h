@@ -3,8 +3,8 @@
 
 #include <spawn.h>
 
-/// The two GNU calls the tests' process spawning needs; Swift's Glibc module is built without
-/// _GNU_SOURCE and does not show them.
+/// The two GNU calls spawning a child needs (Base's ChildCommand, the tests' ChildProcess);
+/// Swift's Glibc module is built without _GNU_SOURCE and does not show them.
 
 /// Adds a file action that closes every descriptor from `lowest` up (posix_spawn_file_actions_addclosefrom_np).
 int cspawn_close_from(posix_spawn_file_actions_t *actions, int lowest);

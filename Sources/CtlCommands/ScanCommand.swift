@@ -1,6 +1,8 @@
 import ArgumentParser
+import Base
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import Manager1
 
 struct ScanCommand: AsyncParsableCommand {
@@ -26,10 +28,10 @@ struct ScanCommand: AsyncParsableCommand {
         while true {
             (status, raw) = try await daemon.call(Manager1.scanStatus)
             guard status.running else { break }
-            if terminal { FileHandle.standardError.write(Data("\r\(Self.progress(status))\u{1B}[K".utf8)) }
+            if terminal { StandardStream.error.write("\r\(Self.progress(status))\u{1B}[K") }
             try await Task.sleep(for: .milliseconds(200))
         }
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal { StandardStream.error.write("\r\u{1B}[K") }
         await daemon.close()
         if options.json { return say((raw.first?["reports"] ?? [Manager1.ScanReport]().busValue).json) }
         var failed = false

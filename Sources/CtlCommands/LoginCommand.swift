@@ -1,6 +1,6 @@
 import ArgumentParser
 import Config
-import Foundation
+import FoundationEssentials
 import SourceTypes
 
 /// `cloudplayerctl login NAME`: runs the OAuth flow the source's provider offers — the device

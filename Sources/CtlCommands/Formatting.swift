@@ -1,5 +1,6 @@
+import Base
 import DBus
-import Foundation
+import FoundationEssentials
 import Manager1
 
 enum Formatting {
@@ -11,7 +12,7 @@ enum Formatting {
         guard let seconds, seconds.isFinite, seconds >= 0 else { return "" }
         let total = Int(seconds.rounded())
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+        return hours > 0 ? "\(hours):\(minutes.zeroPadded(2)):\(rest.zeroPadded(2))" : "\(minutes):\(rest.zeroPadded(2))"
     }
 
     /// 1.5 MiB, 700 KiB, 12 B.
@@ -23,7 +24,7 @@ enum Formatting {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+        return unit == 0 ? "\(count) B" : "\(value.fixed(value < 10 ? 1 : 0)) \(units[unit])"
     }
 
     /// Rows as they came (a JSON array), or a table of these columns.

@@ -1,9 +1,12 @@
 import ArgumentParser
 import Manager1
 
-@main
-struct CloudPlayerCtl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `cloudplayerctl`: the development build's own executable runs it, and so does `cloudplayerd`
+/// started under that name — the package ships one program, `cloudplayerctl` a link to it.
+package struct CloudPlayerCtl: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "cloudplayerctl",
         abstract: "Manages the cloudplayerd daemon: its library, queue, playlists and cache, and plays, pauses, seeks.",
         discussion: """

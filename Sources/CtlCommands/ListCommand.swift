@@ -1,6 +1,7 @@
 import ArgumentParser
+import Base
 import DBus
-import Foundation
+import FoundationEssentials
 import Manager1
 
 struct ListCommand: AsyncParsableCommand {
@@ -57,6 +58,6 @@ struct SourcesCommand: AsyncParsableCommand {
 
     @Sendable static func lastScan(_ row: Manager1.Source) -> String {
         guard row.lastScan >= 0 else { return "never" }
-        return Date(timeIntervalSince1970: Double(row.lastScan)).formatted(date: .abbreviated, time: .shortened)
+        return CalendarTime.local(Double(row.lastScan)).minuteText
     }
 }

@@ -1,0 +1,16 @@
+import CtlCommands
+
+/// One program for both commands, chosen by the name it was started under: the package installs
+/// `cloudplayerctl` as a link to `cloudplayerd`, so the Swift runtime, the TLS library and every
+/// module are on the disk once, not twice.
+@main
+enum MultiCall {
+    static func main() async {
+        let name = CommandLine.arguments.first?.split(separator: "/").last
+        if name == "cloudplayerctl" {
+            await CloudPlayerCtl.main()
+        } else {
+            await CloudPlayerd.main()
+        }
+    }
+}
