@@ -44,8 +44,9 @@ let package = Package(
         // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
         .target(name: "CSampleGain"),
 
-        // What every module builds on: locks, threads of our own, the PCM queue, files.
-        .target(name: "Base"),
+        // What every module builds on: locks, threads of our own, the pool for blocking work
+        // (NIO's thread pool), the PCM queue, files.
+        .target(name: "Base", dependencies: [.product(name: "NIOPosix", package: "swift-nio")]),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.
@@ -113,7 +114,7 @@ let package = Package(
         // the config file's sources and runs a source's OAuth flow itself (SourceTypes).
         .executableTarget(
             name: "cloudplayerctl",
-            dependencies: ["Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Base", "Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Below: benchmarks, fuzzing and tests. None of it ships.

@@ -26,11 +26,11 @@ extension CloudTestRig {
         #expect(!plain.failed && plain.tracks == 1, "\(plain)")
         let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: name, key: "Music/a.mp3")) }
         #expect("\(String(describing: error))".contains("\(name): needs login") && "\(String(describing: error))".contains("cloudplayerctl login \(name)"))
-        #expect(try sources().first?.status?.hasPrefix("needs login") == true)
-        #expect(try store.loadNow(name)?.refreshToken == nil, "the refused token is not kept")
+        #expect(try await sources().first?.status?.hasPrefix("needs login") == true)
+        #expect(try await store.load(name)?.refreshToken == nil, "the refused token is not kept")
 
         try await login()
-        #expect(try sources().first?.status == nil)
+        #expect(try await sources().first?.status == nil)
         let again = try #require(await library.scan([name], loader: loader).first)
         #expect(!again.failed && again.tracks == 1, "\(again)")
         await loader.shutdown()
@@ -70,7 +70,7 @@ extension CloudTestRig {
         let half = origin.count / 2
         #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
         #expect(try await server.log().filter { $0.path == tokenPath }.count == 1, "refreshed ahead of expiry")
-        let refreshed = try #require(try store.loadNow(name))
+        let refreshed = try #require(try await store.load(name))
         #expect(refreshed.accessToken != first.accessToken)
 
         // Every access token ends at once: the next request meets a 401.

@@ -63,8 +63,8 @@ struct OneDriveLoginTests {
         let record = try await rig.deviceLogin()
         #expect(record.accessToken != nil && record.refreshToken != nil && record.expiresAt != nil)
         #expect(try await rig.tokenRequests.count >= 2, "polled while the code was pending")
-        #expect(try rig.store.loadNow("od") == record)
-        #expect(od.status == nil, "logged in: nothing to say")
+        #expect(try await rig.store.load("od") == record)
+        #expect(await od.status == nil, "logged in: nothing to say")
 
         let originFile = try await Fixtures.shared.url(.vbrMP3)
         try rig.server.publish(originFile, as: "Music/a.mp3")
@@ -94,7 +94,7 @@ struct OneDriveLoginTests {
         let loader = try rig.loader()
         let half = origin.count / 2
         #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
-        let refreshed = try #require(try rig.store.loadNow("od"))
+        let refreshed = try #require(try await rig.store.load("od"))
         #expect(try await rig.tokenRequests.count == 1, "refreshed ahead of expiry")
         #expect(refreshed.refreshToken != first.refreshToken && refreshed.accessToken != first.accessToken, "the rotated tokens are stored")
 
@@ -109,7 +109,7 @@ struct OneDriveLoginTests {
         let log = try await rig.server.log()
         #expect(log.contains { $0.host == "api" && $0.status == 401 }, "Graph refused the old token")
         #expect(log.filter { $0.path.hasSuffix("/oauth2/v2.0/token") }.map(\.status) == [200], "one refresh after the 401")
-        #expect(try rig.store.loadNow("od")?.refreshToken != refreshed.refreshToken)
+        #expect(try await rig.store.load("od")?.refreshToken != refreshed.refreshToken)
     }
 
     @Test("a revoked refresh token marks the source \"needs login\" (its status, a clear error, the refused token not kept) while another source goes on; a new login clears it")

@@ -60,8 +60,8 @@ struct YandexDiskLoginTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let folder = try FileManager.default.attributesOfItem(atPath: rig.store.directory.path)
         #expect((folder[.posixPermissions] as? Int) == 0o700)
-        #expect(try rig.store.loadNow("yd") == record)
-        #expect(try rig.source().status == nil, "logged in: nothing to say")
+        #expect(try await rig.store.load("yd") == record)
+        #expect(try await rig.source().status == nil, "logged in: nothing to say")
 
         // The stored login plays.
         try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
@@ -104,7 +104,7 @@ struct YandexDiskLoginTests {
         let loader = try rig.loader()
         let half = origin.count / 2
         #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
-        let refreshed = try #require(try rig.store.loadNow("yd"))
+        let refreshed = try #require(try await rig.store.load("yd"))
         #expect(try await rig.tokenRequests.count == 1, "refreshed ahead of expiry")
         #expect(refreshed.refreshToken != first.refreshToken && refreshed.accessToken != first.accessToken, "the rotated tokens are stored")
 
@@ -114,7 +114,7 @@ struct YandexDiskLoginTests {
         await loader.shutdown()
         let log = try await rig.server.log()
         #expect(log.contains { $0.status == 401 } && log.filter { $0.path == "/token" }.count == 1, "one refresh after the 401")
-        #expect(try rig.store.loadNow("yd")?.refreshToken != refreshed.refreshToken)
+        #expect(try await rig.store.load("yd")?.refreshToken != refreshed.refreshToken)
     }
 
     @Test("a revoked refresh token marks the source \"needs login\" (its status, a clear error) while other sources go on; a new login works without a restart")
