@@ -60,9 +60,9 @@ let package = Package(
         // posix_spawn's two GNU calls (close every inherited descriptor; a close-on-exec pipe).
         .target(name: "CSpawnShim"),
 
-        // What every module builds on: locks, threads of our own, the PCM queue, files, digests,
-        // running a command.
-        .target(name: "Base", dependencies: ["CSpawnShim"]),
+        // What every module builds on: locks, threads of our own, the pool for blocking work
+        // (NIO's thread pool), the PCM queue, files, digests, running a command.
+        .target(name: "Base", dependencies: ["CSpawnShim", .product(name: "NIOPosix", package: "swift-nio")]),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["Base", "CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.

@@ -26,19 +26,19 @@ extension Secret {
         case file(String)
         case command(String)
 
-        /// The secret itself; a trailing newline is not part of it. A command taking longer than
-        /// `timeout` seconds is stopped and is an error.
-        package func resolve(timeout: Int = commandTimeout) throws -> Secret {
+        /// The secret itself; a trailing newline is not part of it. Files and commands are read
+        /// on the `BlockingPool` (a command may wait for a keyring's unlock prompt). A command
+        /// taking longer than `timeout` seconds is stopped and is an error.
+        package func resolve(timeout: Int = commandTimeout) async throws -> Secret {
             switch self {
             case .inline(let secret):
                 return secret
             case .file(let path):
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw ConfigError(line: nil, "cannot read the secret file \(path)")
-                }
+                let data = try await BlockingPool.shared.run { FileManager.default.contents(atPath: path) }
+                guard let data else { throw ConfigError(line: nil, "cannot read the secret file \(path)") }
                 return Secret(Self.trimmed(String(decoding: data, as: UTF8.self)))
             case .command(let command):
-                return Secret(Self.trimmed(try Self.run(command, timeout: timeout)))
+                return Secret(Self.trimmed(try await BlockingPool.shared.run { try Self.run(command, timeout: timeout) }))
             }
         }
 

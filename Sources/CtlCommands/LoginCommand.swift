@@ -1,4 +1,5 @@
 import ArgumentParser
+import Base
 import Config
 import FoundationEssentials
 import SourceTypes
@@ -59,7 +60,7 @@ struct LoginCommand: AsyncParsableCommand {
         let record: TokenRecord
         do {
             if paste {
-                record = try await PastedCodeLogin(client: client, port: port ?? settings.redirectPort ?? 0).run(show: show) { try await OffPool.run { readLine() } }
+                record = try await PastedCodeLogin(client: client, port: port ?? settings.redirectPort ?? 0).run(show: show) { try await BlockingPool.shared.run { readLine() } }
             } else if settings.deviceURL != nil && !browser {
                 record = try await DeviceLogin(client: client).run(show: show)
             } else {

@@ -32,6 +32,11 @@ extension Configuration {
         try make(from: try ConfigFile.load(explicit: explicit))
     }
 
+    /// `load` on the `BlockingPool`: for a reload, which comes while everything else runs.
+    package static func read(explicit: String?) async throws -> Configuration {
+        try await BlockingPool.shared.run { try load(explicit: explicit) }
+    }
+
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
     /// `types`: the source types a `[[source]]` may name; each reads its own keys.
     package static func parse(_ text: String, relativeTo directory: URL,

@@ -54,12 +54,14 @@ extension Manager1Service {
     func sources() async throws -> [Manager1.Source] {
         let configured = await loader.sources.all
         let summary = try? await library.summary(sources: configured.map(\.name))
+        var statuses: [String: String] = [:]
+        for source in configured { statuses[source.name] = await source.status }
         return configured.map { source in
             let counts = summary?.sources.first { $0.name == source.name }
             return Manager1.Source(name: source.name, type: type(of: source).typeName, url: source.shownLocation,
                                    tracks: UInt32(clamping: counts?.tracks ?? 0), gone: UInt32(clamping: counts?.gone ?? 0),
                                    lastScan: counts?.lastScan.map { Int64($0.timeIntervalSince1970) } ?? -1,
-                                   problems: [source.status, counts?.problems].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; "))
+                                   problems: [statuses[source.name], counts?.problems].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; "))
         }
     }
 

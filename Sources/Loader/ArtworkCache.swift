@@ -6,7 +6,7 @@ import Model
 /// Embedded cover art as files, for MPRIS clients that take only a local `file://` art URL
 /// (GNOME Shell among them). Content-addressed: a file's name is a hash of its picture, so a
 /// cover shared by a whole album is written once, and no name says anything about the track.
-package struct ArtworkCache {
+package struct ArtworkCache: Sendable {
     let directory: URL
 
     /// The file holding `artwork`, written (owner-only, atomically) if it is not there yet.

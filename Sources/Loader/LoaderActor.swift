@@ -7,9 +7,10 @@ import Model
 /// Turns a track's location into a `ByteSource`: a file on this machine as it is, or a remote file
 /// read through the sparse cache by the input of the source that serves it.
 ///
-/// It runs on a thread of its own: downloads write and sync cache files, and secrets may come
-/// from commands — blocking calls that must stay off the cooperative pool. Every download task
-/// it starts inherits that thread.
+/// It runs on a thread of its own: downloads write and sync cache files — blocking calls that
+/// must stay off the cooperative pool. Every download task it starts inherits that thread.
+/// Anything that may wait longer — a secret from a command, a file of the disk read for a scan,
+/// cover art written — runs on the `BlockingPool`, so no download waits behind it.
 package actor LoaderActor {
     private let executor = ThreadExecutor(name: "loader")
 
@@ -108,9 +109,10 @@ package actor LoaderActor {
         } + (web.map { [$0] } ?? [])
     }
 
-    /// A local file holding `art`, for MPRIS's `mpris:artUrl`.
-    package func storeArtwork(_ art: Artwork) throws -> URL {
-        try artwork.store(art)
+    /// A local file holding `art`, for MPRIS's `mpris:artUrl`: written and synced on the
+    /// `BlockingPool`, not on the loader's thread that downloads wait for.
+    package nonisolated func storeArtwork(_ art: Artwork) async throws -> URL {
+        try await BlockingPool.shared.run { [artwork] in try artwork.store(art) }
     }
 
     /// A local file holding the cover art the source of a track keeps apart from it
@@ -119,7 +121,7 @@ package actor LoaderActor {
         guard case .remote(let input)? = try? input(for: location) else { return nil }
         do {
             guard let art = try await input.artwork(location) else { return nil }
-            return try artwork.store(art)
+            return try await storeArtwork(art)
         } catch {
             logger.debug("no cover art from the source", metadata: ["source": "\(input.name)", "reason": "\(error)"])
             return nil
@@ -182,7 +184,8 @@ package actor LoaderActor {
     /// here are refused with `wholeFileOnly`: the stream from the start would bring the whole file.
     package func bytes(in range: Range<Int64>, of location: TrackLocation, known: ResourceInfo? = nil) async throws -> [UInt8] {
         guard case .remote(let input) = try self.input(for: location) else {
-            return try FileByteSource(path: try Self.path(of: location)).readBytes(in: range)
+            let path = try Self.path(of: location)  // read on the pool: a scan of a slow disk holds up no download
+            return try await BlockingPool.shared.run { try FileByteSource(path: path).readBytes(in: range) }
         }
         let resource = try await resource(for: location, input: input, known: known)
         if resource.ignoresRanges, range.lowerBound > resource.presentRun(from: 0) + Self.wholeFileSlack {
@@ -203,7 +206,8 @@ package actor LoaderActor {
     /// `validator`. A local file is read from disk.
     package func document(_ location: TrackLocation, limit: Int = 16 << 20, ifNoneMatch validator: String? = nil) async throws -> FetchedDocument? {
         guard case .remote(let input) = try self.input(for: location) else {
-            let bytes = try FileByteSource(path: try Self.path(of: location)).readBytes(in: 0..<Int64(limit) + 1)
+            let path = try Self.path(of: location)
+            let bytes = try await BlockingPool.shared.run { try FileByteSource(path: path).readBytes(in: 0..<Int64(limit) + 1) }
             guard bytes.count <= limit else { throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB") }
             return FetchedDocument(bytes: bytes, validator: nil)
         }

@@ -17,8 +17,8 @@ import ServiceLifecycle
 /// (backing off); a refused token pauses sending — with one error in the log — until the config
 /// changes; playing never waits for any of it.
 ///
-/// It runs on a thread of its own: the journal syncs to disk and a token may come from a command
-/// (read for each request, so a changed token file is used at once; a command that hangs holds up
+/// It runs on a thread of its own: the journal syncs to disk. Its token may come from a file or
+/// a command, read on the `BlockingPool` once per settings (a command that hangs holds up
 /// scrobbling only — `report()` and playback never wait for it).
 package actor ListenBrainzScrobbler {
     private let executor = ThreadExecutor(name: "scrobbler")
@@ -229,7 +229,7 @@ package actor ListenBrainzScrobbler {
     private func send(_ submission: ListenBrainzSubmission, what: String) async -> ListenBrainzReply? {
         guard let settings else { return nil }
         do {
-            let transport = try openTransport(settings)
+            let transport = try await openTransport(settings)
             let response = try await transport.send(settings.submitURL, method: .POST, headers: ["Content-Type": "application/json"],
                                                     body: String(decoding: submission.json(), as: UTF8.self))
             let body = try await response.body.collect(upTo: 64 << 10)
@@ -245,18 +245,20 @@ package actor ListenBrainzScrobbler {
         }
     }
 
-    /// The transport, made once per settings: the token — read once here, on the scrobbler's
-    /// own thread (a `listenbrainz_token_command` runs once per config, not per request) — only
-    /// to the service's own origin.
-    private func openTransport(_ settings: ListenBrainzSettings) throws -> HTTPTransport {
+    /// The transport, made once per settings: the token — read once here, on the `BlockingPool`
+    /// (a `listenbrainz_token_command` runs once per config, not per request) — only to the
+    /// service's own origin.
+    private func openTransport(_ settings: ListenBrainzSettings) async throws -> HTTPTransport {
         if let transport { return transport }
         let origin = URLOrigin(settings.url)
-        let header = "Token \(try settings.token.resolve().reveal())"
+        let header = "Token \(try await settings.token.resolve().reveal())"
+        if let transport { return transport }  // made by another send while the token was read
         let made = try HTTPTransport(name: "ListenBrainz", readTimeout: 30) { url in
             guard let origin, URLOrigin(url) == origin else { return [:] }
             return ["Authorization": header]
         }
-        transport = made
+        // Settings changed while the token was read: this one is for the request of the old ones only.
+        if settings == self.settings { transport = made }
         return made
     }
 }

@@ -26,7 +26,7 @@ struct ConfigReloader: Sendable {
     /// nil when reloaded; else the problem (one line: file, line, key).
     func reload() async -> String? {
         do {
-            let configuration = try Configuration.load(explicit: options.config)
+            let configuration = try await Configuration.read(explicit: options.config)
             await loader.reload(settings: configuration.loader, sources: configuration.sources)
             player.send(.configure(configuration.playback))
             await scrobbler.configure(configuration.scrobble)

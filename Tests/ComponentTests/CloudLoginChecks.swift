@@ -26,11 +26,11 @@ extension CloudTestRig {
         #expect(!plain.failed && plain.tracks == 1, "\(plain)")
         let error = await #expect(throws: LoaderError.self) { _ = try await loader.open(TrackLocation(source: name, key: "Music/a.mp3")) }
         #expect("\(String(describing: error))".contains("\(name): needs login") && "\(String(describing: error))".contains("cloudplayerctl login \(name)"))
-        #expect(try sources().first?.status?.hasPrefix("needs login") == true)
-        #expect(try store.loadNow(name)?.refreshToken == nil, "the refused token is not kept")
+        #expect(try await sources().first?.status?.hasPrefix("needs login") == true)
+        #expect(try await store.load(name)?.refreshToken == nil, "the refused token is not kept")
 
         try await login()
-        #expect(try sources().first?.status == nil)
+        #expect(try await sources().first?.status == nil)
         let again = try #require(await library.scan([name], loader: loader).first)
         #expect(!again.failed && again.tracks == 1, "\(again)")
         await loader.shutdown()
@@ -73,7 +73,7 @@ extension CloudTestRig {
         let half = origin.count / 2
         #expect(try await loader.bytes(in: 0..<Int64(half), of: location) == Array(origin[0..<half]))
         #expect(try await grants().count == 1, "refreshed ahead of expiry")
-        let refreshed = try #require(try store.loadNow(name))
+        let refreshed = try #require(try await store.load(name))
         #expect(refreshed.accessToken != first.accessToken)
 
         // Every access token ends at once: the next API call (for the next track; a download URL
@@ -87,7 +87,7 @@ extension CloudTestRig {
         let log = try await server.log()
         #expect(log.contains { $0.status == 401 }, "the old token was refused")
         #expect(try await grants().map(\.status) == [200], "one refresh after the 401")
-        return CloudRefreshes(first: first, refreshed: refreshed, last: try store.loadNow(name))
+        return CloudRefreshes(first: first, refreshed: refreshed, last: try await store.load(name))
     }
 
     /// Logs the first source in on a loopback redirect (`port`: a registered one, else any), the

@@ -250,16 +250,16 @@ import Testing
     }
 
     @Test("a secret command's output is the secret; one that fails or hangs (a grandchild holding its output included) is an error naming the command, never a hang")
-    func secretCommands() throws {
-        #expect(try Secret.Origin.command("printf 's3cret\\n'").resolve().reveal() == "s3cret")
+    func secretCommands() async throws {
+        #expect(try await Secret.Origin.command("printf 's3cret\\n'").resolve().reveal() == "s3cret")
         do {
-            _ = try Secret.Origin.command("(sleep 300 &); sleep 300").resolve(timeout: 1)
+            _ = try await Secret.Origin.command("(sleep 300 &); sleep 300").resolve(timeout: 1)
             Issue.record("a hanging command gave a secret")
         } catch let error as ConfigError {
             #expect("\(error)".contains("did not finish within 1 s") && "\(error)".contains("sleep 300"), "\(error)")
         }
         do {
-            _ = try Secret.Origin.command("echo $((6 * 7)); exit 3").resolve()
+            _ = try await Secret.Origin.command("echo $((6 * 7)); exit 3").resolve()
             Issue.record("a failing command gave a secret")
         } catch {
             #expect(!"\(error)".contains("42") && "\(error)".contains("status 3"), "\(error)")

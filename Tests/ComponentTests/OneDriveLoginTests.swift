@@ -63,8 +63,8 @@ struct OneDriveLoginTests {
         let record = try await rig.deviceLogin()
         #expect(record.accessToken != nil && record.refreshToken != nil && record.expiresAt != nil)
         #expect(try await rig.tokenRequests.count >= 2, "polled while the code was pending")
-        #expect(try rig.store.loadNow("od") == record)
-        #expect(od.status == nil, "logged in: nothing to say")
+        #expect(try await rig.store.load("od") == record)
+        #expect(await od.status == nil, "logged in: nothing to say")
 
         let originFile = try await Fixtures.shared.url(.vbrMP3)
         try rig.server.publish(originFile, as: "Music/a.mp3")

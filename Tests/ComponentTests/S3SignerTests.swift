@@ -60,7 +60,7 @@ import TestSupport
         for item in cases {
             let signing = try S3Signing(source: try source(pathStyle: item.pathStyle, token: item.token))
             let url = signing.url(key: item.key, query: item.query)
-            let headers = try signing.headers(for: url, method: item.method, now: time)
+            let headers = try await signing.headers(for: url, method: item.method, now: time)
             swift.append((url.absoluteString, headers.first(name: "Authorization"), headers.first(name: "x-amz-date"),
                           headers.first(name: "x-amz-security-token")))
             requests.append([
@@ -90,7 +90,7 @@ import TestSupport
     }
 
     @Test("keys from the config, a profile of the shared credentials file, or AWS_* variables, as the AWS tools read them")
-    func credentials() throws {
+    func credentials() async throws {
         let folder = try Fixtures.shared.scratchDirectory()
         let file = folder.appendingPathComponent("credentials")
         try """
@@ -106,27 +106,27 @@ import TestSupport
             """.write(to: file, atomically: true, encoding: .utf8)
         let shared = ["AWS_SHARED_CREDENTIALS_FILE": file.path]
 
-        let player = try S3CredentialSource.profile("player").resolve(source: "s3", environment: shared)
+        let player = try await S3CredentialSource.profile("player").resolve(source: "s3", environment: shared)
         #expect(player.accessKeyID == "AKIDPLAYER" && player.secretAccessKey.reveal() == "player/secret+"
                 && player.sessionToken?.reveal() == "player-token")
-        let fallback = try S3CredentialSource.environment.resolve(source: "s3", environment: shared)
+        let fallback = try await S3CredentialSource.environment.resolve(source: "s3", environment: shared)
         #expect(fallback.accessKeyID == "AKIDDEFAULT" && fallback.sessionToken == nil)
-        let named = try S3CredentialSource.environment.resolve(source: "s3", environment: shared.merging(["AWS_PROFILE": "player"]) { $1 })
+        let named = try await S3CredentialSource.environment.resolve(source: "s3", environment: shared.merging(["AWS_PROFILE": "player"]) { $1 })
         #expect(named.accessKeyID == "AKIDPLAYER")
-        let variables = try S3CredentialSource.environment.resolve(source: "s3", environment: shared.merging([
+        let variables = try await S3CredentialSource.environment.resolve(source: "s3", environment: shared.merging([
             "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "env-secret", "AWS_SESSION_TOKEN": "env-token",
         ]) { $1 })
         #expect(variables.accessKeyID == "AKIDENV" && variables.secretAccessKey.reveal() == "env-secret"
                 && variables.sessionToken?.reveal() == "env-token")
 
-        #expect {
-            try S3CredentialSource.profile("nobody").resolve(source: "s3", environment: shared)
+        await #expect {
+            try await S3CredentialSource.profile("nobody").resolve(source: "s3", environment: shared)
         } throws: { error in
             let text = "\(error)"
             return text.contains("s3") && text.contains("nobody") && !text.contains("secret+") && !text.contains("default-secret")
         }
-        #expect(throws: LoaderError.self) {
-            try S3CredentialSource.environment.resolve(source: "s3", environment: ["HOME": folder.path])
+        await #expect(throws: LoaderError.self) {
+            try await S3CredentialSource.environment.resolve(source: "s3", environment: ["HOME": folder.path])
         }
 
         let secretFile = folder.appendingPathComponent("b2.secret")
@@ -144,7 +144,7 @@ import TestSupport
             """, relativeTo: directory)
         let b2 = try #require(configured.sources.source(named: "b2") as? S3Source)
         #expect(b2.prefix == "library/" && !b2.pathStyle)
-        #expect(try b2.credentials.resolve(source: "b2").secretAccessKey.reveal() == "file-secret")
+        #expect(try await b2.credentials.resolve(source: "b2").secretAccessKey.reveal() == "file-secret")
         #expect(b2.shownLocation == "s3://music/library/ at https://s3.eu-central-003.backblazeb2.com")
     }
 

@@ -60,8 +60,8 @@ struct YandexDiskLoginTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let folder = try FileManager.default.attributesOfItem(atPath: rig.store.directory.path)
         #expect((folder[.posixPermissions] as? Int) == 0o700)
-        #expect(try rig.store.loadNow("yd") == record)
-        #expect(try rig.source().status == nil, "logged in: nothing to say")
+        #expect(try await rig.store.load("yd") == record)
+        #expect(try await rig.source().status == nil, "logged in: nothing to say")
 
         // The stored login plays.
         try rig.server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")

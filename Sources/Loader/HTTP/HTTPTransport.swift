@@ -16,20 +16,23 @@ package final class HTTPTransport: Sendable {
     private let client: HTTPClient
     private let isOpen = Locked(true)
     /// The headers that prove who we are to a URL, for a request of that method; empty where
-    /// they must not go.
-    private let credentials: @Sendable (URL, HTTPMethod) throws -> HTTPHeaders
+    /// they must not go. Awaited, never waited for: a secret still being read (a slow
+    /// `password_command`, on the `BlockingPool`) holds up only the requests that need it, not
+    /// the thread that sends them (the loader's, the library's).
+    private let credentials: Credentials
+
+    package typealias Credentials = nonisolated(nonsending) @Sendable (URL, HTTPMethod) async throws -> HTTPHeaders
 
     /// `tlsCAFile`: certificates to trust (a self-signed server); `readTimeout`: seconds
     /// without a byte (or without an answer to a connect) before a request fails.
     package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double,
-                             credentials: @escaping @Sendable (URL) throws -> HTTPHeaders = { _ in [:] }) throws {
-        try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, signing: { url, _ in try credentials(url) })
+                             credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] }) throws {
+        try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, signing: { url, _ in try await credentials(url) })
     }
 
     /// A transport whose credentials are a signature of each request (S3's SigV4), made anew
     /// for every request and every redirect it follows.
-    package init(name: String, tlsCAFile: String? = nil, readTimeout: Double,
-                 signing credentials: @escaping @Sendable (URL, HTTPMethod) throws -> HTTPHeaders) throws {
+    package init(name: String, tlsCAFile: String? = nil, readTimeout: Double, signing credentials: @escaping Credentials) throws {
         self.name = name
         self.credentials = credentials
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -75,7 +78,7 @@ package final class HTTPTransport: Sendable {
         for _ in 0..<6 {
             var request = HTTPClientRequest(url: target.absoluteString)
             request.method = method
-            request.headers = try credentials(target, method)
+            request.headers = try await credentials(target, method)
             request.headers.add(contentsOf: extra)
             request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
             if let body { request.body = .bytes(ByteBuffer(string: body)) }

@@ -33,7 +33,8 @@ package protocol SourceType: Sendable {
     var isScannable: Bool { get }
 
     /// What `cloudplayerctl sources` says of its state beyond scans ("needs login"); nil: nothing.
-    var status: String? { get }
+    /// Async: it may read a file (a login's stored tokens), on the `BlockingPool`.
+    var status: String? { get async }
 
     /// The source at work.
     func open(_ environment: SourceEnvironment) throws -> Source

@@ -40,7 +40,7 @@ package struct DropboxSource: SourceType, CloudAccountSource, Equatable {
     package var root: URL? { nil }
     package var shownLocation: String { "dropbox:\(path.isEmpty ? "/" : path) at \(account.shownHost)" }
     package var isScannable: Bool { true }
-    package var status: String? { account.loginStatus }
+    package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let client = try DropboxClient(source: self, readTimeout: environment.readTimeout)

@@ -58,7 +58,7 @@ package struct GoogleDriveSource: SourceType, CloudAccountSource, Equatable {
         return "google-drive:\(place) at \(account.shownHost)"
     }
     package var isScannable: Bool { true }
-    package var status: String? { account.loginStatus }
+    package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let client = try GoogleDriveClient(source: self, readTimeout: environment.readTimeout)

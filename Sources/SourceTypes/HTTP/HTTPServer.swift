@@ -49,7 +49,7 @@ package struct HTTPServer: Sendable, Equatable {
     /// Its HTTP client, for the source `name`.
     package func transport(name: String, readTimeout: Double) throws -> HTTPTransport {
         let credentials = Credentials(server: self)
-        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout) { try credentials.headers(for: $0) }
+        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout) { try await credentials.headers(for: $0) }
     }
 
     /// The root as it may be shown: without user, password or query.
@@ -65,32 +65,33 @@ package struct HTTPServer: Sendable, Equatable {
 }
 
 /// The headers that prove who we are — to every URL of the server's origin (scheme, host, port),
-/// whether below the source's root or not, and to no other — resolved once.
+/// whether below the source's root or not, and to no other — resolved once, by one read of the
+/// secrets that every request arriving meanwhile waits for.
 private final class Credentials: Sendable {
     private let server: HTTPServer
     private let origin: URLOrigin?
-    private let resolved = Locked<HTTPHeaders?>(nil)
+    private let resolved = Resolved<HTTPHeaders>()
 
     init(server: HTTPServer) {
         self.server = server
         origin = URLOrigin(server.url)
     }
 
-    func headers(for url: URL) throws -> HTTPHeaders {
+    nonisolated(nonsending) func headers(for url: URL) async throws -> HTTPHeaders {
         guard let origin, URLOrigin(url) == origin else { return [:] }
-        if let known = resolved.withLock({ $0 }) { return known }
-        var headers = HTTPHeaders()
-        if let username = server.username {
-            let password = try server.password?.resolve().reveal() ?? ""
-            headers.add(name: "Authorization", value: "Basic \(Data("\(username):\(password)".utf8).base64EncodedString())")
+        return try await resolved.value { [server] in
+            var headers = HTTPHeaders()
+            if let username = server.username {
+                let password = try await server.password?.resolve().reveal() ?? ""
+                headers.add(name: "Authorization", value: "Basic \(Data("\(username):\(password)".utf8).base64EncodedString())")
+            }
+            if let token = try await server.token?.resolve() {
+                headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token.reveal())")
+            }
+            for header in server.headers {
+                headers.replaceOrAdd(name: header.name, value: header.value.reveal())
+            }
+            return headers
         }
-        if let token = try server.token?.resolve() {
-            headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token.reveal())")
-        }
-        for header in server.headers {
-            headers.replaceOrAdd(name: header.name, value: header.value.reveal())
-        }
-        resolved.withLock { $0 = headers }
-        return headers
     }
 }

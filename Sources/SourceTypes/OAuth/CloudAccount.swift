@@ -51,12 +51,14 @@ package struct CloudAccount: Sendable, Equatable {
 
     /// What `cloudplayerctl sources` says of the login: nil when all is well or no login is used.
     package var loginStatus: String? {
-        guard oauth != nil else { return nil }
-        do {
-            guard let record = try tokenStore.loadNow(name) else { return "not logged in: run `cloudplayerctl login \(name)`" }
-            return record.needsLogin.map { "needs login: \($0); run `cloudplayerctl login \(name)`" }
-        } catch {
-            return "\(error)"
+        get async {
+            guard oauth != nil else { return nil }
+            do {
+                guard let record = try await tokenStore.load(name) else { return "not logged in: run `cloudplayerctl login \(name)`" }
+                return record.needsLogin.map { "needs login: \($0); run `cloudplayerctl login \(name)`" }
+            } catch {
+                return "\(error)"
+            }
         }
     }
 

@@ -48,7 +48,7 @@ package final class OAuthClient: Sendable {
         var form = form + [("client_id", settings.clientID)]
         if let secret = settings.clientSecret {
             do {
-                form.append(("client_secret", try await OffPool.run { try secret.resolve().reveal() }))
+                form.append(("client_secret", try await secret.resolve().reveal()))
             } catch {
                 throw LoaderError.configuration("source '\(source)'.client_secret: \(error)")
             }

@@ -20,7 +20,7 @@ package final class StoredTokens: AccessTokens {
     private let logger = Logger(label: "cloudplayerd.oauth")
     private let record = Locked<TokenRecord?>(nil)
     /// The refresh under way, shared by every request that needs it.
-    private let refreshing = Locked<Task<Secret, any Error>?>(nil)
+    private let refreshing = SharedWork<Secret>()
 
     package init(source: String, store: TokenStore, client: OAuthClient) {
         self.source = source
@@ -53,16 +53,7 @@ package final class StoredTokens: AccessTokens {
 
     /// A new access token, from the refresh token; one refresh at a time for all callers.
     private nonisolated(nonsending) func refreshed() async throws -> Secret {
-        let task = refreshing.withLock { running in
-            if let running { return running }
-            let task = Task { [self] () async throws -> Secret in
-                defer { refreshing.withLock { $0 = nil } }
-                return try await refresh()
-            }
-            running = task
-            return task
-        }
-        return try await task.value
+        try await refreshing.run { [self] in try await refresh() }
     }
 
     private func refresh() async throws -> Secret {

@@ -5,8 +5,8 @@ import Model
 /// Where logins keep their tokens: `$XDG_DATA_HOME/cloudplayerd/tokens/` (0700), one JSON file
 /// (0600) per source, named after the source — never after a token — and replaced atomically, so
 /// a rotated refresh token is never half written. Both the daemon and `cloudplayerctl login`
-/// read and write it; the shipped systemd unit may write there. Reads and writes run on a thread
-/// of their own (they sync the disk), never on the cooperative pool.
+/// read and write it; the shipped systemd unit may write there. Reads and writes run on the
+/// `BlockingPool` (they sync the disk), never on the cooperative pool.
 package struct TokenStore: Sendable, Equatable {
     package let directory: URL
 
@@ -28,15 +28,14 @@ package struct TokenStore: Sendable, Equatable {
 
     /// The record of `source`; nil when it never logged in. A damaged file is an error.
     package func load(_ source: String) async throws -> TokenRecord? {
-        try await OffPool.run { try loadNow(source) }
+        try await BlockingPool.shared.run { try read(source) }
     }
 
     package func save(_ record: TokenRecord, for source: String) async throws {
-        try await OffPool.run { try saveNow(record, for: source) }
+        try await BlockingPool.shared.run { try write(record, for: source) }
     }
 
-    /// Blocks: for `cloudplayerctl`, and for a status line read from a small file.
-    package func loadNow(_ source: String) throws -> TokenRecord? {
+    private func read(_ source: String) throws -> TokenRecord? {
         guard let data = FileManager.default.contents(atPath: file(of: source).path) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
@@ -47,8 +46,7 @@ package struct TokenStore: Sendable, Equatable {
         }
     }
 
-    /// Blocks on the disk.
-    package func saveNow(_ record: TokenRecord, for source: String) throws {
+    private func write(_ record: TokenRecord, for source: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         chmod(directory.path, 0o700)

@@ -43,7 +43,7 @@ package struct OneDriveSource: SourceType, CloudAccountSource, Equatable {
     package var root: URL? { nil }
     package var shownLocation: String { "onedrive:\(path) at \(account.shownHost)" }
     package var isScannable: Bool { true }
-    package var status: String? { account.loginStatus }
+    package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let client = try OneDriveClient(source: self, readTimeout: environment.readTimeout)

@@ -24,7 +24,7 @@ final class S3Bucket: Sendable {
         let signing = try S3Signing(source: source)
         self.signing = signing
         transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout) { url, method in
-            try signing.headers(for: url, method: method.rawValue)
+            try await signing.headers(for: url, method: method.rawValue)
         }
     }
 

@@ -1,3 +1,4 @@
+import Base
 import Config
 import Foundation
 import Loader
@@ -16,17 +17,17 @@ package enum S3CredentialSource: Sendable, Equatable {
     /// Nothing configured: the environment, then the default profile.
     case environment
 
-    /// The keys, read now.
-    package func resolve(source: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> S3Signer.Credentials {
+    /// The keys, read now; files and commands on the `BlockingPool`.
+    package func resolve(source: String, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> S3Signer.Credentials {
         switch self {
         case .configured(let id, let secret, let token):
             do {
-                return S3Signer.Credentials(accessKeyID: id, secretAccessKey: try secret.resolve(), sessionToken: try token?.resolve())
+                return S3Signer.Credentials(accessKeyID: id, secretAccessKey: try await secret.resolve(), sessionToken: try await token?.resolve())
             } catch let error as ConfigError {
                 throw LoaderError.configuration("source '\(source)': \(error.problem)")
             }
         case .profile(let name):
-            return try Self.profile(name, source: source, environment: environment)
+            return try await BlockingPool.shared.run { try Self.profile(name, source: source, environment: environment) }
         case .environment:
             if let id = environment["AWS_ACCESS_KEY_ID"], !id.isEmpty {
                 guard let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
@@ -35,7 +36,9 @@ package enum S3CredentialSource: Sendable, Equatable {
                 return S3Signer.Credentials(accessKeyID: id, secretAccessKey: Secret(secret),
                                             sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : Secret($0) })
             }
-            return try Self.profile(environment["AWS_PROFILE"] ?? "default", source: source, environment: environment)
+            return try await BlockingPool.shared.run {
+                try Self.profile(environment["AWS_PROFILE"] ?? "default", source: source, environment: environment)
+            }
         }
     }
 

@@ -10,7 +10,6 @@ import NIOHTTP1
 /// bucket, which corrects it.
 package final class S3Signing: Sendable {
     private struct State {
-        var credentials: S3Signer.Credentials?
         var region: String
         var origin: URLOrigin
         var clockOffset: TimeInterval = 0
@@ -20,6 +19,7 @@ package final class S3Signing: Sendable {
     let bucket: String
     let pathStyle: Bool
     private let credentialSource: S3CredentialSource
+    private let credentials = Resolved<S3Signer.Credentials>()
     private let state: Locked<State>
 
     package init(source: S3Source) throws {
@@ -54,17 +54,12 @@ package final class S3Signing: Sendable {
 
     /// The signed headers for a request to `url`, made `now` (by our clock); none for a URL of
     /// another server (a redirect elsewhere goes without them).
-    package func headers(for url: URL, method: String, now: Date = Date()) throws -> HTTPHeaders {
-        let (credentials, region, origin, offset) = state.withLock { ($0.credentials, $0.region, $0.origin, $0.clockOffset) }
+    package nonisolated(nonsending) func headers(for url: URL, method: String, now: Date = Date()) async throws -> HTTPHeaders {
+        let origin = state.withLock { $0.origin }
         guard let target = URLOrigin(url), target.scheme == origin.scheme, target.port == origin.port,
               target.host == (pathStyle ? origin.host : "\(bucket).\(origin.host)".lowercased()) else { return [:] }
-        let keys: S3Signer.Credentials
-        if let credentials {
-            keys = credentials
-        } else {
-            keys = try credentialSource.resolve(source: source)
-            state.withLock { $0.credentials = keys }
-        }
+        let keys = try await credentials.value { [credentialSource, source] in try await credentialSource.resolve(source: source) }
+        let (region, offset) = state.withLock { ($0.region, $0.clockOffset) }
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [:] }
         let query: [(String, String)] = (parts.percentEncodedQuery ?? "").split(separator: "&").map { pair in
             let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

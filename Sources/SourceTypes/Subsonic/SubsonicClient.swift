@@ -28,6 +28,8 @@ final class SubsonicClient: Sendable {
     private let api: URL
     /// What the server was found to speak, once it was asked.
     private let negotiated = Locked<(auth: SubsonicAuth, version: String)?>(nil)
+    /// The asking under way, shared by every call that waits for it (one read of a slow secret).
+    private let negotiating = SharedWork<(auth: SubsonicAuth, version: String)>()
 
     var name: String { source.name }
 
@@ -96,6 +98,11 @@ final class SubsonicClient: Sendable {
     /// was sent to learn it), then `getOpenSubsonicExtensions` on an OpenSubsonic server.
     private nonisolated(nonsending) func agreed() async throws -> (auth: SubsonicAuth, version: String) {
         if let known = negotiated.withLock({ $0 }) { return known }
+        return try await negotiating.run { [self] in try await negotiate() }
+    }
+
+    private func negotiate() async throws -> (auth: SubsonicAuth, version: String) {
+        if let known = negotiated.withLock({ $0 }) { return known }
         let probe: SubsonicAnswer?
         do {
             probe = try await answer("ping", Self.common(Self.probeVersion))
@@ -116,9 +123,9 @@ final class SubsonicClient: Sendable {
                 throw LoaderError.service(source: name, reason: "the server takes no API key (it has no OpenSubsonic apiKeyAuthentication); "
                                           + "set username and password instead")
             }
-            auth = .apiKey(try resolve(apiKey, "api_key"))
+            auth = .apiKey(try await resolve(apiKey, "api_key"))
         } else if let username = source.username, let password = source.password {
-            let secret = try resolve(password, "password")
+            let secret = try await resolve(password, "password")
             auth = Self.isAtLeast(serverVersion, SubsonicAuth.tokenVersion) ? .token(username: username, password: secret)
                 : .hexPassword(username: username, password: secret)
         } else {
@@ -129,9 +136,9 @@ final class SubsonicClient: Sendable {
         return (auth, version)
     }
 
-    private func resolve(_ origin: Secret.Origin, _ key: String) throws -> Secret {
+    private func resolve(_ origin: Secret.Origin, _ key: String) async throws -> Secret {
         do {
-            return try origin.resolve()
+            return try await origin.resolve()
         } catch {
             throw LoaderError.configuration("source '\(name)'.\(key): \(error)")
         }
