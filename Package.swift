@@ -52,7 +52,9 @@ let package = Package(
         .target(name: "Config", dependencies: ["Base"]),
         // Every parser of outside bytes but the config file: audio headers and tags, feeds,
         // playlist files, XML, HTTP headers, WebDAV answers. No networking, no C libraries.
-        .target(name: "Parsers", dependencies: ["Model"]),
+        // Only FoundationEssentials, never Foundation (and its ICU): MemberImportVisibility keeps
+        // Foundation's members that Model's import would otherwise lend out of reach.
+        .target(name: "Parsers", dependencies: ["Model"], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The sparse cache on disk: data files and their range records. No networking.
         .target(name: "Cache", dependencies: ["Base", "Model"]),
         // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.

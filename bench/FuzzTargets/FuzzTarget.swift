@@ -38,6 +38,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case playlist
     /// Subsonic answers, JSON or XML.
     case subsonic
+    /// Our XML reader alone, every event read, under the most permissive rules (feeds', with
+    /// processing instructions): what PROPFIND, S3, Subsonic and feed answers are read with.
+    case xml
 
     /// Decoded frames beyond this are not worth the fuzzer's time.
     static let frameBudget = 1 << 20
@@ -123,6 +126,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? PlaylistFileParser.parse(bytes, name: "list.pls", base: URL(fileURLWithPath: "/music/list.pls"))
         case .subsonic:
             _ = try? SubsonicAnswerParser.parse(bytes)
+        case .xml:
+            var rules = XMLRules.forFeeds(kind: "fuzzing")
+            rules.instructions = true
+            guard var reader = try? XMLReader(bytes, rules: rules) else { return }
+            while case .some(.some) = try? reader.next() {}
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the Dropbox API's JSON answers. An answer that is not the documented shape (a proxy's
 /// page, cut-off JSON, an entry without a `.tag`) is a `ParseError`, never a crash.

@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the dates feeds carry, RFC 822 in RSS ("Sat, 07 Sep 2002 00:00:01 GMT", named zones or
 /// numeric offsets) and RFC 3339 in Atom ("2002-09-07T00:00:01.5+02:00"), by hand: feeds mix the
 /// two and bend both, and a date that cannot be read is no date rather than an error.
 package enum FeedDate {
     package static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimming()
         guard !trimmed.isEmpty, trimmed.count <= 100 else { return nil }
         return rfc3339(trimmed) ?? rfc822(trimmed)
     }
@@ -20,7 +20,7 @@ package enum FeedDate {
     ]
 
     static func rfc822(_ text: String) -> Date? {
-        var tokens = text.replacingOccurrences(of: ",", with: " ").split(whereSeparator: { $0 == " " || $0 == "\t" })
+        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
             .map { $0.lowercased() }
         // An optional day name first.
         let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

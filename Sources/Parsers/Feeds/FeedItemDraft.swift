@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one RSS item or Atom entry collects until its end tag. Every audio file it links is a
 /// track (an `enclosure`, `media:content` alone or in a `media:group`, an Atom enclosure link),

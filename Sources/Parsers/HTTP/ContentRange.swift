@@ -1,5 +1,3 @@
-import Foundation
-
 /// The `Content-Range` of a 206 (or 416) answer: which bytes came, of how many in all.
 ///
 /// Parsed strictly (RFC 9110 §14.4): a server that lies in it must be caught before its bytes
@@ -17,7 +15,7 @@ package struct ContentRange: Sendable, Equatable {
 
     /// Parses a header value; nil if it is not a valid byte content range.
     package init?(_ value: String) {
-        let text = value.trimmingCharacters(in: [" ", "\t"])
+        let text = value.trimming { $0 == " " || $0 == "\t" }
         guard text.hasPrefix("bytes "), let slash = text.lastIndex(of: "/") else { return nil }
         let span = text[text.index(text.startIndex, offsetBy: 6)..<slash]
         let length = text[text.index(after: slash)...]

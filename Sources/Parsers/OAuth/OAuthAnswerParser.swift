@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads an OAuth endpoint's JSON answers; what is not the RFC's shape is a `ParseError`.
 package enum OAuthAnswerParser {
     package static func token(_ bytes: [UInt8]) throws -> OAuthTokenAnswer {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads Microsoft Graph's JSON answers about a drive. An answer that is not the documented shape
 /// (a proxy's page, cut-off JSON, an item without an id) is a `ParseError`, never a crash.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a Subsonic answer, JSON (`f=json`, what we ask for) or XML (what a server that ignores
 /// `f` sends), into one `SubsonicAnswer`. A document that is neither, or has no

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the Yandex.Disk API's JSON answers. An answer that is not the documented shape (a proxy's
 /// page, cut-off JSON, a file without a type) is a `ParseError`, never a crash.
