@@ -83,6 +83,7 @@ struct FeedXMLReader {
 
     private mutating func startInItem(_ name: String, namespace: String, _ element: XMLStartTag) {
         guard var current = draft else { return }
+        draft = nil  // the one copy: changing a second would copy every enclosure per element
         defer { draft = current }
         let length = element["length"].flatMap { Int64($0.trimming()) }.flatMap { $0 > 0 ? $0 : nil }
         let type = element["type"].flatMap { TextDecoding.nonEmpty($0) }
@@ -150,6 +151,7 @@ struct FeedXMLReader {
 
     private mutating func endInItem(_ name: String, namespace: String, value: String) {
         guard var current = draft else { return }
+        draft = nil  // the one copy: changing a second would copy every enclosure per element
         defer { draft = current }
         let itunes = namespace == FeedNamespace.itunes
         switch (namespace, name) {
