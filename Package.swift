@@ -68,9 +68,10 @@ let package = Package(
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config", dependencies: ["Base"]),
         // The parsers of outside bytes that more than one kind of source or the decoders use: audio
-        // headers and tags, playlist files, the XML guard, HTTP headers, JSON and text decoding.
-        // No networking, no C libraries.
-        .target(name: "Parsers", dependencies: ["Model"]),
+        // headers and tags, playlist files, XML, dates, HTTP headers, JSON and text decoding.
+        // No networking, no C libraries. Only FoundationEssentials, never Foundation (and its ICU):
+        // MemberImportVisibility keeps Foundation's members that Model's import lends out of reach.
+        .target(name: "Parsers", dependencies: ["Base", "Model"], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The sparse cache on disk: data files and their range records. No networking.
         .target(name: "Cache", dependencies: ["Base", "Model"]),
         // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.
@@ -174,7 +175,7 @@ let package = Package(
         .testTarget(name: "MapTests", dependencies: ["TestSupport"]),
     ] + answerParsers.map { kind in
         // A source type's answer parsers (`answerParsers` above).
-        .target(name: kind + "Answers", dependencies: ["Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")
+        .target(name: kind + "Answers", dependencies: ["Base", "Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")
     },
     swiftLanguageModes: [.v6]
 )
