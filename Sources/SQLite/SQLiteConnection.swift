@@ -152,14 +152,14 @@ package final class SQLiteConnection {
     /// commit) throws, and the error passed on.
     @discardableResult
     package func transaction<T>(_ kind: TransactionKind, _ body: () throws -> T) throws -> T {
-        try execute(script: kind.rawValue)
+        try execute(kind.rawValue)
         do {
             let result = try body()
-            try execute(script: "COMMIT")
+            try execute("COMMIT")
             return result
         } catch {
             // SQLite may have rolled back already (some errors end the transaction themselves).
-            if isInTransaction { try? execute(script: "ROLLBACK") }
+            if isInTransaction { _ = try? execute("ROLLBACK") }
             throw error
         }
     }
