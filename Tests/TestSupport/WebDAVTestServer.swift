@@ -31,8 +31,10 @@ public final class WebDAVTestServer: Sendable {
     private let process: ServerProcess
 
     /// Starts a server over a new empty folder; put files in `root`. With `tls`, it serves
-    /// HTTPS with a fresh self-signed certificate.
-    public init(_ kind: Kind = .rclone, tls: Bool = false) async throws {
+    /// HTTPS with a fresh self-signed certificate. `tagsFollowDate` false: Apache makes its
+    /// ETags of a file's inode and size only (`FileETag INode Size`), so a test can move a file's
+    /// date, and with it whether its tag is weak, without changing the tag.
+    public init(_ kind: Kind = .rclone, tls: Bool = false, tagsFollowDate: Bool = true) async throws {
         self.kind = kind
         root = try Fixtures.shared.scratchDirectory().appendingPathComponent("dav")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -50,7 +52,8 @@ public final class WebDAVTestServer: Sendable {
             return
         case .apache:
             certificate = nil
-            (port, process) = try await Self.startApache(root: root, folder: folder, username: username, password: password)
+            (port, process) = try await Self.startApache(root: root, folder: folder, username: username, password: password,
+                                                         tagsFollowDate: tagsFollowDate)
             return
         }
         let log = folder.appendingPathComponent("rclone.log")
@@ -144,7 +147,8 @@ public final class WebDAVTestServer: Sendable {
     /// Apache httpd in the foreground with a config file of its own in `folder`. Its parent runs
     /// as root, which it needs to bind and to start children as `www-data` (it refuses to serve
     /// as root): that user gets the served folder and the lock folder, and reads the password file.
-    private static func startApache(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
+    private static func startApache(root: URL, folder: URL, username: String, password: String,
+                                    tagsFollowDate: Bool) async throws -> (Int, ServerProcess) {
         let users = folder.appendingPathComponent("apache-users")
         let secret = folder.appendingPathComponent("apache-secret")
         try Data(password.utf8).write(to: secret)
@@ -184,6 +188,7 @@ public final class WebDAVTestServer: Sendable {
                 TypesConfig /etc/mime.types
                 DavLockDB \(locks.path)/lock
                 DocumentRoot \(root.path)
+                FileETag \(tagsFollowDate ? "MTime Size" : "INode Size")
                 <Directory />
                     Require all denied
                 </Directory>
