@@ -14,11 +14,14 @@ public actor PulseTestServer {
 
         public var description: String { rawValue }
 
-        /// The most audio one dropout of this server may replace with silence, in frames. Our
-        /// PulseAudio's null sink has never lost a frame; PipeWire's graph, starved of CPU
-        /// (no realtime priority in a test, two cores, compilers beside it), misses a cycle now
-        /// and then and fills it with silence — 128 frames seen, bounded by a quantum (1024
-        /// here), and the bound allows two.
+        /// The most audio one dropout of this server may replace with silence, in frames, and
+        /// the longest silence it may put between two frames of a stream without losing any. Our
+        /// PulseAudio's null sink has never done either; PipeWire's graph, starved of CPU (no
+        /// realtime priority in a test, two cores, compilers beside it), misses a cycle now and
+        /// then — for the sink, whose cycle it fills with silence (a loss: 128 and 512 frames
+        /// seen), or for one stream, which then goes on a cycle later from where it was (a wait:
+        /// 512 frames seen with `pacat` alone, its 2 s buffer full). Each is bounded by a quantum
+        /// (1024 here), and the bound allows two.
         public var dropoutBound: Int {
             switch self {
             case .pulseaudio: 0
