@@ -245,7 +245,7 @@ struct LibraryScanTests {
             let report = try #require(await rig.scan().first)
             #expect(report.tracks == 2 && report.problems.isEmpty, "\(report.problems)")
             // The proxy logs an answer once it has ended: when its next write finds the stream closed.
-            for _ in 0..<100 where rig.proxy.log.filter({ $0.method == "GET" }).count < files.count {
+            for _ in 0..<600 where rig.proxy.log.filter({ $0.method == "GET" }).count < files.count {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let answers = rig.proxy.log.filter { $0.method == "GET" }
