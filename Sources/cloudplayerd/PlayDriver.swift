@@ -1,4 +1,5 @@
 import Base
+import Daemon
 import Foundation
 import Model
 import Playback
@@ -52,8 +53,12 @@ struct PlayDriver: Service {
                 complain("\(error); waiting for it to come back")
             case .outputReturned:
                 if !quiet { say("The sound server is back") }
-            case .queueFinished, .statusChanged(.stopped):
-                // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
+            case .queueFinished:
+                // Played out: no one is waiting for the stop, so it gets a bound, not a promise.
+                StopDeadline.arm(within: StopDeadline.endOfQueue)
+                return
+            case .statusChanged(.stopped):
+                // A Stop from a media key or playerctl ends `play` as a signal does.
                 return
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }

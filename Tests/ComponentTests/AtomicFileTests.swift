@@ -70,7 +70,7 @@ import TestSupport
 
     /// The process's umask, read without setting it (other tests create files meanwhile).
     private static var umask: mode_t {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let status = ProcFile.read("/proc/self/status")
         let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") } ?? "Umask: 0022"
         return mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) ?? 0o022
     }

@@ -67,7 +67,7 @@ extension ServerProcess {
     private static func listeningInodes() -> [Int: Set<Substring>] {
         var found: [Int: Set<Substring>] = [:]
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            let text = ProcFile.read(table)
             for line in text.split(separator: "\n").dropFirst() {
                 // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -77,12 +77,13 @@ public final class ServerProcess: Sendable {
     /// The shell's live children: whether the lifeline's `cat` is among them, and the others.
     private func children() -> (lifeline: Bool, others: [(pid: pid_t, name: String)]) {
         let shell = watchdog.pid
-        let listed = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        let listed = ProcFile.read("/proc/\(shell)/task/\(shell)/children")
         var lifeline = false
         var others: [(pid: pid_t, name: String)] = []
         for child in listed.split(separator: " ").compactMap({ pid_t($0) }) {
             // /proc/PID/stat: "PID (comm) STATE …"; the name may hold spaces, the state follows its ')'.
-            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+            let stat = ProcFile.read("/proc/\(child)/stat")
+            guard !stat.isEmpty,
                   let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
                   let state = stat[stat.index(after: close)...].dropFirst().first, state != "Z" else { continue }
             let name = String(stat[stat.index(after: open)..<close])

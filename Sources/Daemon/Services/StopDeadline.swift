@@ -2,25 +2,62 @@ import Base
 import Glibc
 import Logging
 
-/// The last word on stopping: once the daemon (or `play`) has begun to stop, for whatever reason,
-/// the process ends within `limit` even if some part hangs on the network — a SIGTERM from
-/// systemd or a Ctrl-C is obeyed in time whatever a server does. Every part is meant to stop well
-/// before; this is what makes it a promise, and it says so in the log when it had to act.
+/// The last word on stopping: once the daemon (or `play`) has begun to stop, the process ends
+/// within `limit` even if some part hangs on the network — a SIGTERM from systemd, a Ctrl-C, a
+/// client's Quit or Stop is obeyed in time whatever a server does. Every part is meant to stop
+/// well before; this is what makes it a promise, and it says so in the log when it had to act.
+/// `play` ending on its own (the queue played out) is no one's stop: it gets `endOfQueue`, a
+/// bound against hanging rather than a promise, since its last reports may still be on their
+/// way on a loaded machine — until a signal tightens it to `limit`.
 package enum StopDeadline {
+    /// How long a stop someone asked for may take.
     package static let limit = Duration.milliseconds(950)
+    /// How long `play` may take to end after its queue played out.
+    package static let endOfQueue = Duration.seconds(10)
 
-    private static let armed = Locked(false)
+    /// The instant (CLOCK_MONOTONIC, in nanoseconds) the process ends at; nil until armed.
+    private static let deadline = Locked<UInt64?>(nil)
+    private static let wake = ThreadCondition()
 
-    /// Starts the countdown (once; later calls do nothing).
-    package static func arm() {
-        guard armed.withLock({ armed in defer { armed = true }; return !armed }) else { return }
-        NamedThread.start("stop-deadline") {
-            let (seconds, attoseconds) = limit.components
-            var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            var left = timespec()
-            while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
-            Logger(label: "cloudplayerd.daemon").error("did not stop within \(limit): exiting now")
-            _exit(1)
+    /// A stop was asked for: the process ends within `limit` from now, or sooner if armed so.
+    package static func arm() { arm(within: limit) }
+
+    /// The process ends within `bound` from now, or at the deadline already set if that is sooner.
+    package static func arm(within bound: Duration) {
+        let at = now() + UInt64(bound.components.seconds) * 1_000_000_000 + UInt64(bound.components.attoseconds / 1_000_000_000)
+        let first = deadline.withLock { deadline -> Bool in
+            defer { deadline = min(deadline ?? at, at) }
+            return deadline == nil
         }
+        if first {
+            NamedThread.start("stop-deadline", watch)
+        } else {
+            wake.withLock { wake.signal() }
+        }
+    }
+
+    /// The group stops for a reason that armed nothing yet (a client's Quit, a lost bus): as a
+    /// stop asked for. After `play`'s end of queue it leaves that bound as it is.
+    package static func armUnlessArmed() {
+        if deadline.withLock({ $0 == nil }) { arm() }
+    }
+
+    /// Sleeps until the deadline, waking when it is moved nearer; then ends the process.
+    private static func watch() {
+        wake.lock()
+        while let at = deadline.withLock({ $0 }) {
+            let current = now()
+            guard current < at else { break }
+            wake.wait(seconds: Double(at - current) / 1e9)
+        }
+        wake.unlock()
+        Logger(label: "cloudplayerd.daemon").error("did not stop in time: exiting now")
+        _exit(1)
+    }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
