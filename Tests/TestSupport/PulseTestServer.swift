@@ -98,6 +98,7 @@ public actor PulseTestServer {
         }
         for _ in 0..<1200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
+                try await fixDefaultSource(candidate, in: directory)
                 return candidate
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -106,6 +107,17 @@ public actor PulseTestServer {
             try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)
         }
         throw TestSupportError("the test \(kind) server did not come up: \(processes.map { $0.errorSoFar() }.joined())\(logs.joined())")
+    }
+
+    /// A default source of its own that no test records: with none set, the default source is
+    /// the default sink's monitor, and both servers move the recorders that were on it (each
+    /// sink's `parec`, named device or not) to the new one's when a test changes the default
+    /// sink — the old sink's recording then went on with the new sink's sound.
+    private func fixDefaultSource(_ server: String, in directory: URL) async throws {
+        let fifo = directory.appendingPathComponent("unrecorded.fifo").path
+        try? FileManager.default.removeItem(atPath: fifo)
+        try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-pipe-source", "source_name=unrecorded", "file=\(fifo)"])
+        try await ChildProcess.check("pactl", ["-s", server, "set-default-source", "unrecorded"])
     }
 
     /// PipeWire, WirePlumber and pipewire-pulse, as `systemctl --user start` brings them up, with
@@ -182,10 +194,14 @@ public final class TestSink: Sendable {
         capture = try Fixtures.shared.scratchDirectory().appendingPathComponent("capture.raw")
         let format = ["--raw", "--format=\(format)", "--rate=\(sampleRate)", "--channels=\(channels)"]
             + (channelMap.map { ["--channel-map=\($0)"] } ?? [])
-        keeper = try ChildProcess("pacat", ["-s", server, "-p", "-d", name, "--latency-msec=20"] + format,
+        // Both stay on this sink when the default one changes: PipeWire's session manager moves
+        // streams to a new default unless they say `node.dont-reconnect` (the server's fixed
+        // default source is PulseAudio's answer; PulseAudio ignores the property).
+        let stay = "--property=node.dont-reconnect=true"
+        keeper = try ChildProcess("pacat", ["-s", server, "-p", "-d", name, "--latency-msec=20", stay] + format,
                                   input: .file(URL(fileURLWithPath: "/dev/zero")))
         // A short fragment: parec otherwise holds up to 2 s on PipeWire, lost when it is stopped.
-        recorder = try ChildProcess("parec", ["-s", server, "-d", "\(name).monitor", "--latency-msec=50"] + format + [capture.path])
+        recorder = try ChildProcess("parec", ["-s", server, "-d", "\(name).monitor", "--latency-msec=50", stay] + format + [capture.path])
         // Recording has begun once the keeper's silence reaches the file.
         var recorded = SinkCapture(file: capture, frameBytes: frameBytes)
         for _ in 0..<Self.patience where recorded.frames == 0 {
