@@ -31,6 +31,8 @@ struct PlayDriver: Service {
     var failures: Int { failed.withLock { $0 } }
 
     func run() async {
+        // Once this returns the sound has stopped (a signal's stop has its own tighter bound).
+        defer { StopDeadline.arm(within: StopDeadline.afterSound) }
         await player.perform(.setVolume(volume))
         let entries = await player.perform(.add(locations.map { QueueItem(location: $0) }, at: .end, play: false)).queue.entries
         guard let first = entries.first else { return }
@@ -53,12 +55,8 @@ struct PlayDriver: Service {
                 complain("\(error); waiting for it to come back")
             case .outputReturned:
                 if !quiet { say("The sound server is back") }
-            case .queueFinished:
-                // Played out: no one is waiting for the stop, so it gets a bound, not a promise.
-                StopDeadline.arm(within: StopDeadline.endOfQueue)
-                return
-            case .statusChanged(.stopped):
-                // A Stop from a media key or playerctl ends `play` as a signal does.
+            case .queueFinished, .statusChanged(.stopped):
+                // The end of the queue, or a Stop from a media key or playerctl, ends `play`.
                 return
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }

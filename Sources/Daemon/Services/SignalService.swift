@@ -6,7 +6,7 @@ import UnixSignals
 /// starts is kept for when it runs, not lost or fatal): SIGTERM and SIGINT stop the group
 /// gracefully, SIGHUP runs `reload`. Last in the group, so it is the first part to hear that the
 /// group stops — from a signal, a client's Quit or a lost bus — and it then arms the
-/// `StopDeadline` (unless `play`'s end of queue already did; a signal always tightens it).
+/// `StopDeadline` (unless `play`'s own end already did; a signal always tightens it).
 package final class SignalService: Service {
     private let signals: UnixSignalsSequence
     private let wiring = Locked<(group: ServiceGroup?, reload: (@Sendable () async -> Void)?)>((nil, nil))

@@ -4,16 +4,17 @@ import Logging
 
 /// The last word on stopping: once the daemon (or `play`) has begun to stop, the process ends
 /// within `limit` even if some part hangs on the network — a SIGTERM from systemd, a Ctrl-C, a
-/// client's Quit or Stop is obeyed in time whatever a server does. Every part is meant to stop
+/// client's Quit is obeyed in time whatever a server does. Every part is meant to stop
 /// well before; this is what makes it a promise, and it says so in the log when it had to act.
-/// `play` ending on its own (the queue played out) is no one's stop: it gets `endOfQueue`, a
-/// bound against hanging rather than a promise, since its last reports may still be on their
-/// way on a loaded machine — until a signal tightens it to `limit`.
+/// `play` ending on its own (its queue played out, a client's Stop, its output failed) has
+/// already stopped its sound; it gets `afterSound`, a bound against hanging rather than a
+/// promise, since its last reports may still be on their way on a loaded machine — until a
+/// signal tightens it to `limit`.
 package enum StopDeadline {
     /// How long a stop someone asked for may take.
     package static let limit = Duration.milliseconds(950)
-    /// How long `play` may take to end after its queue played out.
-    package static let endOfQueue = Duration.seconds(10)
+    /// How long `play` may take to end once its sound has stopped.
+    package static let afterSound = Duration.seconds(10)
 
     /// The instant (CLOCK_MONOTONIC, in nanoseconds) the process ends at; nil until armed.
     private static let deadline = Locked<UInt64?>(nil)
@@ -37,7 +38,7 @@ package enum StopDeadline {
     }
 
     /// The group stops for a reason that armed nothing yet (a client's Quit, a lost bus): as a
-    /// stop asked for. After `play`'s end of queue it leaves that bound as it is.
+    /// stop asked for. After `play`'s own end it leaves that bound as it is.
     package static func armUnlessArmed() {
         if deadline.withLock({ $0 == nil }) { arm() }
     }
