@@ -5,8 +5,8 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CPulse · CSystemd
-//   Base
+//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CPulse · CSystemd · CSQLite
+//   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
 //   Loader · Decoding · Output · Manager1
@@ -41,7 +41,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -52,6 +51,7 @@ let package = Package(
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // sd-bus vtable entries, which Swift cannot build from the C macros.
         .target(name: "CSDBusShim", dependencies: ["CSystemd"]),
         // ReplayGain's per-sample loop, vectorised (SSE2, AVX2 where the processor has it).
@@ -68,9 +68,10 @@ let package = Package(
         // config.toml: TOML, typed tables with line numbers, secrets.
         .target(name: "Config", dependencies: ["Base"]),
         // The parsers of outside bytes that more than one kind of source or the decoders use: audio
-        // headers and tags, playlist files, the XML guard, HTTP headers, JSON and text decoding.
-        // No networking, no C libraries.
-        .target(name: "Parsers", dependencies: ["Model"]),
+        // headers and tags, playlist files, XML, dates, HTTP headers, JSON and text decoding.
+        // No networking, no C libraries. Only FoundationEssentials, never Foundation (and its ICU):
+        // MemberImportVisibility keeps Foundation's members that Model's import lends out of reach.
+        .target(name: "Parsers", dependencies: ["Base", "Model"], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The sparse cache on disk: data files and their range records. No networking.
         .target(name: "Cache", dependencies: ["Base", "Model"]),
         // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.
@@ -97,10 +98,11 @@ let package = Package(
         .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile"]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
         .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
-        // The library database (SQLite through GRDB) and the scanner that fills it.
-        .target(name: "Library", dependencies: [
-            "Base", "Model", "Parsers", "Cache", "Loader", logging, serviceLifecycle, .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        // SQLite (the system's, with FTS5): connections, statements, transactions, migrations.
+        // No Foundation, and nothing of the library's: its tests need neither.
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // The library database and the scanner that fills it.
+        .target(name: "Library", dependencies: ["Base", "Model", "Parsers", "Cache", "Loader", "SQLite", logging, serviceLifecycle]),
         // The player: the play queue and the state machine over loader, decoder and output.
         .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", logging, serviceLifecycle]),
         // sd-bus: a connection on a thread of its own, values, vtables, a client.
@@ -165,8 +167,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
         ] + answerParsers.map(answers)),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
@@ -174,7 +175,7 @@ let package = Package(
         .testTarget(name: "MapTests", dependencies: ["TestSupport"]),
     ] + answerParsers.map { kind in
         // A source type's answer parsers (`answerParsers` above).
-        .target(name: kind + "Answers", dependencies: ["Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")
+        .target(name: kind + "Answers", dependencies: ["Base", "Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")
     },
     swiftLanguageModes: [.v6]
 )

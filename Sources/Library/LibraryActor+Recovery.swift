@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// A damaged database is set aside and replaced, not served: noticed when it is opened, before

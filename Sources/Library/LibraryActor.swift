@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Logging
 import Model
 
@@ -8,8 +8,7 @@ import Model
 /// It runs on a thread of its own: SQLite calls block on the disk, and so does listing a local
 /// folder, which the scanner (isolated to this actor) does between its database writes — one
 /// thread keeps both off the cooperative pool and lets the store stay synchronous, one
-/// transaction at a time. (GRDB's own async access would move the SQLite calls to its queue, but
-/// not the folder listings.)
+/// transaction at a time. The SQLite connection is used from this thread alone.
 package actor LibraryActor {
     private let executor = ThreadExecutor(name: "library")
 

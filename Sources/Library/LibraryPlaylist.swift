@@ -1,12 +1,9 @@
-import Foundation
-import GRDB
+import SQLite
 
 /// A playlist: the user's own, a playlist file found in a source, a podcast feed, or a folder.
 /// File and user playlists keep their items; a folder's and a feed's items are its tracks.
-package struct LibraryPlaylist: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    package static let databaseTableName = "playlist"
-
-    package enum Kind: String, Codable, Sendable, CaseIterable {
+package struct LibraryPlaylist: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable, SQLiteConvertible {
         case user, file, feed, folder
     }
 
@@ -32,7 +29,28 @@ package struct LibraryPlaylist: Codable, Sendable, Equatable, FetchableRecord, M
         gone = false
     }
 
-    package mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+    /// Read from a `SELECT *` of the playlist table.
+    init(row: SQLiteRow) throws {
+        id = try row.get("id")
+        name = try row.get("name")
+        kind = try row.get("kind")
+        source = try row.get("source")
+        url = try row.get("url")
+        validator = try row.get("validator")
+        pinned = try row.get("pinned")
+        gone = try row.get("gone")
+    }
+
+    /// Adds it as a new row (under its `id`, when it has one) and takes the row's id.
+    mutating func insert(_ database: SQLiteConnection) throws {
+        try database.execute("INSERT INTO playlist (id, name, kind, source, url, validator, pinned, gone) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             [id, name, kind, source, url, validator, pinned, gone])
+        id = database.lastInsertedRowID
+    }
+
+    /// Writes every column of the row with its `id`.
+    func update(_ database: SQLiteConnection) throws {
+        try database.execute("UPDATE playlist SET name = ?, kind = ?, source = ?, url = ?, validator = ?, pinned = ?, gone = ? WHERE id = ?",
+                             [name, kind, source, url, validator, pinned, gone, id])
     }
 }

@@ -1,10 +1,8 @@
-import GRDB
+import SQLite
 
 /// One line of a file or user playlist: a location, which need not be a scanned track (a
 /// playlist may name a file on a server that is not a source).
-package struct LibraryPlaylistItem: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    package static let databaseTableName = "playlistItem"
-
+package struct LibraryPlaylistItem: Sendable, Equatable {
     package var playlist: Int64
     package var position: Int
     package var url: String
@@ -15,5 +13,17 @@ package struct LibraryPlaylistItem: Codable, Sendable, Equatable, FetchableRecor
         self.position = position
         self.url = url
         self.title = title
+    }
+
+    /// Read from a `SELECT *` of the playlistItem table.
+    init(row: SQLiteRow) throws {
+        playlist = try row.get("playlist")
+        position = try row.get("position")
+        url = try row.get("url")
+        title = try row.get("title")
+    }
+
+    func insert(_ database: SQLiteConnection) throws {
+        try database.execute("INSERT INTO playlistItem (playlist, position, url, title) VALUES (?, ?, ?, ?)", [playlist, position, url, title])
     }
 }

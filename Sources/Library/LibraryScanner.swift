@@ -1,5 +1,5 @@
 import Cache
-import Foundation
+import FoundationEssentials
 import Loader
 import Logging
 import Model
@@ -334,7 +334,7 @@ struct LibraryScanner {
                 guard item.url.isFileURL == file.location.isFile || !item.url.isFileURL else { continue }
                 kept.append(LibraryPlaylistItem(playlist: 0, position: kept.count, url: sources.location(of: item.url).uri, title: item.title))
             }
-            let name = (file.name as NSString).deletingPathExtension
+            let name = String(Self.splitExtension(file.name).stem)
             var playlist = LibraryPlaylist(name: name, kind: .file, source: source, url: key)
             playlist.validator = validator
             try store.savePlaylist(playlist, items: kept, mark: mark)
@@ -358,7 +358,14 @@ struct LibraryScanner {
     }
 
     private static func fileExtension(_ name: String) -> String {
-        (name as NSString).pathExtension.lowercased()
+        splitExtension(name).extension.lowercased()
+    }
+
+    /// A file name's stem and extension: what is before and after its last dot, unless that
+    /// dot begins the name (".m3u" is a stem alone).
+    private static func splitExtension(_ name: String) -> (stem: Substring, extension: Substring) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name[...], "") }
+        return (name[..<dot], name[name.index(after: dot)...])
     }
 
     /// A place below the source's root, for messages (never with the host, which may be private).

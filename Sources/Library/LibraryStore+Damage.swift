@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import Glibc
+import SQLite
 
 /// Telling a damaged database (a power loss on a bad disk, a filesystem crash, a hand edit) from
 /// one that is merely busy or unreadable: only damage makes the library set the file aside and
@@ -9,15 +9,14 @@ extension LibraryStore {
     /// or nil for any other failure (a full disk, a lock, a permission), which is not a reason to
     /// move the user's file.
     static func damage(_ error: any Error) -> String? {
-        guard let error = error as? DatabaseError,
-              error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB else { return nil }
-        return error.message ?? "\(error.resultCode)"
+        guard let error = error as? SQLiteError, error.isDamage else { return nil }
+        return error.message
     }
 
     /// Checks a newly opened database with `PRAGMA quick_check` (every page and index
     /// structurally, without cross-checking row contents: fast enough for each start).
-    static func check(_ database: DatabaseQueue, path: String) throws {
-        let problems = try database.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+    static func check(_ database: SQLiteConnection, path: String) throws {
+        let problems: [String] = try database.fetchValues("PRAGMA quick_check")
         guard problems != ["ok"] else { return }
         throw LibraryError.damaged(path: path, reason: problems.prefix(3).joined(separator: "; "))
     }
@@ -30,7 +29,7 @@ extension LibraryStore {
     static func damageOnDisk(at path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }  // gone or unreadable: SQLite says why when it matters
-        defer { Foundation.close(descriptor) }
+        defer { Glibc.close(descriptor) }
         var header = [UInt8](repeating: 0, count: 100)
         let count = pread(descriptor, &header, header.count, 0)
         var status = stat()

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import FoundationEssentials
+import SQLite
 
 /// What the CLI, MPRIS Playlists and the player ask of the library.
 extension LibraryStore {
@@ -12,81 +12,94 @@ extension LibraryStore {
     /// makes FTS5 merge the doclist of every word it starts first (`song* 0500* 001*` 9 ms, `song
     /// 0500 001*` 0.3 ms); the matches are a MATERIALIZED CTE, because SQLite otherwise flattens
     /// the subquery and sorts every match before the limit (35 ms for a word all tracks share);
-    /// and the query is tokenized on this connection (GRDB's `FTS5Pattern` opens two in-memory
-    /// databases per call for it, 1.5 ms).
+    /// and the query is split into words by the index's own tokenizer, on this connection.
     func search(_ text: String, limit: Int) throws -> [LibraryTrack] {
         try read { db in
-            let words = try db.makeTokenizer(.unicode61()).tokenize(query: text)
-                .filter { !$0.flags.contains(.colocated) }.map { "\"" + $0.token.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            let words = try db.tokens(of: text, tokenizer: LibrarySchema.searchTokenizer).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
             guard !words.isEmpty else { return [] }
             let pattern = words.joined(separator: " ") + "*"
-            return try LibraryTrack.fetchAll(db, sql: """
+            return try db.fetchAll("""
                 WITH hit AS MATERIALIZED (
                     SELECT track.* FROM trackSearch JOIN track ON track.id = trackSearch.rowid
                     WHERE trackSearch MATCH ? AND track.gone = 0 LIMIT ?)
                 SELECT * FROM hit ORDER BY artist COLLATE NOCASE, album, discNumber, trackNumber, url
-                """, arguments: [pattern, limit])
+                """, [pattern, limit], LibraryTrack.init(row:))
         }
     }
 
     func tracks(_ filter: TrackFilter, limit: Int, offset: Int = 0) throws -> [LibraryTrack] {
-        try read { db in
-            var request = LibraryTrack.all()
-            for (column, value) in [("artist", filter.artist), ("album", filter.album), ("title", filter.title)] {
-                if let value { request = request.filter(Column(column).like("%\(Self.escapeLike(value))%", escape: "\\")) }
-            }
-            if let source = filter.source { request = request.filter(Column("source") == source) }
-            if !filter.includeGone { request = request.filter(Column("gone") == false) }
-            return try request
-                .order(Column("artist").collating(.localizedCaseInsensitiveCompare), Column("album"), Column("discNumber"),
-                       Column("trackNumber"), Column("url"))
-                .limit(limit, offset: offset)
-                .fetchAll(db)
+        var conditions: [String] = [], arguments: [any SQLiteConvertible] = []
+        for (column, value) in [("artist", filter.artist), ("album", filter.album), ("title", filter.title)] {
+            guard let value else { continue }
+            conditions.append("\(column) LIKE ? ESCAPE '\\'")
+            arguments.append("%\(Self.escapeLike(value))%")
+        }
+        if let source = filter.source {
+            conditions.append("source = ?")
+            arguments.append(source)
+        }
+        if !filter.includeGone { conditions.append("gone = 0") }
+        let condition = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND ")) "
+        return try read { db in
+            try db.fetchAll("""
+                SELECT * FROM track \(condition)ORDER BY artist COLLATE \(LibraryCollation.name), album, discNumber, trackNumber, url
+                LIMIT ? OFFSET ?
+                """, arguments + [limit, offset], LibraryTrack.init(row:))
         }
     }
 
     private static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
     }
 
     func track(url: String) throws -> LibraryTrack? {
-        try read { try LibraryTrack.filter(Column("url") == url).fetchOne($0) }
+        try read { try $0.fetchOne("SELECT * FROM track WHERE url = ?", [url], LibraryTrack.init(row:)) }
     }
 
     /// The tracks with these urls, by url; asked for in batches SQLite's variable limit allows.
     func tracks(urls: [String]) throws -> [String: LibraryTrack] {
         try read { db in
             var found: [String: LibraryTrack] = [:]
-            for start in stride(from: 0, to: urls.count, by: 500) {
-                let batch = urls[start..<min(start + 500, urls.count)]
-                for track in try LibraryTrack.filter(batch.contains(Column("url"))).fetchAll(db) { found[track.url] = track }
+            for batch in Self.batches(urls) {
+                for track in try db.fetchAll("SELECT * FROM track WHERE url IN (\(Self.placeholders(batch.count)))", batch,
+                                             LibraryTrack.init(row:)) {
+                    found[track.url] = track
+                }
             }
             return found
         }
     }
 
+    /// Runs of at most 500 values: well under SQLite's limit of variables in one statement.
+    static func batches<Value>(_ values: [Value]) -> [[Value]] {
+        stride(from: 0, to: values.count, by: 500).map { Array(values[$0..<min($0 + 500, values.count)]) }
+    }
+
+    /// "?, ?, ?" for `count` values.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
     func track(id: Int64) throws -> LibraryTrack? {
-        try read { try LibraryTrack.fetchOne($0, key: id) }
+        try read { try $0.fetchOne("SELECT * FROM track WHERE id = ?", [id], LibraryTrack.init(row:)) }
     }
 
     // MARK: Playlists
 
     func playlists(includeGone: Bool = false) throws -> [PlaylistSummary] {
         try read { db in
-            var request = LibraryPlaylist.all()
-            if !includeGone { request = request.filter(Column("gone") == false) }
-            let playlists = try request.order(Column("kind"), Column("name"), Column("id")).fetchAll(db)
+            let playlists = try db.fetchAll("SELECT * FROM playlist \(includeGone ? "" : "WHERE gone = 0 ")ORDER BY kind, name, id", [],
+                                            LibraryPlaylist.init(row:))
             return try playlists.map { PlaylistSummary(playlist: $0, count: try Self.count(of: $0, db)) }
         }
     }
 
-    private static func count(of playlist: LibraryPlaylist, _ db: Database) throws -> Int {
+    private static func count(of playlist: LibraryPlaylist, _ db: SQLiteConnection) throws -> Int {
         switch playlist.kind {
         case .user, .file, .feed:
-            return try LibraryPlaylistItem.filter(Column("playlist") == playlist.id).fetchCount(db)
+            return try db.fetchValue("SELECT COUNT(*) FROM playlistItem WHERE playlist = ?", [playlist.id]) ?? 0
         case .folder:
-            return try LibraryTrack.filter(Column("folder") == playlist.url && Column("gone") == false).fetchCount(db)
+            return try db.fetchValue("SELECT COUNT(*) FROM track WHERE folder = ? AND gone = 0", [playlist.url]) ?? 0
         }
     }
 
@@ -94,8 +107,8 @@ extension LibraryStore {
     /// asked for by id.
     func playlist(_ reference: String) throws -> LibraryPlaylist {
         try read { db in
-            if let id = Int64(reference), let found = try LibraryPlaylist.fetchOne(db, key: id) { return found }
-            let named = try LibraryPlaylist.filter(Column("name") == reference).order(Column("kind") != "user").fetchAll(db)
+            if let id = Int64(reference), let found = try Self.playlist(id: id, db) { return found }
+            let named = try db.fetchAll("SELECT * FROM playlist WHERE name = ? ORDER BY kind != 'user'", [reference], LibraryPlaylist.init(row:))
             if let own = named.first(where: { $0.kind == .user }) { return own }
             guard let first = named.first else { throw LibraryError.noSuchPlaylist(reference) }
             guard named.count == 1 else {
@@ -105,33 +118,38 @@ extension LibraryStore {
         }
     }
 
+    private static func playlist(id: Int64, _ db: SQLiteConnection) throws -> LibraryPlaylist? {
+        try db.fetchOne("SELECT * FROM playlist WHERE id = ?", [id], LibraryPlaylist.init(row:))
+    }
+
     /// The tracks of a playlist in play order: a file's or the user's as listed, a feed's as
     /// its scan listed them (newest first), a folder's by disc and track number.
     func entries(of playlist: LibraryPlaylist) throws -> [PlaylistEntry] {
         try read { db in
             switch playlist.kind {
             case .user, .file, .feed:
-                let items = try LibraryPlaylistItem.filter(Column("playlist") == playlist.id).order(Column("position")).fetchAll(db)
-                let urls = items.map(\.url)
-                let known = Dictionary(try LibraryTrack.filter(urls.contains(Column("url"))).fetchAll(db).map { ($0.url, $0) },
-                                       uniquingKeysWith: { first, _ in first })
+                let items = try db.fetchAll("SELECT * FROM playlistItem WHERE playlist = ? ORDER BY position", [playlist.id],
+                                            LibraryPlaylistItem.init(row:))
+                let known = try tracks(urls: items.map(\.url))
                 return items.map { PlaylistEntry(url: $0.url, title: $0.title, track: known[$0.url]) }
             case .folder:
-                return try LibraryTrack.filter(Column("folder") == playlist.url && Column("gone") == false)
-                    .order(Column("discNumber"), Column("trackNumber"), Column("url")).fetchAll(db)
+                return try db.fetchAll("SELECT * FROM track WHERE folder = ? AND gone = 0 ORDER BY discNumber, trackNumber, url",
+                                       [playlist.url], LibraryTrack.init(row:))
                     .map { PlaylistEntry(url: $0.url, title: $0.title, track: $0) }
             }
         }
     }
 
     func createPlaylist(named name: String) throws -> LibraryPlaylist {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        var rest = name.trimmingPrefix(while: \.isWhitespace)
+        while rest.last?.isWhitespace == true { rest.removeLast() }
+        let trimmed = String(rest)
         guard !trimmed.isEmpty, trimmed.count <= 200, Int64(trimmed) == nil,
               !trimmed.contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw LibraryError.badPlaylistName("a playlist name is 1 to 200 characters on one line, and not only digits")
         }
         return try write { db in
-            if try LibraryPlaylist.filter(Column("kind") == "user" && Column("name") == trimmed).fetchCount(db) > 0 {
+            if try Self.userPlaylist(named: trimmed, db) {
                 throw LibraryError.badPlaylistName("you already have a playlist named '\(trimmed)'")
             }
             var playlist = LibraryPlaylist(name: trimmed, kind: .user)
@@ -144,11 +162,11 @@ extension LibraryStore {
     /// the file has them; a name already taken is left as it is.
     func restorePlaylist(_ saved: PlaylistMirror.Playlist) throws {
         try write { db in
-            guard try LibraryPlaylist.filter(Column("kind") == "user" && Column("name") == saved.name).fetchCount(db) == 0 else { return }
+            guard try !Self.userPlaylist(named: saved.name, db) else { return }
             var playlist = LibraryPlaylist(name: saved.name, kind: .user)
             playlist.pinned = saved.pinned
             // Under its old id, so a client's reference still means this playlist.
-            if let id = saved.id, try LibraryPlaylist.fetchOne(db, key: id) == nil { playlist.id = id }
+            if let id = saved.id, try Self.playlist(id: id, db) == nil { playlist.id = id }
             try playlist.insert(db)
             guard let id = playlist.id else { return }
             for (position, entry) in saved.entries.enumerated() {
@@ -157,23 +175,28 @@ extension LibraryStore {
         }
     }
 
-    /// The user's own playlists, to write as M3U files.
-    func userPlaylists() throws -> [LibraryPlaylist] {
-        try read { try LibraryPlaylist.filter(Column("kind") == "user").fetchAll($0) }
+    private static func userPlaylist(named name: String, _ db: SQLiteConnection) throws -> Bool {
+        try db.fetchValue("SELECT 1 FROM playlist WHERE kind = 'user' AND name = ?", [name]) as Int? != nil
     }
 
+    /// The user's own playlists, to write as M3U files.
+    func userPlaylists() throws -> [LibraryPlaylist] {
+        try read { try $0.fetchAll("SELECT * FROM playlist WHERE kind = 'user'", [], LibraryPlaylist.init(row:)) }
+    }
+
+    /// Deletes one of the user's playlists, and its items with it (their foreign key cascades).
     func deletePlaylist(_ playlist: LibraryPlaylist) throws {
         guard playlist.kind == .user else { throw LibraryError.notEditable(playlist.name) }
-        _ = try write { try LibraryPlaylist.deleteOne($0, key: playlist.id) }
+        try write { try $0.execute("DELETE FROM playlist WHERE id = ?", [playlist.id]) }
     }
 
     /// Appends locations to one of the user's playlists.
     func add(_ urls: [String], to playlist: LibraryPlaylist) throws {
         guard playlist.kind == .user, let id = playlist.id else { throw LibraryError.notEditable(playlist.name) }
         try write { db in
-            var position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM playlistItem WHERE playlist = ?", arguments: [id]) ?? -1) + 1
+            var position = (try db.fetchValue("SELECT MAX(position) FROM playlistItem WHERE playlist = ?", [id]) ?? -1) + 1
             for url in urls {
-                let title = try String.fetchOne(db, sql: "SELECT title FROM track WHERE url = ?", arguments: [url])
+                let title: String? = try db.fetchValue("SELECT title FROM track WHERE url = ?", [url])
                 try LibraryPlaylistItem(playlist: id, position: position, url: url, title: title).insert(db)
                 position += 1
             }
@@ -185,10 +208,13 @@ extension LibraryStore {
     func remove(_ urls: [String], from playlist: LibraryPlaylist) throws -> Int {
         guard playlist.kind == .user, let id = playlist.id else { throw LibraryError.notEditable(playlist.name) }
         return try write { db in
-            let removed = try LibraryPlaylistItem.filter(Column("playlist") == id && urls.contains(Column("url"))).deleteAll(db)
+            var removed = 0
+            for batch in Self.batches(urls) {
+                removed += try db.execute("DELETE FROM playlistItem WHERE playlist = ? AND url IN (\(Self.placeholders(batch.count)))", [id] + batch)
+            }
             // Positions stay dense, in order.
-            let rest = try LibraryPlaylistItem.filter(Column("playlist") == id).order(Column("position")).fetchAll(db)
-            try LibraryPlaylistItem.filter(Column("playlist") == id).deleteAll(db)
+            let rest = try db.fetchAll("SELECT * FROM playlistItem WHERE playlist = ? ORDER BY position", [id], LibraryPlaylistItem.init(row:))
+            try db.execute("DELETE FROM playlistItem WHERE playlist = ?", [id])
             for (position, var item) in rest.enumerated() {
                 item.position = position
                 try item.insert(db)
@@ -198,25 +224,27 @@ extension LibraryStore {
     }
 
     func setPinned(_ pinned: Bool, _ playlist: LibraryPlaylist) throws {
-        try write { try $0.execute(sql: "UPDATE playlist SET pinned = ? WHERE id = ?", arguments: [pinned, playlist.id]) }
+        try write { try $0.execute("UPDATE playlist SET pinned = ? WHERE id = ?", [pinned, playlist.id]) }
     }
 
     /// Where a long track was left, and whether it was heard to the end; nothing for a
     /// location the library does not know.
     func recordProgress(url: String, resumeAt: Double?, played: Bool) throws {
-        try write { try $0.execute(sql: "UPDATE track SET resumeAt = ?, played = ? WHERE url = ?", arguments: [resumeAt, played, url]) }
+        try write { try $0.execute("UPDATE track SET resumeAt = ?, played = ? WHERE url = ?", [resumeAt, played, url]) }
     }
 
     /// Marks tracks played (or not), from their start either way; returns how many it found.
     func setPlayed(_ played: Bool, ids: [Int64]) throws -> Int {
         try write { db in
-            try LibraryTrack.filter(keys: ids).updateAll(db, Column("played").set(to: played), Column("resumeAt").set(to: nil))
+            try Self.batches(ids).reduce(0) { found, batch in
+                try found + db.execute("UPDATE track SET played = ?, resumeAt = NULL WHERE id IN (\(Self.placeholders(batch.count)))", [played] + batch)
+            }
         }
     }
 
     /// Every location in a pinned playlist: kept whole in the cache, never evicted.
     func pinnedURLs() throws -> [String] {
-        let pinned = try read { try LibraryPlaylist.filter(Column("pinned") == true).fetchAll($0) }
+        let pinned = try read { try $0.fetchAll("SELECT * FROM playlist WHERE pinned = 1", [], LibraryPlaylist.init(row:)) }
         var urls: [String] = []
         for playlist in pinned { urls += try entries(of: playlist).map(\.url) }
         return urls
@@ -224,15 +252,17 @@ extension LibraryStore {
 
     func summary(sources: [String]) throws -> LibrarySummary {
         try read { db in
-            let tracks = try LibraryTrack.filter(Column("gone") == false).fetchCount(db)
-            let playlists = try LibraryPlaylist.filter(Column("gone") == false).fetchCount(db)
+            let tracks: Int = try db.fetchValue("SELECT COUNT(*) FROM track WHERE gone = 0") ?? 0
+            let playlists: Int = try db.fetchValue("SELECT COUNT(*) FROM playlist WHERE gone = 0") ?? 0
             let perSource = try sources.map { name -> LibrarySummary.Source in
-                let row = try Row.fetchOne(db, sql: "SELECT finished, problems FROM sourceScan WHERE source = ?", arguments: [name])
+                let scan = try db.fetchOne("SELECT finished, problems FROM sourceScan WHERE source = ?", [name]) { row in
+                    (finished: try row.get("finished") as Date?, problems: try row.get("problems") as String?)
+                }
                 return LibrarySummary.Source(
                     name: name,
-                    tracks: try LibraryTrack.filter(Column("source") == name && Column("gone") == false).fetchCount(db),
-                    gone: try LibraryTrack.filter(Column("source") == name && Column("gone") == true).fetchCount(db),
-                    lastScan: row?["finished"], problems: row?["problems"])
+                    tracks: try db.fetchValue("SELECT COUNT(*) FROM track WHERE source = ? AND gone = 0", [name]) ?? 0,
+                    gone: try db.fetchValue("SELECT COUNT(*) FROM track WHERE source = ? AND gone = 1", [name]) ?? 0,
+                    lastScan: scan?.finished, problems: scan?.problems)
             }
             return LibrarySummary(tracks: tracks, playlists: playlists, sources: perSource)
         }

@@ -1,20 +1,19 @@
 import Base
-import Foundation
-import GRDB
+import FoundationEssentials
+import Glibc
+import SQLite
 
-/// The library's SQLite database (GRDB): tracks, playlists and scan bookkeeping. Its calls block
-/// on disk I/O, so only `LibraryActor` uses it, on that actor's own thread.
+/// The library's SQLite database: tracks, playlists and scan bookkeeping. Its calls block on
+/// disk I/O, so only `LibraryActor` uses it, on that actor's own thread — the one thread its
+/// connection is ever used from.
 package final class LibraryStore {
     let path: String
-    private let database: DatabaseQueue
+    private let database: SQLiteConnection
     /// Made by this open (no tables before): the user's playlists are read back into it.
     let fresh: Bool
 
-    /// SQLite as loaded at run time, for `cloudplayerd --version` (asked of an in-memory
-    /// database: no file is touched).
-    package static var sqliteVersion: String? {
-        (try? DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") }).flatMap { $0 }.map { "SQLite \($0)" }
-    }
+    /// SQLite as loaded at run time, for `cloudplayerd --version`.
+    package static var sqliteVersion: String? { "SQLite \(SQLiteConnection.version)" }
 
     /// `$XDG_DATA_HOME/cloudplayerd/library.sqlite`.
     static var defaultFile: URL { XDGDirectories.data.appendingPathComponent("library.sqlite") }
@@ -33,50 +32,50 @@ package final class LibraryStore {
             // made meanwhile — a test's WebDAV folder served by another user — came out 0600 too.)
             let made = open(file.path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
             if made >= 0 { Glibc.close(made) }
-            var configuration = GRDB.Configuration()
-            configuration.busyMode = .timeout(5)
-            database = try DatabaseQueue(path: file.path, configuration: configuration)
+            database = try SQLiteConnection(path: file.path, busyTimeout: .seconds(5))
         } catch {
             if let damage = Self.damage(error) { throw .damaged(path: file.path, reason: damage) }
-            throw .cannotOpen(path: file.path, reason: Self.reason(error))
+            throw .cannotOpen(path: file.path, reason: "\(error)")
         }
         let migrator = LibrarySchema.migrator
         do {
             try Self.check(database, path: file.path)
-            fresh = try database.read { try !$0.tableExists("track") }
-            if try database.read({ try migrator.hasBeenSuperseded($0) }) { throw LibraryError.newerDatabase(path: file.path) }
+            fresh = try database.fetchValue("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'track'") as Int? == nil
+            if try migrator.isSuperseded(database) { throw LibraryError.newerDatabase(path: file.path) }
             // WAL, and a sync at checkpoints rather than at every commit: a scan commits a few
             // times per folder. Set only now, so a newer version's file is never touched. Its
             // -wal and -shm files take the database file's mode (0600).
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
+            try database.execute(script: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             try migrator.migrate(database)
+            try LibraryCollation.register(on: database)
         } catch let error as LibraryError {
+            database.close()
             throw error
         } catch {
+            database.close()
             if let damage = Self.damage(error) { throw .damaged(path: file.path, reason: damage) }
-            throw .cannotOpen(path: file.path, reason: Self.reason(error))
+            throw .cannotOpen(path: file.path, reason: "\(error)")
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        (error as? DatabaseError)?.message ?? "\(error)"
     }
 
     /// Closes the connection, so that nothing of it (a checkpoint, the deletion of its `-wal` at
     /// close) touches the files once they are moved aside and a new database has their names.
     func close() {
-        try? database.close()
+        database.close()
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.read(body)
+    /// Runs `body` in one read transaction: its queries see one state of the database. Inside
+    /// another transaction, in that one.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if database.isInTransaction { return try body(database) }
+        return try database.transaction(.deferred) { try body(database) }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try database.write(body)
+    /// Runs `body` in one write transaction: all of it is written, or none (it throws).
+    @discardableResult
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if database.isInTransaction { return try body(database) }
+        return try database.transaction(.immediate) { try body(database) }
     }
 
     // MARK: Scanning
@@ -84,11 +83,12 @@ package final class LibraryStore {
     /// Starts a scan of `source`: the mark its sightings carry.
     func beginScan(of source: String) throws -> Int64 {
         try write { db in
-            let mark = (try Int64.fetchOne(db, sql: "SELECT mark FROM sourceScan WHERE source = ?", arguments: [source]) ?? 0) + 1
-            try db.execute(sql: """
+            let last: Int64 = try db.fetchValue("SELECT mark FROM sourceScan WHERE source = ?", [source]) ?? 0
+            let mark = last + 1
+            try db.execute("""
                 INSERT INTO sourceScan (source, mark) VALUES (?, ?)
                 ON CONFLICT(source) DO UPDATE SET mark = excluded.mark
-                """, arguments: [source, mark])
+                """, [source, mark])
             return mark
         }
     }
@@ -96,7 +96,7 @@ package final class LibraryStore {
     /// The tracks known in `folder`, by URL: a rescan reads tags only of those that changed.
     func tracks(inFolder folder: String) throws -> [String: LibraryTrack] {
         try read { db in
-            let tracks = try LibraryTrack.filter(Column("folder") == folder).fetchAll(db)
+            let tracks = try db.fetchAll("SELECT * FROM track WHERE folder = ?", [folder], LibraryTrack.init(row:))
             return Dictionary(tracks.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -107,18 +107,17 @@ package final class LibraryStore {
     func save(_ read: [LibraryTrack], unchanged: [Int64], mark: Int64) throws {
         guard !read.isEmpty || !unchanged.isEmpty else { return }
         try write { db in
-            let sight = try db.cachedStatement(sql: "UPDATE track SET scanMark = ?, gone = 0 WHERE id = ?")
-            for id in unchanged { try sight.execute(arguments: [mark, id]) }
+            for id in unchanged { try db.execute("UPDATE track SET scanMark = ?, gone = 0 WHERE id = ?", [mark, id]) }
             for var track in read {
                 track.gone = false
-                if let id = try Int64.fetchOne(db, sql: "SELECT id FROM track WHERE url = ?", arguments: [track.url]) {
+                if let id = try db.fetchValue("SELECT id FROM track WHERE url = ?", [track.url]) as Int64? {
                     track.id = id
                     try track.update(db)
                 } else {
                     track.id = nil
                     try track.insert(db)
                 }
-                try db.execute(sql: "UPDATE track SET scanMark = ? WHERE url = ?", arguments: [mark, track.url])
+                try db.execute("UPDATE track SET scanMark = ? WHERE url = ?", [mark, track.url])
             }
         }
     }
@@ -128,7 +127,7 @@ package final class LibraryStore {
         try write { db in
             var playlist = playlist
             playlist.gone = false
-            if let url = playlist.url, let known = try LibraryPlaylist.filter(Column("url") == url).fetchOne(db) {
+            if let url = playlist.url, let known = try self.playlist(url: url) {
                 playlist.id = known.id
                 playlist.pinned = known.pinned
                 try playlist.update(db)
@@ -136,9 +135,9 @@ package final class LibraryStore {
                 try playlist.insert(db)
             }
             guard let id = playlist.id else { return }
-            try db.execute(sql: "UPDATE playlist SET scanMark = ? WHERE id = ?", arguments: [mark, id])
+            try db.execute("UPDATE playlist SET scanMark = ? WHERE id = ?", [mark, id])
             if let items {
-                try LibraryPlaylistItem.filter(Column("playlist") == id).deleteAll(db)
+                try db.execute("DELETE FROM playlistItem WHERE playlist = ?", [id])
                 for (position, item) in items.enumerated() {
                     try LibraryPlaylistItem(playlist: id, position: position, url: item.url, title: item.title).insert(db)
                 }
@@ -148,18 +147,18 @@ package final class LibraryStore {
 
     /// A playlist found earlier at `url`, to ask its server whether it changed.
     func playlist(url: String) throws -> LibraryPlaylist? {
-        try read { try LibraryPlaylist.filter(Column("url") == url).fetchOne($0) }
+        try read { try $0.fetchOne("SELECT * FROM playlist WHERE url = ?", [url], LibraryPlaylist.init(row:)) }
     }
 
     /// Keeps a playlist (unchanged on the server) as seen by this scan.
     func sight(playlist id: Int64, mark: Int64) throws {
-        try write { try $0.execute(sql: "UPDATE playlist SET scanMark = ?, gone = 0 WHERE id = ?", arguments: [mark, id]) }
+        try write { try $0.execute("UPDATE playlist SET scanMark = ?, gone = 0 WHERE id = ?", [mark, id]) }
     }
 
     /// Keeps the tracks of a folder or feed (unchanged on the server) as seen by this scan.
     func sightTracks(inFolder folder: String, mark: Int64) throws {
         // Tracks already gone stay gone: an unchanged feed does not bring back old episodes.
-        try write { try $0.execute(sql: "UPDATE track SET scanMark = ? WHERE folder = ? AND gone = 0", arguments: [mark, folder]) }
+        try write { try $0.execute("UPDATE track SET scanMark = ? WHERE folder = ? AND gone = 0", [mark, folder]) }
     }
 
     /// Ends a scan. When every folder was listed, what it did not see is marked gone; returns
@@ -168,14 +167,11 @@ package final class LibraryStore {
         try write { db in
             var gone = 0
             if complete {
-                try db.execute(sql: "UPDATE track SET gone = 1 WHERE source = ? AND scanMark != ? AND gone = 0",
-                               arguments: [source, mark])
-                gone = db.changesCount
-                try db.execute(sql: "UPDATE playlist SET gone = 1 WHERE source = ? AND scanMark != ? AND kind != 'user'",
-                               arguments: [source, mark])
+                gone = try db.execute("UPDATE track SET gone = 1 WHERE source = ? AND scanMark != ? AND gone = 0", [source, mark])
+                try db.execute("UPDATE playlist SET gone = 1 WHERE source = ? AND scanMark != ? AND kind != 'user'", [source, mark])
             }
-            try db.execute(sql: "UPDATE sourceScan SET finished = ?, folders = ?, problems = ? WHERE source = ?",
-                           arguments: [Date(), folders, problems.isEmpty ? nil : problems.joined(separator: "\n"), source])
+            try db.execute("UPDATE sourceScan SET finished = ?, folders = ?, problems = ? WHERE source = ?",
+                           [Date(), folders, problems.isEmpty ? String?.none : problems.joined(separator: "\n"), source])
             return gone
         }
     }

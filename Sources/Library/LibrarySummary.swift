@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Counts for `status` and `sources`.
 package struct LibrarySummary: Sendable, Equatable {

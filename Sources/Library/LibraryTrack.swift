@@ -1,13 +1,11 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 import Model
+import SQLite
 
 /// A track the library knows: where it is, what the server said of it (so a rescan can tell
 /// whether it changed) and what its tags say. `gone`: it was not found by the last scan of its
 /// source — kept (a playlist may name it) but shown as gone, never silently.
-package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    package static let databaseTableName = "track"
-
+package struct LibraryTrack: Sendable, Equatable {
     package var id: Int64?
     package var url: String
     /// The `[[source]]` it was found in.
@@ -50,39 +48,58 @@ package struct LibraryTrack: Codable, Sendable, Equatable, FetchableRecord, Muta
         gone = false
     }
 
-    /// Read column by column (a value of the wrong type throws, as with `Decodable`): GRDB's
-    /// `Decodable` path was most of a 50-track search answer's time (perf on `bench/library`).
-    package init(row: Row) throws {
-        id = try row.decode(forColumn: "id")
-        url = try row.decode(forColumn: "url")
-        source = try row.decode(forColumn: "source")
-        folder = try row.decode(forColumn: "folder")
-        size = try row.decode(forColumn: "size")
-        validator = try row.decode(forColumn: "validator")
-        title = try row.decode(forColumn: "title")
-        artist = try row.decode(forColumn: "artist")
-        album = try row.decode(forColumn: "album")
-        albumArtist = try row.decode(forColumn: "albumArtist")
-        genre = try row.decode(forColumn: "genre")
-        trackNumber = try row.decode(forColumn: "trackNumber")
-        discNumber = try row.decode(forColumn: "discNumber")
-        year = try row.decode(forColumn: "year")
-        trackGain = try row.decode(forColumn: "trackGain")
-        trackPeak = try row.decode(forColumn: "trackPeak")
-        albumGain = try row.decode(forColumn: "albumGain")
-        albumPeak = try row.decode(forColumn: "albumPeak")
-        resumeAt = try row.decode(forColumn: "resumeAt")
-        played = try row.decode(forColumn: "played")
-        duration = try row.decode(forColumn: "duration")
-        codec = try row.decode(forColumn: "codec")
-        artPath = try row.decode(forColumn: "artPath")
-        published = try row.decode(forColumn: "published")
-        gone = try row.decode(forColumn: "gone")
-        problem = try row.decode(forColumn: "problem")
+    /// Read column by column from a `SELECT *` of the track table (a value of the wrong type
+    /// throws).
+    init(row: SQLiteRow) throws {
+        id = try row.get("id")
+        url = try row.get("url")
+        source = try row.get("source")
+        folder = try row.get("folder")
+        size = try row.get("size")
+        validator = try row.get("validator")
+        title = try row.get("title")
+        artist = try row.get("artist")
+        album = try row.get("album")
+        albumArtist = try row.get("albumArtist")
+        genre = try row.get("genre")
+        trackNumber = try row.get("trackNumber")
+        discNumber = try row.get("discNumber")
+        year = try row.get("year")
+        trackGain = try row.get("trackGain")
+        trackPeak = try row.get("trackPeak")
+        albumGain = try row.get("albumGain")
+        albumPeak = try row.get("albumPeak")
+        resumeAt = try row.get("resumeAt")
+        played = try row.get("played")
+        duration = try row.get("duration")
+        codec = try row.get("codec")
+        artPath = try row.get("artPath")
+        published = try row.get("published")
+        gone = try row.get("gone")
+        problem = try row.get("problem")
     }
 
-    package mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+    /// The columns a track is written to, in the order of `values` (`scanMark` is the scan's).
+    private static let columns = ["id", "url", "source", "folder", "size", "validator", "title", "artist", "album", "albumArtist",
+                                  "genre", "trackNumber", "discNumber", "year", "trackGain", "trackPeak", "albumGain", "albumPeak",
+                                  "resumeAt", "played", "duration", "codec", "artPath", "published", "gone", "problem"]
+    private static let insertSQL = "INSERT INTO track (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    private static let updateSQL = "UPDATE track SET \(columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+
+    private var values: [any SQLiteConvertible] {
+        [id, url, source, folder, size, validator, title, artist, album, albumArtist, genre, trackNumber, discNumber, year,
+         trackGain, trackPeak, albumGain, albumPeak, resumeAt, played, duration, codec, artPath, published, gone, problem]
+    }
+
+    /// Adds it as a new row (under its `id`, when it has one) and takes the row's id.
+    mutating func insert(_ database: SQLiteConnection) throws {
+        try database.execute(Self.insertSQL, values)
+        id = database.lastInsertedRowID
+    }
+
+    /// Writes every column of the row with its `id`.
+    func update(_ database: SQLiteConnection) throws {
+        try database.execute(Self.updateSQL, Array(values.dropFirst()) + [id])
     }
 
     /// Its tags (without a picture: art is a file, `artPath`).

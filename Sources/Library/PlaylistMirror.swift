@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The user's own playlists kept also as M3U files in `playlists/` beside the library database
 /// (`$XDG_DATA_HOME/cloudplayerd/playlists/`). They are the one part of the library a scan

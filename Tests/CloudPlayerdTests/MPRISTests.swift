@@ -141,7 +141,11 @@ struct MPRISTests {
         // TrackRemoved per entry.
         #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["queue", "clear"]).status == 0)
         _ = try await eventually("Stopped") { try await playerctl(bus, "status") }
-        try await Task.sleep(for: .milliseconds(200))  // let the last signals reach the monitor
+        // The last signals reach the monitor after playerctl saw their change: wait for them.
+        _ = try await eventually("seen") {
+            let so = monitor.outputSoFar()
+            return so.contains("member=TrackListReplaced") && so.contains("string \"Stopped\"") ? "seen" : ""
+        }
         monitor.signal(SIGTERM)
         let signals = await monitor.wait().stdout.components(separatedBy: "signal time=")
 
@@ -363,14 +367,19 @@ struct MPRISTests {
                                       environment: bus.environment)
         let monitor = try ChildProcess("gdbus", ["monitor", "--address", bus.address, "--dest", Self.name,
                                                  "--object-path", Self.path], environment: bus.environment)
-        try await Task.sleep(for: .milliseconds(300))  // both subscribed before anything changes
+        // Both subscribed before anything changes: playerctl prints the player's state as it
+        // starts following; gdbus names the owner once its match rule is in place (it asks after
+        // subscribing, on the same connection).
+        _ = try await eventually("subscribed") {
+            !follow.outputSoFar().isEmpty && monitor.outputSoFar().contains("is owned by") ? "subscribed" : ""
+        }
         try await loopTrack(bus)
         _ = try await playerctl(bus, "open", try await Fixtures.shared.url(.vbrMP3).absoluteString)
         _ = try await eventually("Vbr Title") { try await playerctl(bus, "metadata", "title") }
         _ = try await playerctl(bus, "pause")
         _ = try await eventually("Paused") { try await playerctl(bus, "status") }
         var followed = ""
-        for _ in 0..<100 where !followed.contains("Paused Vbr Title") {
+        for _ in 0..<400 where !followed.contains("Paused Vbr Title") {
             followed = follow.outputSoFar()
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -378,6 +387,7 @@ struct MPRISTests {
         #expect(followed.contains("Paused Vbr Title"))
         follow.signal(SIGTERM)
         _ = await follow.wait()
+        _ = try await eventually("seen") { monitor.outputSoFar().contains("'PlaybackStatus': <'Paused'>") ? "seen" : "" }
         monitor.signal(SIGTERM)
         let seen = await monitor.wait().stdout
         #expect(seen.contains("'PlaybackStatus': <'Playing'>"))

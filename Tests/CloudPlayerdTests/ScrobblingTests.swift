@@ -139,7 +139,7 @@ import TestSupport
     func offlineListensSurviveACrash() async throws {
         let service = try await ListenBrainzTestServer(tokens: [Self.token: "alice"])
         // Nothing listens on this port: connections are refused, as offline.
-        let nowhere = URL(string: "http://127.0.0.1:\(try WebDAVTestServer.freePort())")!
+        let nowhere = URL(string: "http://127.0.0.1:\(try ServerProcess.freePort())")!
         var rig = try await Rig.start(url: nowhere)
         try await rig.play([.vbrMP3, .opus])
         #expect(try await eventually { rig.journal.count == 2 })

@@ -12,12 +12,12 @@ import TestSupport
     /// Runs `cloudplayerd play` of `file` into a new sink of `server`, calls `interrupt` once the
     /// player is under way, and returns the recording and what `play` printed.
     private func play(_ arguments: [String], into server: PulseTestServer,
-                      interrupt: (ChildProcess) async throws -> Void) async throws -> (PCMAudio, ProcessResult) {
+                      interrupt: (ChildProcess, TestSink) async throws -> Void) async throws -> (PCMAudio, ProcessResult) {
         let sink = try await server.makeSink()
         let player = try ChildProcess(BuiltProducts.cloudplayerd,
                                       ["play", "--no-mpris", "--output", "pulse:\(sink.name)"] + arguments,
                                       environment: ["PULSE_SERVER": sink.server])
-        try await interrupt(player)
+        try await interrupt(player, sink)
         let result = await player.wait()
         return (try await sink.finish(), result)
     }
@@ -39,8 +39,8 @@ import TestSupport
         // The run's length cannot show the freeze (7.0 s, not 8, for this 6 s track and a 2 s
         // freeze: a thawed null sink renders some of the time it missed at once), so that it
         // reached the server's processes is checked instead.
-        let (recording, result) = try await play([file.path], into: server) { _ in
-            try await Task.sleep(for: .seconds(2))
+        let (recording, result) = try await play([file.path], into: server) { _, sink in
+            try await sink.waitForAudio(seconds: 2)
             #expect(await server.freeze(true) > 0, "the freeze reached no process of the server")
             try await Task.sleep(for: .seconds(2))
             await server.freeze(false)
@@ -60,7 +60,7 @@ import TestSupport
         rig.proxy.setRate(bytesPerSecond: origin.count / 8)
         rig.proxy.inject(.reset(afterBytes: 40_000))
         let (recording, result) = try await play(["--log-level", "notice", "--config", try rig.configFile(readTimeout: 1),
-                                                  rig.url(.vbrMP3).absoluteString], into: PulseTestServer.shared) { _ in }
+                                                  rig.url(.vbrMP3).absoluteString], into: PulseTestServer.shared) { _, _ in }
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("resuming"), "no interruption was noticed: \(result.stderr)")
         // Resumed from the last byte: no two requests for the same bytes.
@@ -80,9 +80,8 @@ import TestSupport
         // Retries enough for the freeze: a server silent for good is given up on after them.
         let config = try rig.configFile(readTimeout: 1, retries: 12)
         let (recording, result) = try await play(["--log-level", "notice", "--config", config, rig.url(.longMP3).absoluteString],
-                                                 into: PulseTestServer.shared) { player in
-            try await waitFor { player.outputSoFar().contains("Playing") }
-            try await Task.sleep(for: .seconds(1))
+                                                 into: PulseTestServer.shared) { player, sink in
+            try await sink.waitForAudio(seconds: 1)
             rig.server.freeze(true)
             // Frozen until the loader noticed (what the loopback's buffers held is played
             // first), and two read timeouts more.

@@ -110,8 +110,7 @@ import TestSupport
         let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", file.path],
                                       environment: ["PULSE_SERVER": address])
         defer { player.signal(SIGTERM) }
-        _ = try await poll({ player.outputSoFar() }, until: { $0.contains("Playing") })
-        try await Task.sleep(for: .seconds(2))
+        try await firstSink.waitForAudio(seconds: 2)
         await server.stop()
         _ = try? await firstSink.finish()
         let complaint = try await poll({ player.errorSoFar() }, until: { $0.contains("waiting for it to come back") })
@@ -120,7 +119,7 @@ import TestSupport
         let sink = try await server.makeSink()
         let said = try await poll({ player.outputSoFar() }, until: { $0.contains("The sound server is back") })
         #expect(said.contains("The sound server is back"), "stdout: \(said)")
-        try await Task.sleep(for: .seconds(2))
+        try await sink.waitForAudio(seconds: 2)
         player.signal(SIGTERM)
         let result = await player.wait()
         let recording = try await sink.finish()

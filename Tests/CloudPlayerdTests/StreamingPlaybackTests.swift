@@ -155,7 +155,7 @@ import TestSupport
         let opened = try await bus.run("playerctl", ["-p", "cloudplayerd", "open", url])
         #expect(opened.status == 0, "\(opened.stderr)")
         var status = ""
-        for _ in 0..<100 where status != "Playing" {
+        for _ in 0..<600 where status != "Playing" {
             status = try await bus.run("playerctl", ["-p", "cloudplayerd", "status"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             try await Task.sleep(for: .milliseconds(50))
         }

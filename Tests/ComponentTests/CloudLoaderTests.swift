@@ -106,7 +106,7 @@ struct CloudLoaderTests {
         let cached = try await second.open(rig.url(.longMP3))
         #expect(try await readAll(cached) == old, "the copy being read stays one whole version")
         // The PROPFIND that finds it outdated runs beside the read; wait for its verdict.
-        for _ in 0..<400 where await second.isCached(rig.url(.longMP3)) {
+        for _ in 0..<2400 where await second.isCached(rig.url(.longMP3)) {
             try await Task.sleep(for: .milliseconds(25))
         }
         #expect(!(await second.isCached(rig.url(.longMP3))), "the outdated copy is no longer counted as cached")
@@ -142,7 +142,7 @@ struct CloudLoaderTests {
             // The rest of the file, and the head the first request brings (64 KiB).
             #expect(rig.proxy.bodyBytesSent <= origin.count - from + 65536, "sent \(rig.proxy.bodyBytesSent) of \(origin.count)")
         } else {
-            for _ in 0..<400 where !(await loader.isCached(rig.url(.longMP3))) {
+            for _ in 0..<1200 where !(await loader.isCached(rig.url(.longMP3))) {
                 try await Task.sleep(for: .milliseconds(50))
             }
             await loader.shutdown()
@@ -412,9 +412,10 @@ struct CloudLoaderTests {
         let loader = try loader(rig)
         let origin = try rig.origin(.longMP3)
         await loader.prefetch(rig.url(.longMP3))
-        // The prefetch finishes on its own; wait until its bytes are recorded.
+        // The prefetch finishes on its own; wait until its bytes are recorded (a minute: a bound
+        // only a prefetch that never ends reaches).
         var recorded: Int64 = 0
-        for _ in 0..<200 where recorded < RemoteResource.prefetchHead + RemoteResource.prefetchTail {
+        for _ in 0..<2400 where recorded < RemoteResource.prefetchHead + RemoteResource.prefetchTail {
             try await Task.sleep(for: .milliseconds(25))
             recorded = rig.cache.entries.first?.recordedBytes ?? 0
         }

@@ -31,7 +31,7 @@ struct PlayerStreamingTests {
         }
         rig.proxy.setRate(bytesPerSecond: nil)
         // Read-ahead completes the file while it plays.
-        for _ in 0..<400 where !(await loader.isCached(rig.url(file))) {
+        for _ in 0..<1200 where !(await loader.isCached(rig.url(file))) {
             try await Task.sleep(for: .milliseconds(50))
         }
         await player.shutdown()

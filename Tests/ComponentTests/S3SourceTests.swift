@@ -270,7 +270,7 @@ struct S3SourceTests {
         _ = try? await skewed.open(TrackLocation(source: "s3", key: "c.mp3"))
         await skewed.shutdown()
         // The proxy logs an exchange when it has passed the answer on: the retry's may come a moment later.
-        for _ in 0..<200 where rig.proxy.log.filter({ $0.path.hasSuffix("/c.mp3") }).count < 2 {
+        for _ in 0..<1200 where rig.proxy.log.filter({ $0.path.hasSuffix("/c.mp3") }).count < 2 {
             try await Task.sleep(for: .milliseconds(50))
         }
         signed = rig.proxy.log.filter { $0.path.hasSuffix("/c.mp3") }.compactMap(\.authorization)

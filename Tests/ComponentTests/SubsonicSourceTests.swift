@@ -168,7 +168,7 @@ struct SubsonicSourceTests {
         _ = try await events.next("the end of the queue") { if case .queueFinished = $0.change { true } else { false } }
         // Reported without holding up playback: the second call may still be on its way.
         var scrobbles: [FaultProxy.Exchange] = []
-        for _ in 0..<100 {
+        for _ in 0..<600 {
             scrobbles = await rig.proxy.settledLog().filter { $0.path.contains("/rest/scrobble") }
             if scrobbles.count >= 2 { break }
             try await Task.sleep(for: .milliseconds(50))

@@ -24,7 +24,6 @@ import Testing
         "NIOHTTP1": ["NIOHTTP1"],
         "NIOPosix": ["NIOPosix"],
         "NIOSSL": ["NIOSSL"],
-        "GRDB": ["GRDB"],
         "Crypto": ["Crypto"],
         "ServiceLifecycle": ["ServiceLifecycle"],
         "UnixSignals": ["UnixSignals"],

@@ -102,6 +102,9 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// The process has ended (and been reaped).
+    public var hasEnded: Bool { reaped.flag.withLock { $0 } }
+
     /// Waits for the process to end and returns what it printed.
     public func wait() async -> ProcessResult {
         let (raw, ended) = await exit.value

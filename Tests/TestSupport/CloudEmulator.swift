@@ -15,23 +15,12 @@ public final class CloudEmulator: Sendable {
     public init(script: String, folderName: String, arguments: (_ api: Int, _ second: Int) throws -> [String]) async throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("CloudEmulators/\(script)").path
-        folder = try Fixtures.shared.scratchDirectory().appendingPathComponent(folderName)
+        let folder = try Fixtures.shared.scratchDirectory().appendingPathComponent(folderName)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var said = ""
-        for _ in 0..<5 {
-            let api = try WebDAVTestServer.freePort(), second = try WebDAVTestServer.freePort()
-            let server = try ServerProcess(script, command: #"python3 "$@""#, arguments: [path, "--root", folder.path] + (try arguments(api, second)))
-            do {
-                try await WebDAVTestServer.waitForListener(port: api) { "the emulator did not come up: \(server.errorSoFar())" }
-                try await WebDAVTestServer.waitForListener(port: second) { "the emulator did not come up: \(server.errorSoFar())" }
-                (apiPort, secondPort, process) = (api, second, server)
-                return
-            } catch {
-                said = "\(error)"
-                await server.stop()
-            }
+        let (ports, server) = try await ServerProcess.onOwnPorts(script, count: 2) { ports in
+            try ServerProcess(script, command: #"python3 "$@""#, arguments: [path, "--root", folder.path] + (try arguments(ports[0], ports[1])))
         }
-        throw TestSupportError(said)
+        (self.folder, apiPort, secondPort, process) = (folder, ports[0], ports[1], server)
     }
 
     public var apiURL: URL { URL(string: "http://127.0.0.1:\(apiPort)")! }

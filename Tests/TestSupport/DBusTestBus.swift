@@ -33,7 +33,7 @@ public final class DBusTestBus: Sendable {
         daemon = try ServerProcess("dbus-server", command: #"dbus-daemon --nofork --config-file="$1""#,
                                    arguments: [configuration.path])
         address = "unix:path=\(socket)"
-        for _ in 0..<200 {
+        for _ in 0..<2400 {
             if let result = try? await ChildProcess.run("busctl", ["--address=\(address)", "list"]), result.status == 0 {
                 return
             }
@@ -50,8 +50,9 @@ public final class DBusTestBus: Sendable {
         try await ChildProcess.run(executable, arguments, environment: environment)
     }
 
-    /// Waits until `name` is owned on the bus (true) or `attempts` polls went by (false).
-    public func waitForName(_ name: String, present: Bool = true, attempts: Int = 200) async throws -> Bool {
+    /// Waits until `name` is owned on the bus (true) or `attempts` polls went by (false): by
+    /// default about a minute or more, a bound only a daemon that never gets there reaches.
+    public func waitForName(_ name: String, present: Bool = true, attempts: Int = 1200) async throws -> Bool {
         for _ in 0..<attempts {
             let listing = try await run("busctl", ["--address=\(address)", "list", "--acquired"])
             if listing.stdout.contains(name + " ") == present { return true }

@@ -18,7 +18,7 @@ public final class DropboxTestServer: EmulatedCloud {
 
     public init() async throws {
         let token = "sl.permanent-\(UUID().uuidString.prefix(12))", clientID = clientID
-        let redirectPort = try WebDAVTestServer.freePort()
+        let redirectPort = try ServerProcess.freePort()
         self.token = token
         self.redirectPort = redirectPort
         emulator = try await CloudEmulator(script: "dropbox.py", folderName: "files") { api, content in

@@ -180,10 +180,10 @@ public final class FaultProxy: @unchecked Sendable {
         startAccepting(fd)
     }
 
-    /// The log once no request is being served (at most 5 s from now): an exchange is logged as
-    /// the proxy finishes relaying it, which may be just after its client read the answer.
+    /// The log once no request is being served (at most a minute from now): an exchange is logged
+    /// as the proxy finishes relaying it, which may be just after its client read the answer.
     public func settledLog() async -> [Exchange] {
-        for _ in 0..<100 where state.withLock({ open > 0 }) {
+        for _ in 0..<1200 where state.withLock({ open > 0 }) {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return log

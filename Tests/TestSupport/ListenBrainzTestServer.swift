@@ -32,7 +32,7 @@ public final class ListenBrainzTestServer: Sendable {
         let portFile = try ScratchSpace.directory().appendingPathComponent("port")
         process = try ServerProcess("listenbrainz", command: #"python3 "$@""#,
                                     arguments: [Self.script.path, portFile.path] + tokens.map { "\($0.key)=\($0.value)" })
-        for _ in 0..<400 {
+        for _ in 0..<2400 {
             if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) {
                 port = number
                 return

@@ -14,11 +14,14 @@ public actor PulseTestServer {
 
         public var description: String { rawValue }
 
-        /// The most audio one dropout of this server may replace with silence, in frames. Our
-        /// PulseAudio's null sink has never lost a frame; PipeWire's graph, starved of CPU
-        /// (no realtime priority in a test, two cores, compilers beside it), misses a cycle now
-        /// and then and fills it with silence — 128 frames seen, bounded by a quantum (1024
-        /// here), and the bound allows two.
+        /// The most audio one dropout of this server may replace with silence, in frames, and
+        /// the longest silence it may put between two frames of a stream without losing any. Our
+        /// PulseAudio's null sink has never done either; PipeWire's graph, starved of CPU (no
+        /// realtime priority in a test, two cores, compilers beside it), misses a cycle now and
+        /// then — for the sink, whose cycle it fills with silence (a loss: 128 and 512 frames
+        /// seen), or for one stream, which then goes on a cycle later from where it was (a wait:
+        /// 512 frames seen with `pacat` alone, its 2 s buffer full). Each is bounded by a quantum
+        /// (1024 here), and the bound allows two.
         public var dropoutBound: Int {
             switch self {
             case .pulseaudio: 0
@@ -93,7 +96,7 @@ public actor PulseTestServer {
             candidate = "unix:\(directory.path)/pulse/native"
             try await startPipeWire(in: directory)
         }
-        for _ in 0..<200 {
+        for _ in 0..<1200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
                 return candidate
             }
@@ -122,7 +125,7 @@ public actor PulseTestServer {
                                      arguments: [directory.appendingPathComponent("pipewire.log").path], environment: environment)
         processes = [core]
         // The clients below connect to the core's socket: wait for it.
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("pipewire-0").path) {
+        for _ in 0..<2400 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("pipewire-0").path) {
             try await Task.sleep(for: .milliseconds(50))
         }
         for name in ["wireplumber", "pipewire-pulse"] {
@@ -152,6 +155,11 @@ public actor PulseTestServer {
 
 /// One null sink: a silent stream keeps its clock running (an idle null sink stalls a new
 /// stream), and `parec` records its monitor into a file.
+///
+/// What the sink plays reaches the file later — through the monitor, the server's buffer for
+/// the recording and parec — and on a loaded machine much later. So the recording is judged by
+/// what the file holds (`waitForAudio`), and `finish` stops parec only once the file holds the
+/// sink's silence after the audio.
 public final class TestSink: Sendable {
     public let server: String
     public let name: String
@@ -159,6 +167,7 @@ public final class TestSink: Sendable {
     public let channels: Int
     private let module: String
     private let capture: URL
+    private let frameBytes: Int
     private let keeper: ChildProcess
     private let recorder: ChildProcess
 
@@ -169,6 +178,7 @@ public final class TestSink: Sendable {
         self.module = module
         self.sampleRate = sampleRate
         self.channels = channels
+        frameBytes = channels * (format == "s32le" ? 4 : 2)
         capture = try Fixtures.shared.scratchDirectory().appendingPathComponent("capture.raw")
         let format = ["--raw", "--format=\(format)", "--rate=\(sampleRate)", "--channels=\(channels)"]
             + (channelMap.map { ["--channel-map=\($0)"] } ?? [])
@@ -177,46 +187,81 @@ public final class TestSink: Sendable {
         // A short fragment: parec otherwise holds up to 2 s on PipeWire, lost when it is stopped.
         recorder = try ChildProcess("parec", ["-s", server, "-d", "\(name).monitor", "--latency-msec=50"] + format + [capture.path])
         // Recording has begun once the keeper's silence reaches the file.
-        for _ in 0..<200 {
-            let size = (try? FileManager.default.attributesOfItem(atPath: capture.path)[.size] as? Int) ?? 0
-            if size > 0 { return }
+        var recorded = SinkCapture(file: capture, frameBytes: frameBytes)
+        for _ in 0..<Self.patience where recorded.frames == 0 {
             try await Task.sleep(for: .milliseconds(50))
+            recorded.readOn()
         }
-        throw TestSupportError("parec recorded nothing from \(name).monitor")
+        if recorded.frames == 0 { throw TestSupportError("parec recorded nothing from \(name).monitor") }
     }
 
-    /// Stops recording and returns everything the sink played (an `s16le` sink).
+    /// Polls of 50 ms in two minutes: a bound only a recorder that is stuck reaches.
+    private static let patience = 2400
+
+    /// Waits until the recording holds `seconds` of audible frames (of whatever played here):
+    /// the sign that a stream plays on this sink, whenever its sound reaches the file.
+    public func waitForAudio(seconds: Double) async throws {
+        var recorded = SinkCapture(file: capture, frameBytes: frameBytes)
+        let wanted = Int(seconds * Double(sampleRate))
+        for _ in 0..<Self.patience {
+            recorded.readOn()
+            if recorded.audibleFrames >= wanted { return }
+            if recorder.hasEnded { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError("\(name) recorded \(recorded.audibleFrames) audible frames, not \(wanted)")
+    }
+
+    /// Once whatever played here has ended: stops recording when the recording holds it all, and
+    /// returns everything the sink played (an `s16le` sink).
     public func finish() async throws -> PCMAudio {
-        try await stop()
+        try await stop(settled: true)
         return try PCMAudio(rawFile: capture, sampleRate: sampleRate, channels: channels)
     }
 
-    /// Stops recording and returns every sample the sink played (an `s32le` sink).
+    /// `finish` for an `s32le` sink: every sample the sink played.
     public func finishWide() async throws -> [Int32] {
-        try await stop()
+        try await stop(settled: true)
         let bytes = try Data(contentsOf: capture)
         return bytes.withUnsafeBytes { Array($0.bindMemory(to: Int32.self)) }  // little-endian here
     }
 
-    /// Stops recording and returns what the sink played until now; the sink stays, and
-    /// `finish` later returns the same.
-    public func stopRecording() async throws -> PCMAudio {
-        try await endRecording()
+    /// The sink taken away while a stream plays on it (a DAC unplugged): stops recording at
+    /// once and returns what reached the file; the stream moves elsewhere.
+    public func unplug() async throws -> PCMAudio {
+        try await stop(settled: false)
         return try PCMAudio(rawFile: capture, sampleRate: sampleRate, channels: channels)
     }
 
-    private func endRecording() async throws {
-        // What the sink played last is still on its way to parec (one fragment, and PipeWire's
-        // monitor a cycle behind): stopped at once, it lost the last 8 ms of a track.
-        try await Task.sleep(for: .milliseconds(300))
-        recorder.signal(SIGTERM)
-        _ = await recorder.wait()
+    /// Waits until the recording holds what the sink played until now. Data reaches the file in
+    /// the order it was played: once the file grew by `settle` frames after this call and ends
+    /// in `settle` silent frames after the last audible one, what was on its way (far less than
+    /// that, but for a recorder starved of CPU) has arrived, and the audio's end with it. Ends
+    /// early when the recorder has ended (its server went away).
+    private func settle() async throws {
+        let settle = sampleRate / 2
+        var recorded = SinkCapture(file: capture, frameBytes: frameBytes)
+        recorded.readOn()
+        let start = recorded.frames
+        for _ in 0..<Self.patience {
+            if recorder.hasEnded { return }
+            recorded.readOn()
+            if recorded.frames - start >= settle && recorded.trailingSilence >= settle { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError("\(name): the recording never ended in silence (\(recorded.frames) frames, audible until \(recorded.audibleEnd))")
     }
 
-    private func stop() async throws {
-        try await endRecording()
+    private func stop(settled: Bool) async throws {
+        var failure: (any Error)?
+        if settled {
+            do { try await settle() } catch { failure = error }
+        }
+        recorder.signal(SIGTERM)
+        _ = await recorder.wait()
         keeper.signal(SIGTERM)
         _ = await keeper.wait()
         _ = try? await ChildProcess.run("pactl", ["-s", server, "unload-module", module])
+        if let failure { throw failure }
     }
 }

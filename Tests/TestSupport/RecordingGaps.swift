@@ -6,8 +6,14 @@
 public struct RecordingGaps: Sendable, CustomStringConvertible {
     /// Frames of reference audio lost, one entry per stretch that replaced some.
     public var lost: [Int] = []
-    /// Runs of silence that lost nothing.
-    public var waits = 0
+    /// Runs of silence that lost nothing, in frames, one entry per run.
+    public var waited: [Int] = []
+
+    /// How many runs of silence lost nothing.
+    public var waits: Int { waited.count }
+
+    /// The longest run of silence that lost nothing.
+    public var longestWait: Int { waited.max() ?? 0 }
 
     /// The longest stretch of audio one silence took.
     public var longestLoss: Int { lost.max() ?? 0 }
@@ -15,7 +21,7 @@ public struct RecordingGaps: Sendable, CustomStringConvertible {
     /// All the audio lost.
     public var totalLoss: Int { lost.reduce(0, +) }
 
-    public var description: String { "\(waits) waits, losses of \(lost) frames" }
+    public var description: String { "waits of \(waited) frames, losses of \(lost) frames" }
 }
 
 extension PCMAudio {
@@ -61,7 +67,7 @@ extension PCMAudio {
             guard let skipped = (0...min(length + damage, played.frameCount - j)).first(where: { matches(end, j + $0) }) else {
                 throw wrong("after \(length) frames of silence, audio from elsewhere")
             }
-            if skipped > 0 { gaps.lost.append(skipped) } else { gaps.waits += 1 }
+            if skipped > 0 { gaps.lost.append(skipped) } else { gaps.waited.append(length) }
             i = end
             j += skipped
         }

@@ -29,24 +29,13 @@ public final class S3TestServer: Sendable {
         secretAccessKey = keys[1]
     }
 
-    /// moto on a free port — its own: a port found free may be taken by another server starting
-    /// at the same moment (tests run in parallel), so it counts as ours only once moto says it
-    /// runs on it, and another port is tried when moto finds it in use.
+    /// moto on a port of its own (`ServerProcess.onOwnPorts`).
     private static func start(checksSignatures: Bool) async throws -> (Int, ServerProcess) {
-        var said = ""
-        for _ in 0..<5 {
-            let port = try WebDAVTestServer.freePort()
-            let server = try ServerProcess("moto", command: #"moto_server "$@""#, arguments: ["-H", "127.0.0.1", "-p", String(port)],
-                                           environment: checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:])
-            for _ in 0..<1200 {
-                said = server.errorSoFar()
-                if said.contains("Running on http://127.0.0.1:\(port)") { return (port, server) }
-                if said.contains("in use") { break }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            await server.stop()
+        let (ports, server) = try await ServerProcess.onOwnPorts("moto_server") { ports in
+            try ServerProcess("moto", command: #"moto_server "$@""#, arguments: ["-H", "127.0.0.1", "-p", String(ports[0])],
+                              environment: checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:])
         }
-        throw TestSupportError("moto_server did not come up: \(said)")
+        return (ports[0], server)
     }
 
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }

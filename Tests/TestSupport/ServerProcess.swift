@@ -58,15 +58,37 @@ public final class ServerProcess: Sendable {
     /// Returns how many processes it reached: a freeze that reached none froze nothing.
     @discardableResult
     public func signalServer(_ number: Int32) -> Int {
+        serverProcesses().reduce(0) { $0 + (kill($1, number) == 0 ? 1 : 0) }
+    }
+
+    /// The server's processes: the shell's children that are neither the lifeline's `cat` nor a
+    /// shell of their own.
+    func serverProcesses() -> [pid_t] {
+        children().others.filter { $0.name != "sh" }.map(\.pid)
+    }
+
+    /// The server has ended: the lifeline's `cat`, started after the server, runs, and no other
+    /// child does (a zombie not yet reaped is none).
+    var serverEnded: Bool {
+        let (lifeline, others) = children()
+        return lifeline && others.isEmpty
+    }
+
+    /// The shell's live children: whether the lifeline's `cat` is among them, and the others.
+    private func children() -> (lifeline: Bool, others: [(pid: pid_t, name: String)]) {
         let shell = watchdog.pid
-        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
-        var reached = 0
-        for child in children.split(separator: " ").compactMap({ pid_t($0) }) {
-            let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            if let name, name != "cat", name != "sh", kill(child, number) == 0 { reached += 1 }
+        let listed = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        var lifeline = false
+        var others: [(pid: pid_t, name: String)] = []
+        for child in listed.split(separator: " ").compactMap({ pid_t($0) }) {
+            // /proc/PID/stat: "PID (comm) STATE …"; the name may hold spaces, the state follows its ')'.
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                  let state = stat[stat.index(after: close)...].dropFirst().first, state != "Z" else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            if name == "cat" { lifeline = true } else { others.append((child, name)) }
         }
-        return reached
+        return (lifeline, others)
     }
 
     /// What the server (and its shell) printed to standard error so far: why it did not come up.

@@ -7,9 +7,10 @@ public struct StreamingRig: Sendable {
     public let proxy: FaultProxy
     public let directory: URL
 
-    /// Starts the server and the proxy, serving `files` under their fixture names.
-    public init(_ files: [Fixtures.File], server kind: WebDAVTestServer.Kind = .rclone) async throws {
-        server = try await WebDAVTestServer(kind)
+    /// Starts the server and the proxy, serving `files` under their fixture names
+    /// (`tagsFollowDate`: as `WebDAVTestServer` takes it).
+    public init(_ files: [Fixtures.File], server kind: WebDAVTestServer.Kind = .rclone, tagsFollowDate: Bool = true) async throws {
+        server = try await WebDAVTestServer(kind, tagsFollowDate: tagsFollowDate)
         proxy = try FaultProxy(originPort: server.port)
         directory = try Fixtures.shared.scratchDirectory()
         for file in files { try server.publish(try await Fixtures.shared.url(file), as: file.rawValue) }

@@ -39,14 +39,14 @@ public final class SubsonicTestServer: Sendable {
             """.write(to: folder.appendingPathComponent("supysonic.conf"), atomically: true, encoding: .utf8)
         try await Self.cli(folder, ["user", "add", username, "-p", password])
         try await Self.cli(folder, ["folder", "add", "music", music.path])
-        let port = try WebDAVTestServer.freePort()
-        self.port = port
-        let server = try ServerProcess("supysonic", command: #"python3 -c "$@""#,
-                                       arguments: [Self.inFolder + "from supysonic.server import main; main(sys.argv[1:])", folder.path,
-                                                   "-S", "waitress", "-h", "127.0.0.1", "-p", String(port), "--threads", "8"],
-                                       environment: ["HOME": folder.path])
-        process = server
-        try await WebDAVTestServer.waitForListener(port: port) { "Supysonic did not come up: \(server.errorSoFar())" }
+        let folder = folder
+        let (ports, server) = try await ServerProcess.onOwnPorts("Supysonic") { ports in
+            try ServerProcess("supysonic", command: #"python3 -c "$@""#,
+                              arguments: [Self.inFolder + "from supysonic.server import main; main(sys.argv[1:])", folder.path,
+                                          "-S", "waitress", "-h", "127.0.0.1", "-p", String(ports[0]), "--threads", "8"],
+                              environment: ["HOME": folder.path])
+        }
+        (port, process) = (ports[0], server)
     }
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }

@@ -31,8 +31,10 @@ public final class WebDAVTestServer: Sendable {
     private let process: ServerProcess
 
     /// Starts a server over a new empty folder; put files in `root`. With `tls`, it serves
-    /// HTTPS with a fresh self-signed certificate.
-    public init(_ kind: Kind = .rclone, tls: Bool = false) async throws {
+    /// HTTPS with a fresh self-signed certificate. `tagsFollowDate` false: Apache makes its
+    /// ETags of a file's inode and size only (`FileETag INode Size`), so a test can move a file's
+    /// date, and with it whether its tag is weak, without changing the tag.
+    public init(_ kind: Kind = .rclone, tls: Bool = false, tagsFollowDate: Bool = true) async throws {
         self.kind = kind
         root = try Fixtures.shared.scratchDirectory().appendingPathComponent("dav")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -50,7 +52,8 @@ public final class WebDAVTestServer: Sendable {
             return
         case .apache:
             certificate = nil
-            (port, process) = try await Self.startApache(root: root, folder: folder, username: username, password: password)
+            (port, process) = try await Self.startApache(root: root, folder: folder, username: username, password: password,
+                                                         tagsFollowDate: tagsFollowDate)
             return
         }
         let log = folder.appendingPathComponent("rclone.log")
@@ -70,7 +73,8 @@ public final class WebDAVTestServer: Sendable {
                                                    "--config", "/dev/null", "--dir-cache-time", "0s",
                                                    "--log-file", log.path] + tlsArguments)
         process = server
-        for _ in 0..<300 {
+        // Two minutes: a bound only a server that hangs on its way up reaches.
+        for _ in 0..<2400 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"https?://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
                let port = Int(text[range].split(separator: ":").last!.dropLast()) {
@@ -88,61 +92,63 @@ public final class WebDAVTestServer: Sendable {
     private static func startNginx(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
         let users = folder.appendingPathComponent("htpasswd")
         try "\(username):{PLAIN}\(password)\n".write(to: users, atomically: true, encoding: .utf8)
-        let port = try freePort()
-        let config = folder.appendingPathComponent("nginx.conf")
-        try """
-            daemon off;
-            master_process off;
-            pid \(folder.path)/nginx.pid;
-            error_log \(folder.path)/nginx-error.log;
-            load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
-            events { worker_connections 256; }
-            http {
-                access_log off;
-                client_body_temp_path \(folder.path)/nginx-body;
-                default_type application/octet-stream;
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(root.path);
-                    location / {
-                        auth_basic "dav";
-                        auth_basic_user_file \(users.path);
-                        dav_methods PUT DELETE MKCOL COPY MOVE;
-                        dav_ext_methods PROPFIND OPTIONS;
+        let (ports, server) = try await ServerProcess.onOwnPorts("nginx") { ports in
+            let port = ports[0]
+            let config = folder.appendingPathComponent("nginx.conf")
+            try """
+                daemon off;
+                master_process off;
+                pid \(folder.path)/nginx.pid;
+                error_log \(folder.path)/nginx-error.log;
+                load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
+                events { worker_connections 256; }
+                http {
+                    access_log off;
+                    client_body_temp_path \(folder.path)/nginx-body;
+                    default_type application/octet-stream;
+                    server {
+                        listen 127.0.0.1:\(port);
+                        root \(root.path);
+                        location / {
+                            auth_basic "dav";
+                            auth_basic_user_file \(users.path);
+                            dav_methods PUT DELETE MKCOL COPY MOVE;
+                            dav_ext_methods PROPFIND OPTIONS;
+                        }
                     }
                 }
-            }
-            """.write(to: config, atomically: true, encoding: .utf8)
-        let server = try ServerProcess("nginx", command: #"nginx "$@""#,
-                                       arguments: ["-e", folder.appendingPathComponent("nginx-error.log").path, "-p", folder.path,
-                                                   "-c", config.path])
-        try await waitForListener(port: port) { "nginx did not come up: \(server.errorSoFar())" }
-        return (port, server)
+                """.write(to: config, atomically: true, encoding: .utf8)
+            return try ServerProcess("nginx", command: #"nginx "$@""#,
+                                     arguments: ["-e", folder.appendingPathComponent("nginx-error.log").path, "-p", folder.path,
+                                                 "-c", config.path])
+        }
+        return (ports[0], server)
     }
 
     /// WsgiDAV on cheroot, with a config file in `folder`.
     private static func startWsgiDAV(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
-        let port = try freePort()
         let config = folder.appendingPathComponent("wsgidav.json")
-        let settings: [String: Any] = [
-            "host": "127.0.0.1", "port": port, "server": "cheroot", "verbose": 1,
-            "provider_mapping": ["/": root.path],
-            "http_authenticator": ["domain_controller": NSNull(), "accept_basic": true, "accept_digest": false,
-                                   "default_to_digest": false],
-            "simple_dc": ["user_mapping": ["*": [username: ["password": password]]]],
-            "dir_browser": ["enable": false],
-        ]
-        try JSONSerialization.data(withJSONObject: settings).write(to: config)
-        let server = try ServerProcess("wsgidav", command: #"python3 -m wsgidav.server.server_cli "$@""#,
-                                       arguments: ["--config", config.path])
-        try await waitForListener(port: port) { "WsgiDAV did not come up: \(server.errorSoFar())" }
-        return (port, server)
+        let (ports, server) = try await ServerProcess.onOwnPorts("WsgiDAV") { ports in
+            let settings: [String: Any] = [
+                "host": "127.0.0.1", "port": ports[0], "server": "cheroot", "verbose": 1,
+                "provider_mapping": ["/": root.path],
+                "http_authenticator": ["domain_controller": NSNull(), "accept_basic": true, "accept_digest": false,
+                                       "default_to_digest": false],
+                "simple_dc": ["user_mapping": ["*": [username: ["password": password]]]],
+                "dir_browser": ["enable": false],
+            ]
+            try JSONSerialization.data(withJSONObject: settings).write(to: config)
+            return try ServerProcess("wsgidav", command: #"python3 -m wsgidav.server.server_cli "$@""#,
+                                     arguments: ["--config", config.path])
+        }
+        return (ports[0], server)
     }
 
     /// Apache httpd in the foreground with a config file of its own in `folder`. Its parent runs
     /// as root, which it needs to bind and to start children as `www-data` (it refuses to serve
     /// as root): that user gets the served folder and the lock folder, and reads the password file.
-    private static func startApache(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
+    private static func startApache(root: URL, folder: URL, username: String, password: String,
+                                    tagsFollowDate: Bool) async throws -> (Int, ServerProcess) {
         let users = folder.appendingPathComponent("apache-users")
         let secret = folder.appendingPathComponent("apache-secret")
         try Data(password.utf8).write(to: secret)
@@ -156,88 +162,50 @@ public final class WebDAVTestServer: Sendable {
             try FileManager.default.setAttributes([.ownerAccountName: "www-data", .groupOwnerAccountName: "www-data"],
                                                   ofItemAtPath: writable.path)
         }
-        let port = try freePort()
         let modules = "/usr/lib/apache2/modules"
         let config = folder.appendingPathComponent("apache.conf")
-        try """
-            ServerRoot \(folder.path)
-            ServerName 127.0.0.1
-            Listen 127.0.0.1:\(port)
-            PidFile \(folder.path)/apache.pid
-            DefaultRuntimeDir \(runtime.path)
-            ErrorLog \(folder.path)/apache-error.log
-            LogLevel warn
-            User www-data
-            Group www-data
-            LoadModule mpm_event_module \(modules)/mod_mpm_event.so
-            LoadModule authn_core_module \(modules)/mod_authn_core.so
-            LoadModule authn_file_module \(modules)/mod_authn_file.so
-            LoadModule authz_core_module \(modules)/mod_authz_core.so
-            LoadModule authz_user_module \(modules)/mod_authz_user.so
-            LoadModule auth_basic_module \(modules)/mod_auth_basic.so
-            LoadModule mime_module \(modules)/mod_mime.so
-            LoadModule dav_module \(modules)/mod_dav.so
-            LoadModule dav_fs_module \(modules)/mod_dav_fs.so
-            TypesConfig /etc/mime.types
-            DavLockDB \(locks.path)/lock
-            DocumentRoot \(root.path)
-            <Directory />
-                Require all denied
-            </Directory>
-            <Directory \(root.path)>
-                Dav On
-                AuthType Basic
-                AuthName "dav"
-                AuthBasicProvider file
-                AuthUserFile \(users.path)
-                Require valid-user
-                Options None
-                AllowOverride None
-            </Directory>
-            """.write(to: config, atomically: true, encoding: .utf8)
-        let server = try ServerProcess("apache", command: #"/usr/sbin/apache2 "$@""#,
-                                       arguments: ["-f", config.path, "-DFOREGROUND"])
-        try await waitForListener(port: port) {
-            let logged = (try? String(contentsOf: folder.appendingPathComponent("apache-error.log"), encoding: .utf8)) ?? ""
-            return "Apache did not come up: \(server.errorSoFar())\(logged)"
+        let (ports, server) = try await ServerProcess.onOwnPorts("Apache") { ports in
+            let port = ports[0]
+            try """
+                ServerRoot \(folder.path)
+                ServerName 127.0.0.1
+                Listen 127.0.0.1:\(port)
+                PidFile \(folder.path)/apache.pid
+                DefaultRuntimeDir \(runtime.path)
+                ErrorLog \(folder.path)/apache-error.log
+                LogLevel warn
+                User www-data
+                Group www-data
+                LoadModule mpm_event_module \(modules)/mod_mpm_event.so
+                LoadModule authn_core_module \(modules)/mod_authn_core.so
+                LoadModule authn_file_module \(modules)/mod_authn_file.so
+                LoadModule authz_core_module \(modules)/mod_authz_core.so
+                LoadModule authz_user_module \(modules)/mod_authz_user.so
+                LoadModule auth_basic_module \(modules)/mod_auth_basic.so
+                LoadModule mime_module \(modules)/mod_mime.so
+                LoadModule dav_module \(modules)/mod_dav.so
+                LoadModule dav_fs_module \(modules)/mod_dav_fs.so
+                TypesConfig /etc/mime.types
+                DavLockDB \(locks.path)/lock
+                DocumentRoot \(root.path)
+                FileETag \(tagsFollowDate ? "MTime Size" : "INode Size")
+                <Directory />
+                    Require all denied
+                </Directory>
+                <Directory \(root.path)>
+                    Dav On
+                    AuthType Basic
+                    AuthName "dav"
+                    AuthBasicProvider file
+                    AuthUserFile \(users.path)
+                    Require valid-user
+                    Options None
+                    AllowOverride None
+                </Directory>
+                """.write(to: config, atomically: true, encoding: .utf8)
+            return try ServerProcess("apache", command: #"/usr/sbin/apache2 "$@""#, arguments: ["-f", config.path, "-DFOREGROUND"])
         }
-        return (port, server)
-    }
-
-    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-    public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError("socket failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestSupportError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Waits until something accepts connections on 127.0.0.1:`port`.
-    static func waitForListener(port: Int, failure: () -> String) async throws {
-        for _ in 0..<300 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(fd)
-            if connected { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestSupportError(failure())
+        return (ports[0], server)
     }
 
     /// Freezes the server (SIGSTOP) — its connections stay open and silent, as a server's do to a

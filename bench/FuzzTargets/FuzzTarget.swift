@@ -42,6 +42,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case playlist
     /// Subsonic answers, JSON or XML.
     case subsonic
+    /// Our XML reader alone, every event read, under the most permissive rules (feeds', with
+    /// processing instructions): what PROPFIND, S3, Subsonic and feed answers are read with.
+    case xml
 
     /// Decoded frames beyond this are not worth the fuzzer's time.
     static let frameBudget = 1 << 20
@@ -127,6 +130,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? PlaylistFileParser.parse(bytes, name: "list.pls", base: URL(fileURLWithPath: "/music/list.pls"))
         case .subsonic:
             _ = try? SubsonicAnswerParser.parse(bytes)
+        case .xml:
+            var rules = XMLRules.forFeeds(kind: "fuzzing")
+            rules.instructions = true
+            guard var reader = try? XMLReader(bytes, rules: rules) else { return }
+            while (try? reader.next()) != nil {}  // nil at the end and at an error alike
         }
     }
 }

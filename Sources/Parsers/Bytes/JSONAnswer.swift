@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A service's JSON answer decoded as the type its docs promise. What is not that shape (a proxy's
 /// page, cut-off JSON, a missing field) is a `ParseError` saying what was expected, never a crash.

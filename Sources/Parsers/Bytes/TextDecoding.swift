@@ -1,4 +1,4 @@
-import Foundation
+import Base
 
 /// Turns bytes from tags and playlists into bounded strings. Files in the wild mix UTF-8 and
 /// ISO-8859-1, and a string longer than any real tag is a sign of garbage, so it is cut.
@@ -31,7 +31,7 @@ package enum TextDecoding {
 
     /// Trims whitespace and NULs; nil when nothing is left.
     package static func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
+        let trimmed = text.trimming(while: { $0.properties.isWhitespace || $0 == "\0" })
         return trimmed.isEmpty ? nil : trimmed
     }
 }

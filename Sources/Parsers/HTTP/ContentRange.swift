@@ -1,4 +1,4 @@
-import Foundation
+import Base
 
 /// The `Content-Range` of a 206 (or 416) answer: which bytes came, of how many in all.
 ///
@@ -17,7 +17,7 @@ package struct ContentRange: Sendable, Equatable {
 
     /// Parses a header value; nil if it is not a valid byte content range.
     package init?(_ value: String) {
-        let text = value.trimmingCharacters(in: [" ", "\t"])
+        let text = value.trimmingBlanks()
         guard text.hasPrefix("bytes "), let slash = text.lastIndex(of: "/") else { return nil }
         let span = text[text.index(text.startIndex, offsetBy: 6)..<slash]
         let length = text[text.index(after: slash)...]

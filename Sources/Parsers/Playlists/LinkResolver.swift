@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 
 /// Turns link text from feeds and playlists into URLs the daemon may open: the text is written
 /// by people (spaces, non-ASCII, Windows paths), so it is percent-encoded first, then resolved
@@ -7,7 +8,7 @@ package enum LinkResolver {
     /// A URL reference ("https://…", "../a%20b.mp3", "ep 1.mp3"): characters that may not stand
     /// in a URL are encoded, `%XX` escapes kept.
     package static func url(_ text: String, relativeTo base: URL) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= TextDecoding.maxBytes else { return nil }
         return allowed(URL(string: encode(trimmed, keeping: urlCharacters, keepEscapes: true), relativeTo: base), base: base)
     }
@@ -16,10 +17,10 @@ package enum LinkResolver {
     /// character outside a path segment's safe set is encoded, `%`, `?` and `#` included, since
     /// in a path they are just characters.
     static func path(_ text: String, relativeTo base: URL) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.utf8.count <= TextDecoding.maxBytes else { return nil }
         // A playlist made on Windows separates folders with backslashes.
-        let slashed = trimmed.contains("/") ? trimmed : trimmed.replacingOccurrences(of: "\\", with: "/")
+        let slashed = trimmed.contains("/") ? trimmed : trimmed.replacing("\\", with: "/")
         return allowed(URL(string: encode(slashed, keeping: pathCharacters, keepEscapes: false), relativeTo: base), base: base)
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 
 /// Reads M3U/M3U8 and PLS playlist files into entries. Entries are paths or URLs written by
 /// people and other programs, so they are resolved against the playlist's own URL, encoded as
@@ -11,9 +12,10 @@ package enum PlaylistFileParser {
     package static func parse(_ data: [UInt8], name: String, base: URL) throws -> [PlaylistItem] {
         let text = TextDecoding.document(data)
         let lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            .lazy.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .lazy.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         let first = lines.first?.lowercased()
-        let ext = (name as NSString).pathExtension.lowercased()
+        let file = name.split(separator: "/").last ?? ""
+        let ext = file.contains(".") ? file.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
         if first == "[playlist]" || (ext == "pls" && first?.hasPrefix("#extm3u") != true) {
             return try pls(Array(lines), base: base)
         }
@@ -70,8 +72,8 @@ package enum PlaylistFileParser {
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingWhitespace().lowercased()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
             for (prefix, kind) in [("file", 0), ("title", 1), ("length", 2)] where key.hasPrefix(prefix) {
                 let digits = key.dropFirst(prefix.count)
                 guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -109,7 +111,7 @@ package enum PlaylistFileParser {
 
     /// Seconds from "123" or "123.5"; negative (−1 is "unknown") or garbage is nil.
     private static func seconds(_ text: String) -> Double? {
-        guard text.count <= 32, let value = Double(text.trimmingCharacters(in: .whitespaces)),
+        guard text.count <= 32, let value = Double(text.trimmingWhitespace()),
               value.isFinite, value >= 0 else { return nil }
         return value
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of a playlist file: where to play it from and what the playlist says about it.
 package struct PlaylistItem: Sendable, Equatable {

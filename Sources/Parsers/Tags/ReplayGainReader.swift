@@ -1,4 +1,4 @@
-import Foundation
+import Base
 import Model
 
 /// Gathers loudness tags from the fields where taggers put them: `REPLAYGAIN_*` comments and
@@ -56,8 +56,8 @@ struct ReplayGainReader {
 
     /// "-6.48 dB", "+2.1 dB", "-6.48": a number of dB within what any tagger writes.
     static func decibels(_ text: String) -> Double? {
-        var number = text.trimmingCharacters(in: .whitespaces)
-        if number.lowercased().hasSuffix("db") { number = String(number.dropLast(2)).trimmingCharacters(in: .whitespaces) }
+        var number = text.trimmingWhitespace()
+        if number.lowercased().hasSuffix("db") { number = String(number.dropLast(2)).trimmingWhitespace() }
         if number.hasPrefix("+") { number.removeFirst() }
         guard let value = Double(number), value.isFinite, abs(value) <= 64 else { return nil }
         return value
@@ -65,7 +65,7 @@ struct ReplayGainReader {
 
     /// "0.988547": a peak, 0 to a few times full scale (a clipped decode).
     static func peak(_ text: String) -> Double? {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0, value <= 16 else { return nil }
+        guard let value = Double(text.trimmingWhitespace()), value.isFinite, value > 0, value <= 16 else { return nil }
         return value
     }
 
@@ -73,7 +73,7 @@ struct ReplayGainReader {
     /// which the decoder applies already, aiming at −23 LUFS; 5 dB more makes it aim where
     /// ReplayGain does (about −18 LUFS), so Opus tracks play as loud as the others.
     static func r128(_ text: String) -> Double? {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= -32768, value <= 32767 else { return nil }
+        guard let value = Int(text.trimmingWhitespace()), value >= -32768, value <= 32767 else { return nil }
         return Double(value) / 256 + 5
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Base
 
 /// An API error body: `{"error_summary": "path/not_found/..", "error": {".tag": "path", …}}` (409
 /// endpoint errors, 401 `expired_access_token`/`invalid_access_token`, 429 `too_many_requests`).
@@ -14,7 +14,7 @@ package struct DropboxFault: Decodable, Sendable, Equatable {
     /// `path/not_found` of `path/not_found/...` (the trailing dots are a space for words).
     package var tags: String {
         errorSummary.split(separator: "/").filter { !$0.allSatisfy { $0 == "." } }
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "/")
+            .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.joined(separator: "/")
     }
 
     package init(errorSummary: String) {

@@ -1,8 +1,10 @@
+import Base
+
 /// Reads `itunes:duration`, which feeds give as "1:02:03", "62:03" or plain seconds ("3723",
 /// "3723.5"): anything else is no duration.
 package enum FeedDuration {
     package static func parse(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), trimmed.count <= 32 else { return nil }
         var total = 0.0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One episode of a feed: its audio enclosure and what the feed says about it, enough to list
 /// it and stream it without fetching anything else.

@@ -1,3 +1,5 @@
+import Parsers
+
 /// The namespaces a feed's elements are matched by. Feeds in the wild use the common prefixes
 /// (`itunes:`, `media:` …) without declaring them, which XML calls an error and podcast apps
 /// shrug off: such a prefix is taken for its usual namespace, and any other undeclared prefix
@@ -10,10 +12,6 @@ package enum FeedNamespace {
     static let content = "http://purl.org/rss/1.0/modules/content/"
     static let podcast = "https://podcastindex.org/namespace/1.0"
     static let googlePlay = "http://www.google.com/schemas/play-podcasts/1.0"
-    /// libxml2's XML_NS_ERR_UNDEFINED_NAMESPACE, what XMLParser reports for an undeclared prefix;
-    /// parsing goes on after it.
-    static let undeclaredPrefixError = 201
-
     /// The prefixes feeds use without declaring them, and what they stand for.
     private static let usual: [String: String] = [
         "itunes": itunes, "media": media, "content": content, "podcast": podcast, "atom": atom,
@@ -21,10 +19,9 @@ package enum FeedNamespace {
     ]
 
     /// The element's namespace: the declared one, else the usual one of its prefix.
-    static func of(namespaceURI: String?, qualifiedName: String?) -> String {
-        if let namespaceURI, !namespaceURI.isEmpty { return canonical(namespaceURI) }
-        guard let qualifiedName, let colon = qualifiedName.firstIndex(of: ":") else { return "" }
-        let prefix = qualifiedName[..<colon].lowercased()
+    static func of(_ name: XMLName) -> String {
+        if !name.namespace.isEmpty { return canonical(name.namespace) }
+        guard let prefix = name.prefix?.lowercased() else { return "" }
         return usual[prefix] ?? "undeclared:\(prefix)"
     }
 

@@ -1,13 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Parsers
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 /// Reads a podcast feed, RSS 2.0 (with the iTunes namespace) or Atom, into episodes with audio
-/// enclosures, newest first. A feed comes from any server, so its bytes pass `XMLInputGuard`
-/// first, and a malformed document is an error, never a partial list passed off as whole.
+/// enclosures, newest first. A feed comes from any server and is often written by hand, so it
+/// is read by `XMLReader` under the feed rules (`XMLRules.forFeeds`), and a malformed document
+/// is an error, never a partial list passed off as whole.
 package enum FeedParser {
     package static func parse(_ data: Data, base: URL) throws -> Feed {
         try parse([UInt8](data), base: base)
@@ -15,22 +12,21 @@ package enum FeedParser {
 
     package static func parse(_ bytes: [UInt8], base: URL) throws -> Feed {
         if let kind = notXML(bytes) { throw ParseError.unsupported("\(kind) where a podcast feed was expected") }
-        let document = try XMLInputGuard.checked(bytes, kind: "a podcast feed", convertingLatin1: true, allowingPlainDoctype: true)
-        let reader = FeedXMLReader(base: base)
-        let parser = XMLParser(data: document)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let root = reader.foreignRoot {
-            throw ParseError.unsupported("an XML document that is neither an RSS nor an Atom feed (its root is <\(root.prefix(40))>)")
+        var reader = try XMLReader(bytes, rules: .forFeeds(kind: "a podcast feed"))
+        var feed = FeedXMLReader(base: base)
+        while let event = try reader.next() {
+            switch event {
+            case .start(let element):
+                guard feed.start(element) else {
+                    let root = element.name.qualified.prefix(40)
+                    throw ParseError.unsupported("an XML document that is neither an RSS nor an Atom feed (its root is <\(root)>)")
+                }
+            case .text(let text): feed.characters(text)
+            case .end(let name): feed.end(name)
+            }
         }
-        // XMLParser reads on after an undeclared prefix (feeds use `itunes:` undeclared), and on
-        // Linux reports some fatal errors with parse() still true: the reported codes decide.
-        guard parsed, reader.onlyForgivableErrors, let feed = reader.feed else {
-            throw ParseError.malformed("a podcast feed that is not well-formed XML")
-        }
-        return feed
+        guard let result = feed.feed else { throw ParseError.malformed("a podcast feed that is not well-formed XML") }
+        return result
     }
 
     /// What a document that is plainly no XML is (a web page or JSON where the feed was), so the

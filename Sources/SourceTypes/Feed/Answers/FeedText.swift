@@ -1,5 +1,3 @@
-import Foundation
-
 /// A feed's title as the text a listener reads. Publishers put HTML in titles (`<b>`, `<br/>`,
 /// in CDATA or entity-escaped) and escape entities twice (`&amp;amp;`, `&amp;#8217;`); podcast
 /// apps show the text, so markup of known HTML elements goes and entities are decoded, a few

@@ -1,16 +1,12 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Parsers
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
-/// The XMLParser delegate behind `FeedParser`: follows where it is in the document (channel or
-/// item, RSS or Atom, and the `xml:base` in force) and collects each item's fields, matching
-/// elements by namespace whatever prefix the feed uses (`FeedNamespace`).
-package final class FeedXMLReader: NSObject, XMLParserDelegate {
+/// What `FeedParser` does with each event of the feed: follows where it is in the document
+/// (channel or item, RSS or Atom, and the `xml:base` in force) and collects each item's fields,
+/// matching elements by namespace whatever prefix the feed uses (`FeedNamespace`).
+struct FeedXMLReader {
     private static let maxItems = 100_000
-    private static let maxDepth = 256
 
     private enum Dialect { case rss, atom }
 
@@ -28,10 +24,6 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
     private var author: String?
     private var itunesAuthor: String?
     private var image: URL?
-    /// Codes of the errors XMLParser reported: only undeclared prefixes are forgiven.
-    private(set) var errorCodes: [Int] = []
-    /// The root element's name when it is neither RSS's nor Atom's.
-    private(set) var foreignRoot: String?
 
     init(base: URL) { self.base = base }
 
@@ -58,48 +50,32 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
                     })
     }
 
-    /// Whether every error XMLParser reported is one it reads on after: an undeclared prefix.
-    var onlyForgivableErrors: Bool {
-        errorCodes.allSatisfy { $0 == FeedNamespace.undeclaredPrefixError }
-    }
-
-    package func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        errorCodes.append((parseError as NSError).code)
-    }
-
-    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) {
-        let namespace = FeedNamespace.of(namespaceURI: namespaceURI, qualifiedName: qualifiedName)
-        guard path.count < Self.maxDepth else {
-            parser.abortParsing()
-            return
-        }
+    /// An element starts; false if it is a root that is neither RSS's nor Atom's.
+    mutating func start(_ element: XMLStartTag) -> Bool {
+        let name = element.name.local, namespace = FeedNamespace.of(element.name)
         if path.isEmpty {
             if name == "rss" && namespace.isEmpty {
                 dialect = .rss
             } else if name == "feed" && namespace == FeedNamespace.atom {
                 dialect = .atom
             } else {
-                foreignRoot = qualifiedName ?? name
-                parser.abortParsing()
-                return
+                return false
             }
         }
         path.append((namespace, name))
         let inherited = bases.last ?? base
-        bases.append(attributes["xml:base"].flatMap { LinkResolver.url($0, relativeTo: inherited) } ?? inherited)
+        bases.append(element["xml:base"].flatMap { LinkResolver.url($0, relativeTo: inherited) } ?? inherited)
         text = ""
         let isItem = (dialect == .rss && name == "item" && namespace.isEmpty && inChannel(depth: 2))
             || (dialect == .atom && name == "entry" && namespace == FeedNamespace.atom && path.count == 2)
         if isItem {
             draft = FeedItemDraft()
-            return
-        }
-        if draft != nil {
-            startInItem(name, namespace: namespace, attributes: attributes)
+        } else if draft != nil {
+            startInItem(name, namespace: namespace, element)
         } else if namespace == FeedNamespace.itunes && name == "image" && isChannelLevel {
-            image = image ?? link(attributes["href"])
+            image = image ?? link(element["href"])
         }
+        return true
     }
 
     /// An attribute's URL, resolved against the base in force.
@@ -107,40 +83,37 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         text.flatMap { LinkResolver.url($0, relativeTo: bases.last ?? base) }
     }
 
-    private func startInItem(_ name: String, namespace: String, attributes: [String: String]) {
+    private mutating func startInItem(_ name: String, namespace: String, _ element: XMLStartTag) {
         guard var current = draft else { return }
+        draft = nil  // the one copy: changing a second would copy every enclosure per element
         defer { draft = current }
-        let length = attributes["length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
-        let type = attributes["type"].flatMap { TextDecoding.nonEmpty($0) }
+        let length = element["length"].flatMap { Int64($0.trimmingWhitespace()) }.flatMap { $0 > 0 ? $0 : nil }
+        let type = element["type"].flatMap { TextDecoding.nonEmpty($0) }
         let isRSSEnclosure = dialect == .rss && namespace.isEmpty && name == "enclosure"
         let isAtomEnclosure = namespace == FeedNamespace.atom && name == "link"
-            && attributes["rel"]?.trimmingCharacters(in: .whitespaces).lowercased() == "enclosure"
+            && element["rel"]?.trimmingWhitespace().lowercased() == "enclosure"
         if isRSSEnclosure || isAtomEnclosure {
-            if let url = link(attributes[isRSSEnclosure ? "url" : "href"]), Self.isAudio(type: type, url: url) {
+            if let url = link(element[isRSSEnclosure ? "url" : "href"]), Self.isAudio(type: type, url: url) {
                 current.add(.init(url: url, type: type, length: length))
             }
         } else if namespace == FeedNamespace.media && name == "content" {
             // Media RSS: `medium` says what it is when given; else the type, else the file name.
-            let medium = attributes["medium"]?.trimmingCharacters(in: .whitespaces).lowercased()
-            if let url = link(attributes["url"]), medium == "audio" || (medium == nil && Self.isAudio(type: type, url: url, needsHint: true)) {
-                let size = attributes["fileSize"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
+            let medium = element["medium"]?.trimmingWhitespace().lowercased()
+            if let url = link(element["url"]), medium == "audio" || (medium == nil && Self.isAudio(type: type, url: url, needsHint: true)) {
+                let size = element["fileSize"].flatMap { Int64($0.trimmingWhitespace()) }.flatMap { $0 > 0 ? $0 : nil }
                 current.add(.init(url: url, type: type, length: size))
             }
         } else if namespace == FeedNamespace.itunes && name == "image" {
-            current.image = current.image ?? link(attributes["href"])
+            current.image = current.image ?? link(element["href"])
         }
     }
 
-    package func parser(_ parser: XMLParser, foundCharacters string: String) {
+    mutating func characters(_ string: String) {
         if text.utf8.count < TextDecoding.maxBytes { text += string }
     }
 
-    package func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        if text.utf8.count < TextDecoding.maxBytes { text += String(decoding: block.prefix(TextDecoding.maxBytes), as: UTF8.self) }
-    }
-
-    package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let namespace = FeedNamespace.of(namespaceURI: namespaceURI, qualifiedName: qualifiedName)
+    mutating func end(_ element: XMLName) {
+        let name = element.local, namespace = FeedNamespace.of(element)
         let value = TextDecoding.nonEmpty(text)
         text = ""
         defer {
@@ -178,8 +151,9 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private func endInItem(_ name: String, namespace: String, value: String) {
+    private mutating func endInItem(_ name: String, namespace: String, value: String) {
         guard var current = draft else { return }
+        draft = nil  // the one copy: changing a second would copy every enclosure per element
         defer { draft = current }
         let itunes = namespace == FeedNamespace.itunes
         switch (namespace, name) {
@@ -188,9 +162,9 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         case (_, "title") where itunes:
             current.itunesTitle = current.itunesTitle ?? FeedText.plain(value)
         case ("", "pubDate"), (FeedNamespace.atom, "published"), (FeedNamespace.dublinCore, "date"):
-            current.pubDate = current.pubDate ?? FeedDate.parse(value)
+            current.pubDate = current.pubDate ?? InternetDate.parse(value)
         case (FeedNamespace.atom, "updated"):
-            current.updated = current.updated ?? FeedDate.parse(value)
+            current.updated = current.updated ?? InternetDate.parse(value)
         case ("", "guid"), (FeedNamespace.atom, "id"):
             current.guid = current.guid ?? value
         case (_, "duration") where itunes:
@@ -199,7 +173,7 @@ package final class FeedXMLReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private func finishItem() {
+    private mutating func finishItem() {
         guard let done = draft else { return }
         draft = nil
         for item in done.items where items.count < Self.maxItems {

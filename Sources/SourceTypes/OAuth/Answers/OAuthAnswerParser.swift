@@ -1,4 +1,3 @@
-import Foundation
 import Parsers
 
 /// Reads an OAuth endpoint's JSON answers; what is not the RFC's shape is a `ParseError`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parsers
 
 /// Reads Microsoft Graph's JSON answers about a drive. An answer that is not the documented shape

@@ -1,16 +1,13 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Model
 import Parsers
-
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads S3's XML answers: a `ListObjectsV2` page (`ListBucketResult`) and an error body
 /// (`Error`). Elements are matched by local name, whatever namespace the server declares (AWS
 /// uses its 2006-03-01 one; MinIO, B2 and moto agree, some others send none). As for PROPFIND, a
 /// document that does not close its root is an error, never a partial page passed off as whole.
-package final class S3AnswerParser: NSObject, XMLParserDelegate {
+package struct S3AnswerParser {
     /// One page of a listing.
     package struct Page: Sendable, Equatable {
         package var objects: [Object] = []
@@ -68,29 +65,27 @@ package final class S3AnswerParser: NSObject, XMLParserDelegate {
     }
 
     private static func run(_ kind: Kind, _ data: Data, root: String, what: String) throws -> S3AnswerParser {
-        // XMLParser on Linux crashes on some inputs: only what the guard lets through reaches it.
-        let checked: Data
+        var parser = S3AnswerParser(kind: kind)
         do {
-            checked = try XMLInputGuard.checked([UInt8](data), kind: what)
+            var reader = try XMLReader([UInt8](data), rules: XMLRules(kind: what))
+            while let event = try reader.next() {
+                switch event {
+                case .start(let element): parser.start(element.name.local)
+                case .text(let text): if parser.text.utf8.count < 4096 { parser.text += text }
+                case .end(let name): parser.end(name.local)
+                }
+            }
         } catch let error as ParseError {
             throw LoaderError.badResponse(error.message)
         }
-        let delegate = S3AnswerParser(kind: kind)
-        let parser = XMLParser(data: checked)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        guard parser.parse(), parser.parserError == nil, delegate.complete == root else {
-            throw LoaderError.badResponse("\(what) that is not well-formed XML")
-        }
-        return delegate
+        guard parser.closedRoot == root else { throw LoaderError.badResponse("\(what) whose root is not <\(root)>") }
+        return parser
     }
 
     /// The root element that was closed, if the document was whole.
     private var closedRoot: String?
 
-    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                        qualifiedName: String?, attributes: [String: String] = [:]) {
+    private mutating func start(_ name: String) {
         text = ""
         depth += 1
         guard kind == .page, depth == 2 else { return }
@@ -98,11 +93,7 @@ package final class S3AnswerParser: NSObject, XMLParserDelegate {
         if name == "CommonPrefixes" { inPrefixes = true }
     }
 
-    package func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if text.utf8.count < 4096 { text += string }
-    }
-
-    package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    private mutating func end(_ name: String) {
         defer {
             depth -= 1
             text = ""
@@ -113,7 +104,7 @@ package final class S3AnswerParser: NSObject, XMLParserDelegate {
         }
         switch kind {
         case .failure where depth == 2:
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = text.trimmingWhitespace()
             switch name {
             case "Code": failure.code = value
             case "Message": failure.message = value
@@ -128,7 +119,7 @@ package final class S3AnswerParser: NSObject, XMLParserDelegate {
                 if let object, !object.key.isEmpty { page.objects.append(object) }
                 object = nil
             case "CommonPrefixes": inPrefixes = false
-            case "IsTruncated": page.isTruncated = text.trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+            case "IsTruncated": page.isTruncated = text.trimmingWhitespace() == "true"
             case "NextContinuationToken": page.nextContinuationToken = text
             default: break
             }
@@ -136,7 +127,7 @@ package final class S3AnswerParser: NSObject, XMLParserDelegate {
             // A key is taken as it is: spaces at either end are part of it.
             if inPrefixes, name == "Prefix" { page.folders.append(text) }
             guard object != nil else { break }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = text.trimmingWhitespace()
             switch name {
             case "Key": object?.key = text
             case "Size": object?.size = Int64(value).flatMap { $0 >= 0 ? $0 : nil }
@@ -148,18 +139,8 @@ package final class S3AnswerParser: NSObject, XMLParserDelegate {
         }
     }
 
-    package func parserDidEndDocument(_ parser: XMLParser) {
-        complete = closedRoot
-    }
-
-    private var complete: String?
-
-    /// An ISO 8601 time, with or without fractions of a second.
+    /// An ISO 8601 time (RFC 3339's profile), with or without fractions of a second.
     private static func isoDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        InternetDate.rfc3339(text)
     }
 }

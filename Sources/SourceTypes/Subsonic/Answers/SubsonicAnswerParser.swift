@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parsers
 
 /// Reads a Subsonic answer, JSON (`f=json`, what we ask for) or XML (what a server that ignores

@@ -1,3 +1,5 @@
+import Parsers
+
 /// One element of a Subsonic answer, whichever form it came in: XML's element with its
 /// attributes, or JSON's object with its scalar members. Both forms carry the same tree (the
 /// API's JSON is its XML, spelled otherwise), so the source reads one shape.

@@ -1,43 +1,34 @@
-import Foundation
 import Parsers
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 /// The XML form of a Subsonic answer as elements: attributes kept, text ignored (the API puts
-/// what it says in attributes). Checked by `XMLInputGuard` first, like every XML we read.
-final class SubsonicXMLReader: NSObject, XMLParserDelegate {
-    /// Open elements, innermost last; the finished root lands in `root`.
-    private var stack: [SubsonicElement] = []
-    private var root: SubsonicElement?
-
+/// what it says in attributes). Read by `XMLReader`, like every XML we read.
+enum SubsonicXMLReader {
     static func read(_ bytes: [UInt8]) throws -> SubsonicElement {
-        let checked = try XMLInputGuard.checked(bytes, kind: "a Subsonic answer")
-        let reader = SubsonicXMLReader()
-        let parser = XMLParser(data: checked)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        guard parser.parse(), parser.parserError == nil, let root = reader.root else {
-            throw ParseError.malformed("a Subsonic answer that is not well-formed XML")
+        var rules = XMLRules(kind: "a Subsonic answer")
+        rules.maxDepth = 64
+        var reader = try XMLReader(bytes, rules: rules)
+        /// Open elements, innermost last; the finished root lands in `root`.
+        var stack: [SubsonicElement] = []
+        var root: SubsonicElement?
+        while let event = try reader.next() {
+            switch event {
+            case .start(let element):
+                var attributes: [String: String] = [:]
+                attributes.reserveCapacity(element.attributes.count)
+                for (name, value) in element.attributes { attributes[name.qualified] = value }
+                stack.append(SubsonicElement(name: element.name.local, attributes: attributes))
+            case .end:
+                guard let element = stack.popLast() else { break }
+                if stack.isEmpty {
+                    root = element
+                } else {
+                    stack[stack.count - 1].children.append(element)
+                }
+            case .text: break
+            }
         }
+        guard let root else { throw ParseError.malformed("a Subsonic answer that is not well-formed XML") }
         guard root.name == "subsonic-response" else { throw ParseError.unsupported("XML without a subsonic-response") }
         return root
-    }
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        guard stack.count < 64 else { return parser.abortParsing() }
-        stack.append(SubsonicElement(name: name, attributes: attributes))
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        guard let element = stack.popLast() else { return }
-        if stack.isEmpty {
-            root = element
-        } else {
-            stack[stack.count - 1].children.append(element)
-        }
     }
 }

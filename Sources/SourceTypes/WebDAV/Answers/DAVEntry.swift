@@ -1,4 +1,3 @@
-import Foundation
 import Model
 
 /// One `<response>` of a WebDAV multistatus: a file or a folder, with what PROPFIND said of it.

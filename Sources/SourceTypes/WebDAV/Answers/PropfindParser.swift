@@ -1,15 +1,12 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Model
 import Parsers
-
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads a WebDAV `207 Multi-Status` answer into entries. Only properties in a propstat whose
 /// status is 200 count; elements are matched in the `DAV:` namespace whatever prefix the server
 /// uses. A malformed document is an error, never a partial list passed off as whole.
-package final class PropfindParser: NSObject, XMLParserDelegate {
+package struct PropfindParser {
     private var entries: [DAVEntry] = []
     private var current: DAVEntry?
     /// Properties of the propstat being read, applied only if its status is 200.
@@ -21,31 +18,28 @@ package final class PropfindParser: NSObject, XMLParserDelegate {
     private var complete = false
 
     package static func parse(_ data: Data) throws -> [DAVEntry] {
-        // Foundation's XMLParser on Linux crashes on some inputs (found by fuzzing): only what
-        // the guard lets through gets that far.
-        let checked: Data
+        var parser = PropfindParser()
         do {
-            checked = try XMLInputGuard.checked([UInt8](data), kind: "a PROPFIND answer")
+            var reader = try XMLReader([UInt8](data), rules: XMLRules(kind: "a PROPFIND answer"))
+            while let event = try reader.next() {
+                switch event {
+                case .start(let element): parser.start(element.name)
+                case .text(let text): if parser.text.utf8.count < 4096 { parser.text += text }
+                case .end(let name): parser.end(name)
+                }
+            }
         } catch let error as ParseError {
             throw LoaderError.badResponse(error.message)
         }
-        let delegate = PropfindParser()
-        let parser = XMLParser(data: checked)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        guard parser.parse(), parser.parserError == nil, delegate.complete else {
-            throw LoaderError.badResponse("a PROPFIND answer that is not well-formed XML")
-        }
-        return delegate.entries
+        guard parser.complete else { throw LoaderError.badResponse("a PROPFIND answer whose root is not DAV:multistatus") }
+        return parser.entries
     }
 
-    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                       qualifiedName: String?, attributes: [String: String] = [:]) {
+    private mutating func start(_ element: XMLName) {
         text = ""
         depth += 1
-        guard namespaceURI == "DAV:" else { return }
-        switch name {
+        guard element.namespace == "DAV:" else { return }
+        switch element.local {
         case "response": current = DAVEntry(href: "")
         case "propstat":
             pending = [:]
@@ -55,15 +49,12 @@ package final class PropfindParser: NSObject, XMLParserDelegate {
         }
     }
 
-    package func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if text.count < 4096 { text += string }
-    }
-
-    package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    private mutating func end(_ element: XMLName) {
         depth -= 1
-        if depth == 0 && name == "multistatus" && namespaceURI == "DAV:" { complete = true }
-        guard namespaceURI == "DAV:" else { return }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = element.local
+        if depth == 0 && name == "multistatus" && element.namespace == "DAV:" { complete = true }
+        guard element.namespace == "DAV:" else { return }
+        let value = text.trimmingWhitespace()
         switch name {
         case "href" where current != nil && current!.href.isEmpty: current?.href = value
         case "getcontentlength", "getetag", "getlastmodified", "getcontenttype": pending[name] = value

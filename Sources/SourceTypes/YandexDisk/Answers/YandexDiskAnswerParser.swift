@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Parsers
 
 /// Reads the Yandex.Disk API's JSON answers. An answer that is not the documented shape (a proxy's

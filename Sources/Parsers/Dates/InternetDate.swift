@@ -1,11 +1,13 @@
-import Foundation
+import Base
+import FoundationEssentials
 
-/// Reads the dates feeds carry, RFC 822 in RSS ("Sat, 07 Sep 2002 00:00:01 GMT", named zones or
-/// numeric offsets) and RFC 3339 in Atom ("2002-09-07T00:00:01.5+02:00"), by hand: feeds mix the
-/// two and bend both, and a date that cannot be read is no date rather than an error.
-package enum FeedDate {
+/// Reads the dates servers and feeds write, RFC 822 as in RSS and HTTP ("Sat, 07 Sep 2002
+/// 00:00:01 GMT", named zones or numeric offsets) and RFC 3339 as in Atom and S3
+/// ("2002-09-07T00:00:01.5+02:00"), by hand: feeds mix the two and bend both, and a date that
+/// cannot be read is no date rather than an error. One reader for every answer parser.
+package enum InternetDate {
     package static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.count <= 100 else { return nil }
         return rfc3339(trimmed) ?? rfc822(trimmed)
     }
@@ -19,8 +21,8 @@ package enum FeedDate {
         "eet": 120, "eest": 180, "jst": 9 * 60, "aest": 10 * 60, "aedt": 11 * 60,
     ]
 
-    static func rfc822(_ text: String) -> Date? {
-        var tokens = text.replacingOccurrences(of: ",", with: " ").split(whereSeparator: { $0 == " " || $0 == "\t" })
+    package static func rfc822(_ text: String) -> Date? {
+        var tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
             .map { $0.lowercased() }
         // An optional day name first.
         let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
