@@ -67,7 +67,10 @@ extension ServerProcess {
     private static func listeningInodes() -> [Int: Set<Substring>] {
         var found: [Int: Set<Substring>] = [:]
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            // Read to the end: String(contentsOfFile:) stops at the first 4 KB of a /proc table
+            // (about 26 sockets), and a busy machine's listener is further down.
+            let bytes = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: table)).readToEnd()) ?? Data()
+            let text = String(decoding: bytes, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
