@@ -1,6 +1,6 @@
 import Base
 import Config
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import Scrobbling

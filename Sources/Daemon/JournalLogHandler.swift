@@ -1,5 +1,6 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// A swift-log handler that writes to the systemd journal with a priority and structured
@@ -60,7 +61,7 @@ package struct JournalLogHandler: LogHandler {
     /// (those are the journal's own).
     static func fieldName(_ key: String) -> String {
         let mapped = key.uppercased().unicodeScalars.map { scalar -> Character in
-            (scalar.isASCII && (CharacterSet.uppercaseLetters.contains(scalar) || CharacterSet.decimalDigits.contains(scalar)))
+            ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                 ? Character(scalar) : "_"
         }
         let name = String(mapped).drop { $0 == "_" || $0.isNumber }

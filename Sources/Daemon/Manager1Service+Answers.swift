@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Library
 import Loader
 import Manager1

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Library
 import Manager1
 import Model

@@ -1,6 +1,6 @@
 import Base
 import Cache
-import Foundation
+import FoundationEssentials
 import Model
 
 /// Embedded cover art as files, for MPRIS clients that take only a local `file://` art URL

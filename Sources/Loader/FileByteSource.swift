@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Model
 
 /// A local file as a `ByteSource`: positioned reads on one descriptor, safe from any thread.

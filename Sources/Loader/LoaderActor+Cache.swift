@@ -1,6 +1,6 @@
 import Base
 import Cache
-import Foundation
+import FoundationEssentials
 import Model
 
 /// The cache as the user manages it: what it holds, what of a file is here, keeping playlists

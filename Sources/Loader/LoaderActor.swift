@@ -1,6 +1,6 @@
 import Base
 import Cache
-import Foundation
+import FoundationEssentials
 import Logging
 import Model
 

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 
 /// How the loader works: where the cache is and how large it may grow, how patient it is with
 /// the network (`[cache]` and `[network]` in the config file).

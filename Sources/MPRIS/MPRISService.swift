@@ -48,7 +48,8 @@ package final class MPRISService: Service {
     /// Reads the library's playlists again and announces the new count.
     package func refreshPlaylists() {
         Task { [state, object, library] in
-            let sorted = await library.playlists().sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+            // Without case (no ICU collation: an accented initial sorts after the plain letters).
+            let sorted = await library.playlists().sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
             Self.update(state, object) { $0.playlists = sorted }
         }
     }

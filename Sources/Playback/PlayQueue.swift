@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// The play queue: its entries in queue order, the order they play in (the same, or a shuffled

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a client's request cannot join the queue. Each message is written here once, whichever
 /// front (MPRIS, Manager1) the request came through; each front turns it into its D-Bus error.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Loader
 import Model
+import NIOCore
 import NIOHTTP1
 
 /// What a cloud source's download link answered, as the loader is to see it. The file's bytes are

@@ -1,12 +1,10 @@
-import Foundation
+import Model
 
 /// A query or form value as every server reads it: unreserved characters as they are, all else
 /// percent-encoded (`+` would be a space to some, a path's `/` and `:` are encoded as the APIs ask).
 enum FormEncoding {
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        PercentEncoding.encoded(text, keeping: PercentEncoding.unreserved)
     }
 
     /// `a=1&b=2`.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Loader
 import Model
 

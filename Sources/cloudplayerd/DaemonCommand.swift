@@ -1,7 +1,7 @@
 import ArgumentParser
 import Daemon
 import Decoding
-import Foundation
+import FoundationEssentials
 import Library
 import Loader
 import Logging

@@ -2,7 +2,8 @@ import ArgumentParser
 import Daemon
 import Decoding
 import DBus
-import Foundation
+import FoundationEssentials
+import Glibc
 import Loader
 import Logging
 import Model

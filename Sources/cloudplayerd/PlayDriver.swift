@@ -1,6 +1,6 @@
 import Base
 import Daemon
-import Foundation
+import FoundationEssentials
 import Model
 import Playback
 import ServiceLifecycle
@@ -75,7 +75,7 @@ struct PlayDriver: Service {
         var technical = "\(info.codec.rawValue), \(info.format)"
         if let duration = info.duration {
             let whole = Int(duration.rounded())
-            technical += String(format: ", %d:%02d", whole / 60, whole % 60)
+            technical += ", \(whole / 60):\((whole % 60).zeroPadded(2))"
         }
         parts.append("(\(technical))")
         return ": " + parts.joined(separator: " ")

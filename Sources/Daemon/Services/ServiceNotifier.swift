@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
 
 /// Tells systemd how the daemon is doing (`Type=notify`): READY=1 once the bus name is owned,
 /// STATUS= lines, STOPPING=1, and WATCHDOG=1 keep-alives when the unit sets `WatchdogSec=`.

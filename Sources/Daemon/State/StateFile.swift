@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// One saved record of the daemon's state (`PlaybackState`, `PlaybackPlace`): JSON, written as an

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Base
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Model
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Model
 import NIOHTTP1
 
@@ -15,7 +16,7 @@ package enum RetryAfter {
     }
 
     package static func delay(_ value: String?, date: String?, now: Date = Date()) -> Duration? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = value?.trimmingBlanks(), !text.isEmpty else { return nil }
         let seconds: Double
         if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
             seconds = Double(text) ?? 0

@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Model
 
 /// One reader's view of a `RemoteResource`: a `ByteSource` whose reads wait for the download.

@@ -1,5 +1,6 @@
+import Base
 import Cache
-import Foundation
+import FoundationEssentials
 import Model
 
 /// The reading side: decoder threads that attach, read (blocking until the bytes come) and
@@ -54,7 +55,7 @@ extension RemoteResource {
                 waited = true
                 waiting?(true)
             }
-            _ = condition.wait(until: Date().addingTimeInterval(Self.bufferingAfter))
+            condition.wait(seconds: Self.bufferingAfter)
         }
     }
 

@@ -1,5 +1,6 @@
+import Base
 import Cache
-import Foundation
+import FoundationEssentials
 import Model
 
 /// One remote file, shared by everyone who reads it: its cache entry, the downloads in flight,
@@ -34,7 +35,7 @@ package final class RemoteResource: @unchecked Sendable {
     /// Asks the loader to run `plan()` and start what it returns.
     let wake: @Sendable (RemoteResource) -> Void
 
-    let condition = NSCondition()
+    let condition = ThreadCondition()
     // Everything below is guarded by `condition`: touched only inside `locked` (or `read`, which
     // holds it while it waits).
     var info: ResourceInfo?

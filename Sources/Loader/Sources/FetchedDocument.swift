@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A small file fetched whole (a podcast feed, a playlist file), with the validator that lets the
 /// next scan ask "has it changed?" instead of fetching it again.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// What a scan walks: a source's folders, one level at a time (MPD's storage plugins).

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Model
 import NIOCore
 import NIOHTTP1

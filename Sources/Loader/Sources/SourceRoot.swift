@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// A source's root in its canonical spelling, worked out once (when a `SourceSet` is made, or a

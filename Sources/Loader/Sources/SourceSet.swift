@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// The configured sources, and which of them a URL or a typed reference names: where a track is.

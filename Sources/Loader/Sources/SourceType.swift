@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 import Model
 
 /// A kind of source — what `type = "…"` names in the config file — and one source of that kind as

@@ -66,7 +66,7 @@ package struct CanonicalURL: Hashable, Sendable, CustomStringConvertible {
 
     /// A name as a path segment, spelled as `spelledAsNames` spells it.
     package static func segment(naming name: String) -> String {
-        PercentEncoding.respell(name.replacing("%", with: "%25"), keeping: PercentEncoding.nameRaw)
+        PercentEncoding.encoded(name, keeping: PercentEncoding.nameRaw)
     }
 
     private static func spelledAsNames(_ path: String) -> String {

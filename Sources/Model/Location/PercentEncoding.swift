@@ -1,10 +1,11 @@
-/// Spelling the parts of a URL (RFC 3986 §2): which bytes stand raw, which are escaped.
-enum PercentEncoding {
+/// Spelling the parts of a URL (RFC 3986 §2): which bytes stand raw, which are escaped. The one
+/// percent-encoder: URLs here, and the sources' queries, forms, SigV4 names and token file names.
+package enum PercentEncoding {
     /// A set of ASCII bytes.
-    struct Bytes {
+    package struct Bytes: Sendable {
         private var bits: (UInt64, UInt64) = (0, 0)
 
-        init(_ characters: String) {
+        package init(_ characters: String) {
             for byte in characters.utf8 { insert(byte) }
         }
 
@@ -16,7 +17,7 @@ enum PercentEncoding {
             byte < 64 ? bits.0 & (1 << UInt64(byte)) != 0 : byte < 128 && bits.1 & (1 << UInt64(byte - 64)) != 0
         }
 
-        func union(_ other: Bytes) -> Bytes {
+        package func union(_ other: Bytes) -> Bytes {
             var both = self
             both.bits = (bits.0 | other.bits.0, bits.1 | other.bits.1)
             return both
@@ -29,8 +30,10 @@ enum PercentEncoding {
         }
     }
 
+    /// ALPHA DIGIT (ASCII only).
+    package static let alphanumerics = Bytes("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
     /// ALPHA DIGIT - . _ ~: the same raw or escaped (§2.3), and written raw.
-    static let unreserved = Bytes("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    package static let unreserved = alphanumerics.union(Bytes("-._~"))
     static let subDelimiters = Bytes("!$&'()*+,;=")
     /// What a path segment may hold raw (`pchar`, §3.3).
     static let segmentRaw = unreserved.union(subDelimiters).union(Bytes(":@"))
@@ -65,8 +68,18 @@ enum PercentEncoding {
         return String(decoding: spelled, as: UTF8.self)
     }
 
+    /// Every byte of `text`'s UTF-8 outside `raw` as `%XX` (upper-case hex), a `%` included.
+    package static func encoded(_ text: some StringProtocol, keeping raw: Bytes) -> String {
+        var spelled: [UInt8] = []
+        spelled.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if raw.contains(byte) { spelled.append(byte) } else { appendEscape(byte, to: &spelled) }
+        }
+        return String(decoding: spelled, as: UTF8.self)
+    }
+
     /// The text `bytes` spell, every escape decoded; nil when that is not UTF-8.
-    static func decoded(_ text: some StringProtocol) -> String? {
+    package static func decoded(_ text: some StringProtocol) -> String? {
         guard text.contains("%") else { return String(text) }
         let bytes = Array(text.utf8)
         var plain: [UInt8] = []

@@ -169,6 +169,6 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
     /// everything else percent-encoded — and `.`/`..` too, so no URL parser resolves them.
     private static func encode(_ segment: String) -> String {
         if segment == "." || segment == ".." { return String(repeating: "%2E", count: segment.count) }
-        return PercentEncoding.respell(segment.replacing("%", with: "%25"), keeping: PercentEncoding.unreserved)
+        return PercentEncoding.encoded(segment, keeping: PercentEncoding.unreserved)
     }
 }

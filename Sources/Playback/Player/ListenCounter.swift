@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// Counts what is heard of the track playing, and says once per play when it becomes a listen:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// Carrying out commands: each changes the state, publishes it, and — for a jump — starts a new

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// Jumps: stopping the pipeline and starting a new one at another place, and what its reports

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// What is kept of a play: where a long track was left (for the library) and whether the play

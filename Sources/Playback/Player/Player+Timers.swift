@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// What happens by the clock: the position kept honest while playing, the sleep timer, and

@@ -1,6 +1,6 @@
 import Base
 import Decoding
-import Foundation
+import FoundationEssentials
 import Loader
 import Logging
 import Model

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// What can be asked of the player. Commands run one at a time, in order, each to its end.

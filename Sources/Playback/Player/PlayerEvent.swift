@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// What the player tells its listeners (the CLI, MPRIS, Manager1, the state file): what changed,

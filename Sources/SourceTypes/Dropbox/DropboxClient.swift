@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import DropboxAnswers
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import NIOCore

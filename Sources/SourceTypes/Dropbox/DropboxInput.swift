@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import DropboxAnswers
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
+import NIOCore
 import NIOHTTP1
 import Parsers
 

@@ -1,3 +1,4 @@
+import DropboxAnswers
 import Loader
 import Model
 import Parsers

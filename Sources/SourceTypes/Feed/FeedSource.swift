@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Loader
 
 /// `type = "feed"`: a podcast feed; its enclosures are the tracks, newest first. The feed is

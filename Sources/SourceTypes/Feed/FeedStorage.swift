@@ -1,5 +1,5 @@
 import FeedAnswers
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import Parsers

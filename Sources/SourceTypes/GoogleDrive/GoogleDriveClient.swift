@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Base
-import Foundation
+import FoundationEssentials
 import GoogleDriveAnswers
 import Loader
 import Model

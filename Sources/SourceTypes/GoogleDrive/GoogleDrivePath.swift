@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A path in the drive as a key of the source: `/Music/a.mp3` is the key `Music/a.mp3`, the folder
 /// scanned from (My Drive, or `folder_id`'s) the empty key. Drive finds files by id, not by path:
@@ -29,6 +29,6 @@ enum GoogleDrivePath {
     /// A string literal of the query language: in single quotes, `'` and `\` escaped with `\`.
     /// https://developers.google.com/drive/api/guides/ref-search-terms
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Loader
 
 /// `type = "http"`: files on an HTTP(S) server behind credentials — played from, not scanned:

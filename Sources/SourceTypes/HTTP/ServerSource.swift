@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 import Loader
 
 /// A source on an HTTP(S) server — `http`, `webdav`, `feed` — configured by the keys they share

@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 import Loader
 
 /// `type = "local"`: a folder on this machine (`path`), scanned and played from the disk as it is.

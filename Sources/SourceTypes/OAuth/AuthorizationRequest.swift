@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// One authorization code request (RFC 6749 §4.1 with PKCE, RFC 7636): the address the user opens,

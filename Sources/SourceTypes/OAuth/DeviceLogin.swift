@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Model
+import OAuthAnswers
 
 /// The device authorization grant (RFC 8628): asks for a device code, shows the user where to
 /// enter the user code, then polls the token endpoint at the interval asked — slower by 5 s after

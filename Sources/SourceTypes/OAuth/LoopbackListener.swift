@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Model
 
 /// The redirect target of a browser login: one listening socket on 127.0.0.1 (never another

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// The authorization code grant with PKCE on a loopback redirect (RFC 8252 §7.3): the user opens

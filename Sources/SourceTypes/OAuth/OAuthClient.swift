@@ -1,4 +1,6 @@
-import Foundation
+import AsyncHTTPClient
+import Config
+import FoundationEssentials
 import Loader
 import Model
 import NIOCore

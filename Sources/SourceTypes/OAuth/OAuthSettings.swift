@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 
 /// How a source logs in with OAuth 2.0: the user's own app (`client_id`, and `client_secret_file`
 /// where the app has a secret) and the provider's endpoints, each overridable in the config file

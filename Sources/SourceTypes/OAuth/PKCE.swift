@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 
 /// Proof Key for Code Exchange (RFC 7636): a random verifier kept here, and its S256 challenge
 /// sent with the authorization request — a code caught on its way back is useless without it.
@@ -22,7 +22,6 @@ package struct PKCE: Sendable {
     }
 
     static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 }

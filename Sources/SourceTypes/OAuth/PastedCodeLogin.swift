@@ -1,4 +1,5 @@
-import Foundation
+import Base
+import FoundationEssentials
 import Model
 
 /// The authorization code grant with PKCE and no listener: the user approves in a browser —
@@ -29,7 +30,7 @@ package struct PastedCodeLogin: Sendable {
         let what = redirectURI == nil ? "paste the code it shows here"
             : "then paste here the address the browser ends at (http://127.0.0.1:…, a page that does not load)"
         show("To let cloudplayerd read '\(source)', open this address in a browser, allow access, and \(what):\n" + request.address)
-        guard let line = try await read(), case let pasted = line.trimmingCharacters(in: .whitespacesAndNewlines), !pasted.isEmpty else {
+        guard let line = try await read(), case let pasted = line.trimmingWhitespace(), !pasted.isEmpty else {
             throw LoaderError.service(source: source, reason: "no code was pasted")
         }
         return try await request.redeem(try Self.code(in: pasted, state: request.state, source: source))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a login left for one source: its tokens, when the access token expires, and — once the
 /// provider refused the refresh token — why the source needs a new login. Prints as

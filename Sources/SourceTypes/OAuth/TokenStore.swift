@@ -1,5 +1,6 @@
 import Base
-import Foundation
+import FoundationEssentials
+import Glibc
 import Model
 
 /// Where logins keep their tokens: `$XDG_DATA_HOME/cloudplayerd/tokens/` (0700), one JSON file
@@ -20,9 +21,7 @@ package struct TokenStore: Sendable, Equatable {
 
     /// The file of `source`: its name with anything but letters, digits, `-` and `_` escaped.
     package func file(of source: String) -> URL {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-_")
-        let name = source.addingPercentEncoding(withAllowedCharacters: allowed) ?? "source"
+        let name = PercentEncoding.encoded(source, keeping: PercentEncoding.alphanumerics.union(PercentEncoding.Bytes("-_")))
         return directory.appendingPathComponent(name + ".json")
     }
 

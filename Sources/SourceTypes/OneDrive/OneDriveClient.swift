@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import NIOHTTP1
@@ -67,7 +67,7 @@ final class OneDriveClient: Sendable {
     /// Also says which URL answered, to be used again while it lasts.
     /// https://learn.microsoft.com/graph/api/driveitem-get-content
     nonisolated(nonsending) func content(of item: OneDriveItem, headers: HTTPHeaders) async throws -> (response: HTTPClientResponse, url: URL) {
-        let id = item.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? item.id
+        let id = PercentEncoding.encoded(item.id, keeping: PercentEncoding.alphanumerics)
         return try await session.sendFollowing(url("me/drive/items/\(id)/content"), headers: headers)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Model
 
 /// A path in the drive as a key of the source: `/Music/a.mp3` is the key `Music/a.mp3`, the
@@ -6,9 +6,6 @@ import Model
 /// is asked about it as `root:/Music/a%20b.mp3:` (each name percent-encoded).
 /// https://learn.microsoft.com/graph/onedrive-addressing-driveitems
 enum OneDrivePath {
-    /// The characters left as they are in a name.
-    private static let plain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-
     /// The path shown in messages.
     static func path(ofKey key: String) -> String {
         "/" + key
@@ -22,7 +19,7 @@ enum OneDrivePath {
     /// colon that ends the path.
     static func address(ofKey key: String, then suffix: String = "") -> String {
         guard !key.isEmpty else { return "me/drive/root" + suffix }
-        let names = key.split(separator: "/").map { String($0).addingPercentEncoding(withAllowedCharacters: plain) ?? "" }
+        let names = key.split(separator: "/").map { PercentEncoding.encoded($0, keeping: PercentEncoding.unreserved) }
         return "me/drive/root:/" + names.joined(separator: "/") + (suffix.isEmpty ? "" : ":" + suffix)
     }
 

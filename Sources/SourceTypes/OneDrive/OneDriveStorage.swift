@@ -1,5 +1,6 @@
 import Loader
 import Model
+import OneDriveAnswers
 import Parsers
 
 /// A drive's folders: a folder's `children`, a page of `$top` at a time, `@odata.nextLink` to the

@@ -1,6 +1,6 @@
 import Base
 import Config
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 
@@ -44,23 +44,24 @@ package enum S3CredentialSource: Sendable, Equatable {
 
     /// A profile of the shared credentials file (an INI file: `[name]`, then `key = value` lines).
     private static func profile(_ name: String, source: String, environment: [String: String]) throws -> S3Signer.Credentials {
-        let path = environment["AWS_SHARED_CREDENTIALS_FILE"].map { NSString(string: $0).expandingTildeInPath }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.aws/credentials"
+        let home = environment["HOME"] ?? XDGDirectories.home
+        let path = environment["AWS_SHARED_CREDENTIALS_FILE"].map { $0 == "~" || $0.hasPrefix("~/") ? home + $0.dropFirst() : $0 }
+            ?? home + "/.aws/credentials"
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LoaderError.configuration("source '\(source)': no S3 keys configured, and cannot read the AWS credentials file \(path)")
         }
         var values: [String: String] = [:]
         var inProfile = false
         for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") && line.hasSuffix("]") {
-                inProfile = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces) == name
+                inProfile = line.dropFirst().dropLast().trimmingBlanks() == name
                 continue
             }
             guard inProfile, let equals = line.firstIndex(of: "=") else { continue }
-            values[line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()] =
-                line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            values[line[..<equals].trimmingBlanks().lowercased()] =
+                line[line.index(after: equals)...].trimmingBlanks()
         }
         guard let id = values["aws_access_key_id"], !id.isEmpty, let secret = values["aws_secret_access_key"], !secret.isEmpty else {
             throw LoaderError.configuration("source '\(source)': the profile '\(name)' in \(path) has no aws_access_key_id and aws_secret_access_key")

@@ -1,6 +1,6 @@
 import Base
 import Config
-import Foundation
+import FoundationEssentials
 
 /// AWS Signature Version 4 in header form, as S3 checks it: the payload left unsigned
 /// (`UNSIGNED-PAYLOAD`, the player only reads), and S3's own canonical URI — the path exactly as
@@ -43,7 +43,7 @@ package struct S3Signer: Sendable {
         let encoded: [(name: String, value: String)] = query.map { (Self.encode($0.0), Self.encode($0.1)) }
         let canonicalQuery = encoded.sorted { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
             .map { $0.name + "=" + $0.value }.joined(separator: "&")
-        let canonicalHeaders = signed.map { $0.0 + ":" + $0.1.trimmingCharacters(in: .whitespaces) + "\n" }.joined()
+        let canonicalHeaders = signed.map { $0.0 + ":" + $0.1.trimmingBlanks() + "\n" }.joined()
         let canonical = [method, path.isEmpty ? "/" : path, canonicalQuery, canonicalHeaders, names, "UNSIGNED-PAYLOAD"]
             .joined(separator: "\n")
         let scope = "\(day)/\(region)/s3/aws4_request"
@@ -68,28 +68,15 @@ package struct S3Signer: Sendable {
     /// Every byte outside `A-Z a-z 0-9 - . _ ~` as `%XX` (upper case), as SigV4 wants names and
     /// values of a query, and segments of a path.
     package static func encode(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(Character(Unicode.Scalar(byte)))
-            default:
-                encoded += String(format: "%%%02X", byte)
-            }
-        }
-        return encoded
+        FormEncoding.encode(text)
     }
 
     /// `YYYYMMDDTHHMMSSZ` in UTC.
     package static func timestamp(_ time: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
+        CalendarTime.utc(time.timeIntervalSince1970).basicStamp
     }
 
     private static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        bytes.map { $0.hexDigits(2) }.joined()
     }
 }

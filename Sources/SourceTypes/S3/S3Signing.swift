@@ -1,5 +1,5 @@
 import Base
-import Foundation
+import FoundationEssentials
 import Model
 import NIOHTTP1
 
@@ -63,8 +63,8 @@ package final class S3Signing: Sendable {
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [:] }
         let query: [(String, String)] = (parts.percentEncodedQuery ?? "").split(separator: "&").map { pair in
             let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(halves[0]).removingPercentEncoding ?? String(halves[0]),
-                    halves.count > 1 ? String(halves[1]).removingPercentEncoding ?? String(halves[1]) : "")
+            return (PercentEncoding.decoded(halves[0]) ?? String(halves[0]),
+                    halves.count > 1 ? PercentEncoding.decoded(halves[1]) ?? String(halves[1]) : "")
         }
         let host = target.host + (target.port.map { ":\($0)" } ?? "")
         let signer = S3Signer(credentials: keys, region: region)

@@ -1,7 +1,9 @@
-import Foundation
+import AsyncHTTPClient
+import FoundationEssentials
 import Loader
 import Model
 import NIOCore
+import NIOHTTP1
 import Parsers
 import S3Answers
 

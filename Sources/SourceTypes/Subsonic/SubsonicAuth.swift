@@ -1,6 +1,6 @@
 import Base
 import Config
-import Foundation
+import FoundationEssentials
 
 /// How a request proves who we are, chosen from what the server speaks (`SubsonicClient`): an
 /// OpenSubsonic API key; else, from API 1.13.0 on, a token `md5(password + salt)` with a new

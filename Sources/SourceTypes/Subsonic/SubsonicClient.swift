@@ -1,6 +1,7 @@
+import AsyncHTTPClient
 import Base
 import Config
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import NIOCore
@@ -183,15 +184,6 @@ final class SubsonicClient: Sendable {
     }
 
     private func url(_ method: String, _ parameters: [(String, String)]) -> URL {
-        let query = parameters.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        return URL(string: api.absoluteString + method + "?" + query) ?? api
-    }
-
-    /// A query value as every server reads it: only unreserved characters as they are (`+`
-    /// would be a space to some).
-    private static func encode(_ text: String) -> String {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        URL(string: api.absoluteString + method + "?" + FormEncoding.query(parameters)) ?? api
     }
 }

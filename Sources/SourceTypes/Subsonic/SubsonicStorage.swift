@@ -1,6 +1,7 @@
 import Loader
 import Model
 import Parsers
+import SubsonicAnswers
 
 /// A Subsonic server's library as folders: the root holds its albums (`getAlbumList2`, pages of
 /// 500) and its playlists (`getPlaylists`); an album (`getAlbum`) holds its songs, with the

@@ -1,4 +1,5 @@
-import Foundation
+import AsyncHTTPClient
+import FoundationEssentials
 import Loader
 import Model
 import NIOCore

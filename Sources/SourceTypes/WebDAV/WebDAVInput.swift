@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Loader
 import Model
 import NIOHTTP1
+import WebDAVAnswers
 
 /// A WebDAV server's tracks: fetched as from any HTTP server, described with PROPFIND (which
 /// gives length and ETag without a GET).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Loader
 
 /// `type = "webdav"`: a WebDAV server, scanned folder by folder and played from with byte ranges.

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import Parsers
+import WebDAVAnswers
 
 /// A WebDAV server's folders (Nextcloud, ownCloud, Yandex.Disk, `rclone serve webdav`), listed
 /// with PROPFIND `Depth: 1`. A link in an answer that points outside the source — another host,

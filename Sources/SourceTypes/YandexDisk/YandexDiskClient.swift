@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Base
 import Config
-import Foundation
+import FoundationEssentials
 import Loader
 import Model
 import NIOCore

@@ -1,6 +1,7 @@
 import Loader
 import Model
 import Parsers
+import YandexDiskAnswers
 
 /// A disk's folders: `GET /v1/disk/resources` of a folder lists its items in `_embedded`, one
 /// page (`limit` items from `offset`) at a time. Files come with `size` and `sha256`/`md5`, so a
