@@ -76,102 +76,111 @@ public actor Fixtures {
         return try await generation!.value
     }
 
+    /// Every fixture: the sources first, then every encoding at once, then the files made from
+    /// those. Each encoder is a process of its own; one after another, on a machine loaded as
+    /// the suite's rule allows, they kept the first tests waiting past their time limits.
     private static func generate(in dir: URL) async throws -> URL {
-        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        @Sendable func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        @Sendable func path(_ file: File) -> String { path(file.rawValue) }
         func write(_ path: String, _ data: Data) throws { try data.write(to: URL(fileURLWithPath: path)) }
+        func read(_ file: File) throws -> Data { try Data(contentsOf: dir.appendingPathComponent(file.rawValue)) }
+        @Sendable func lame(_ arguments: String...) async throws { try await ChildProcess.check("lame", ["--quiet"] + arguments) }
         // Each Ogg file a serial number of its own, so files joined into one chain stay separate links.
-        func opusenc(serial: Int, _ arguments: String...) async throws {
+        @Sendable func opusenc(serial: Int, _ arguments: String...) async throws {
             try await ChildProcess.check("opusenc", ["--quiet", "--serial", "\(serial)"] + arguments)
+        }
+        @Sendable func flac(_ arguments: String...) async throws { try await ChildProcess.check("flac", ["--silent", "-f"] + arguments) }
+        @Sendable func oggenc(serial: Int, _ arguments: String...) async throws {
+            try await ChildProcess.check("oggenc", ["-Q", "--serial", "\(serial)"] + arguments)
+        }
+        @Sendable func rawFLAC(_ file: File, bits: Int, rate: Int) async throws {
+            let raw = path("\(bits)-\(rate).raw")
+            try Data(noise(count: rate / 4 * 2 * bits / 8, seed: UInt64(bits))).write(to: URL(fileURLWithPath: raw))
+            try await flac("--force-raw-format", "--endian=little", "--sign=signed", "--channels=2", "--bps=\(bits)",
+                           "--sample-rate=\(rate)", "-o", path(file), raw)
         }
 
         // Sources: noise with a tone, so every stretch of audio is distinct and never all zero.
-        try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("a.wav"),
-                      "synth", "6", "pinknoise", "synth", "6", "sine", "amod", "440", "vol", "0.5")
-        try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("b.wav"),
-                      "synth", "5", "brownnoise", "synth", "5", "sine", "amod", "660", "vol", "0.5")
-        try await sox("-n", "-r", "22050", "-c", "1", "-b", "16", path("m.wav"), "synth", "4", "pinknoise", "vol", "0.5")
-        try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("l.wav"),
-                      "synth", "60", "pinknoise", "synth", "60", "sine", "amod", "330", "vol", "0.5")
+        try await together([
+            { try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("a.wav"),
+                            "synth", "6", "pinknoise", "synth", "6", "sine", "amod", "440", "vol", "0.5") },
+            { try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("b.wav"),
+                            "synth", "5", "brownnoise", "synth", "5", "sine", "amod", "660", "vol", "0.5") },
+            { try await sox("-n", "-r", "22050", "-c", "1", "-b", "16", path("m.wav"), "synth", "4", "pinknoise", "vol", "0.5") },
+            { try await sox("-n", "-r", "44100", "-c", "2", "-b", "16", path("l.wav"),
+                            "synth", "60", "pinknoise", "synth", "60", "sine", "amod", "330", "vol", "0.5") },
+            { try await sox("-n", "-r", "96000", "-c", "2", "-b", "24", path("h.wav"), "synth", "3",
+                            "pinknoise", "synth", "3", "sine", "amod", "550", "vol", "0.5") },
+            { try await sox("-n", "-r", "48000", "-c", "6", "-b", "24", path("s.wav"), "synth", "2", "pinknoise", "vol", "0.5") },
+            { try await sox("-n", "-r", "48000", "-c", "6", "-b", "16", path("tones.wav"), "synth", "1", "sine", "200", "sine", "400",
+                            "sine", "600", "sine", "800", "sine", "1000", "sine", "1200", "vol", "0.5") },
+        ])
+        try write(path(File.coverArt), Data(base64Encoded: Self.onePixelPNG)!)
+        // A 2 MB "PNG" (a PNG signature, then noise): metaflac takes the given size as it is.
+        try write(path("big.png"), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise(count: 2_000_000, seed: 5)))
 
-        try await ChildProcess.check("lame", ["--quiet", "-V", "2", "--id3v2-only", "--tt", "Vbr Title", "--ta", "Some Artist",
-                                              "--tl", "Some Album", "--tn", "3/12", path("a.wav"), path(File.vbrMP3.rawValue)])
-        try await ChildProcess.check("lame", ["--quiet", "-b", "128", path("a.wav"), path(File.cbrMP3.rawValue)])
-        try await ChildProcess.check("lame", ["--quiet", "-V", "4", path("b.wav"), path(File.secondMP3.rawValue)])
-        try await ChildProcess.check("lame", ["--quiet", "-m", "m", "-b", "64", path("m.wav"), path(File.monoMP3.rawValue)])
-        try await opusenc(serial: 11, "--title", "Opus Title", "--artist", "Opus Artist", "--album", "Opus Album",
-                          "--comment", "TRACKNUMBER=7", path("a.wav"), path(File.opus.rawValue))
-        try await opusenc(serial: 12, path("b.wav"), path(File.secondOpus.rawValue))
-        try await ChildProcess.check("lame", ["--quiet", "-V", "2", path("l.wav"), path(File.longMP3.rawValue)])
-        try await opusenc(serial: 13, path("l.wav"), path(File.longOpus.rawValue))
-        try await ChildProcess.check("lame", ["--quiet", "-b", "128", path("l.wav"), path(File.longCBRMP3.rawValue)])
-        try await ChildProcess.check("lame", ["--quiet", "-b", "160", "-t", path("l.wav"), path(File.plainCBRMP3.rawValue)])
-        try await opusenc(serial: 14, path("m.wav"), path(File.monoOpus.rawValue))
-        try FileManager.default.copyItem(atPath: path(File.opus.rawValue), toPath: path(File.opusNamedMP3.rawValue))
-        try write(path(File.coverArt.rawValue), Data(base64Encoded: Self.onePixelPNG)!)
-        try await ChildProcess.check("lame", ["--quiet", "-V", "4", "--ti", path(File.coverArt.rawValue), "--tt", "Art Title",
-                                              path("m.wav"), path(File.artMP3.rawValue)])
-        try await opusenc(serial: 15, "--picture", path(File.coverArt.rawValue), "--title", "Art Title",
-                          path("m.wav"), path(File.artOpus.rawValue))
+        try await together([
+            { try await lame("-V", "2", "--id3v2-only", "--tt", "Vbr Title", "--ta", "Some Artist",
+                             "--tl", "Some Album", "--tn", "3/12", path("a.wav"), path(File.vbrMP3)) },
+            { try await lame("-b", "128", path("a.wav"), path(File.cbrMP3)) },
+            { try await lame("-V", "4", path("b.wav"), path(File.secondMP3)) },
+            { try await lame("-m", "m", "-b", "64", path("m.wav"), path(File.monoMP3)) },
+            { try await opusenc(serial: 11, "--title", "Opus Title", "--artist", "Opus Artist", "--album", "Opus Album",
+                                "--comment", "TRACKNUMBER=7", path("a.wav"), path(File.opus)) },
+            { try await opusenc(serial: 12, path("b.wav"), path(File.secondOpus)) },
+            { try await lame("-V", "2", path("l.wav"), path(File.longMP3)) },
+            { try await opusenc(serial: 13, path("l.wav"), path(File.longOpus)) },
+            { try await lame("-b", "128", path("l.wav"), path(File.longCBRMP3)) },
+            { try await lame("-b", "160", "-t", path("l.wav"), path(File.plainCBRMP3)) },
+            { try await opusenc(serial: 14, path("m.wav"), path(File.monoOpus)) },
+            { try await lame("-V", "4", "--ti", path(File.coverArt), "--tt", "Art Title", path("m.wav"), path(File.artMP3)) },
+            { try await opusenc(serial: 15, "--picture", path(File.coverArt), "--title", "Art Title", path("m.wav"), path(File.artOpus)) },
+            { try await flac("-T", "TITLE=FLAC Title", "-T", "ARTIST=FLAC Artist", "-T", "ALBUM=FLAC Album", "-T", "TRACKNUMBER=4",
+                             "-o", path(File.flac), path("a.wav")) },
+            { try await flac("-o", path(File.secondFLAC), path("b.wav")) },
+            { try await flac("--ogg", "--serial-number=31", "-o", path(File.oggFLAC), path("a.wav")) },
+            { try await flac("-o", path(File.flac24), path("h.wav")) },
+            { try await flac("-o", path(File.surroundFLAC), path("s.wav")) },
+            { try await flac("-o", path(File.longFLAC), path("l.wav")) },
+            {
+                try await flac("-T", "TITLE=Big Picture", "-o", path(File.bigPictureFLAC), path("m.wav"))
+                try await ChildProcess.check("metaflac", ["--import-picture-from=3|image/png|Cover|1x1x24|\(path("big.png"))",
+                                                          "--add-padding=1048576", path(File.bigPictureFLAC)])
+            },
+            { try await oggenc(serial: 21, "-q", "3", "-t", "Vorbis Title", "-a", "Vorbis Artist", "-l", "Vorbis Album", "-N", "5",
+                               "-o", path(File.vorbis), path("a.wav")) },
+            { try await oggenc(serial: 22, "-q", "3", "-o", path(File.secondVorbis), path("b.wav")) },
+            { try await oggenc(serial: 23, "-q", "3", "-o", path(File.monoVorbis), path("m.wav")) },
+            { try await oggenc(serial: 24, "-o", path(File.surroundVorbis), path("tones.wav")) },
+            { try await rawFLAC(.eightBitFLAC, bits: 8, rate: 44100) },
+            { try await rawFLAC(.thirtyTwoBitFLAC, bits: 32, rate: 44100) },
+            { try await rawFLAC(.highRateFLAC, bits: 16, rate: 384_000) },
+        ])
 
-        try write(path(File.empty.rawValue), Data())
-        try write(path(File.random.rawValue), Data(Self.noise(count: 200_000, seed: 7)))
-        try write(path(File.text.rawValue), Data(String(repeating: "These are not the droids.\n", count: 400).utf8))
-        try await makeFLACAndVorbis(dir)
-        try FileManager.default.copyItem(atPath: path("a.wav"), toPath: path(File.wav.rawValue))
-        let vbr = try Data(contentsOf: dir.appendingPathComponent(File.vbrMP3.rawValue))
-        try write(path(File.truncatedMP3.rawValue), vbr.prefix(vbr.count / 2))
-        let opus = try Data(contentsOf: dir.appendingPathComponent(File.opus.rawValue))
-        try write(path(File.truncatedOpus.rawValue), opus.prefix(opus.count / 2))
+        try FileManager.default.copyItem(atPath: path(File.opus), toPath: path(File.opusNamedMP3))
+        try write(path(File.empty), Data())
+        try write(path(File.random), Data(Self.noise(count: 200_000, seed: 7)))
+        try write(path(File.text), Data(String(repeating: "These are not the droids.\n", count: 400).utf8))
+        try FileManager.default.copyItem(atPath: path("a.wav"), toPath: path(File.wav))
+        let vbr = try read(.vbrMP3)
+        try write(path(File.truncatedMP3), vbr.prefix(vbr.count / 2))
+        let opus = try read(.opus)
+        try write(path(File.truncatedOpus), opus.prefix(opus.count / 2))
         // A good start, then 30 KB of noise where frames should be, then the rest of the file.
         var corrupt = vbr
         corrupt.replaceSubrange(20_000..<50_000, with: Self.noise(count: 30_000, seed: 11))
-        try write(path(File.corruptMP3.rawValue), corrupt)
+        try write(path(File.corruptMP3), corrupt)
 
-        return dir
-    }
-
-    private static func makeFLACAndVorbis(_ dir: URL) async throws {
-        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-        func write(_ path: String, _ data: Data) throws { try data.write(to: URL(fileURLWithPath: path)) }
-        func flac(_ arguments: String...) async throws { try await ChildProcess.check("flac", ["--silent", "-f"] + arguments) }
-        func oggenc(serial: Int, _ arguments: String...) async throws {
-            try await ChildProcess.check("oggenc", ["-Q", "--serial", "\(serial)"] + arguments)
-        }
-
-        try await sox("-n", "-r", "96000", "-c", "2", "-b", "24", path("h.wav"), "synth", "3",
-                      "pinknoise", "synth", "3", "sine", "amod", "550", "vol", "0.5")
-        try await sox("-n", "-r", "48000", "-c", "6", "-b", "24", path("s.wav"), "synth", "2", "pinknoise", "vol", "0.5")
-        try await flac("-T", "TITLE=FLAC Title", "-T", "ARTIST=FLAC Artist", "-T", "ALBUM=FLAC Album", "-T", "TRACKNUMBER=4",
-                       "-o", path(File.flac.rawValue), path("a.wav"))
-        try await flac("-o", path(File.secondFLAC.rawValue), path("b.wav"))
-        try await flac("--ogg", "--serial-number=31", "-o", path(File.oggFLAC.rawValue), path("a.wav"))
-        try await flac("-o", path(File.flac24.rawValue), path("h.wav"))
-        try await flac("-o", path(File.surroundFLAC.rawValue), path("s.wav"))
-        try await flac("-o", path(File.longFLAC.rawValue), path("l.wav"))
-        try await flac("-T", "TITLE=Big Picture", "-o", path(File.bigPictureFLAC.rawValue), path("m.wav"))
-        // A 2 MB "PNG" (a PNG signature, then noise): metaflac takes the given size as it is.
-        try write(path("big.png"), Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise(count: 2_000_000, seed: 5)))
-        try await ChildProcess.check("metaflac", ["--import-picture-from=3|image/png|Cover|1x1x24|\(path("big.png"))",
-                                                  "--add-padding=1048576", path(File.bigPictureFLAC.rawValue)])
         // ID3v2.3 tag of 100 bytes (no frames, zero padding) before a FLAC stream.
+        let song = try read(.flac)
         let id3 = Data(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, 100] + [UInt8](repeating: 0, count: 100))
-        try write(path(File.id3FLAC.rawValue), id3 + (try Data(contentsOf: dir.appendingPathComponent(File.flac.rawValue))))
-
-        try await oggenc(serial: 21, "-q", "3", "-t", "Vorbis Title", "-a", "Vorbis Artist", "-l", "Vorbis Album", "-N", "5",
-                         "-o", path(File.vorbis.rawValue), path("a.wav"))
-        try await oggenc(serial: 22, "-q", "3", "-o", path(File.secondVorbis.rawValue), path("b.wav"))
-        try await oggenc(serial: 23, "-q", "3", "-o", path(File.monoVorbis.rawValue), path("m.wav"))
-        try await sox("-n", "-r", "48000", "-c", "6", "-b", "16", path("tones.wav"), "synth", "1", "sine", "200", "sine", "400",
-                      "sine", "600", "sine", "800", "sine", "1000", "sine", "1200", "vol", "0.5")
-        try await oggenc(serial: 24, "-o", path(File.surroundVorbis.rawValue), path("tones.wav"))
-        let vorbis = try Data(contentsOf: dir.appendingPathComponent(File.vorbis.rawValue))
-        let secondVorbis = try Data(contentsOf: dir.appendingPathComponent(File.secondVorbis.rawValue))
-        try write(path(File.chainedVorbis.rawValue), vorbis + secondVorbis)
-        try write(path(File.mixedChainVorbis.rawValue), vorbis + (try Data(contentsOf: dir.appendingPathComponent(File.monoVorbis.rawValue))))
-
-        let song = try Data(contentsOf: dir.appendingPathComponent(File.flac.rawValue))
-        try write(path(File.truncatedFLAC.rawValue), song.prefix(song.count / 2))
-        try write(path(File.corruptFLAC.rawValue), try await damagingMiddleFrameCRC(of: path(File.flac.rawValue), in: dir))
+        try write(path(File.id3FLAC), id3 + song)
+        let vorbis = try read(.vorbis)
+        let secondVorbis = try read(.secondVorbis)
+        try write(path(File.chainedVorbis), vorbis + secondVorbis)
+        try write(path(File.mixedChainVorbis), vorbis + (try read(.monoVorbis)))
+        try write(path(File.truncatedFLAC), song.prefix(song.count / 2))
+        try write(path(File.corruptFLAC), try await damagingMiddleFrameCRC(of: path(File.flac), in: dir))
         // STREAMINFO's total samples: the low 36 bits of bytes 8+13...8+17 (after "fLaC" and the block header).
         var lying = song
         let declared = (UInt64(lying[8 + 13] & 0x0F) << 32) | UInt64(lying[8 + 14]) << 24 | UInt64(lying[8 + 15]) << 16
@@ -179,21 +188,21 @@ public actor Fixtures {
         let doubled = declared * 2
         lying[8 + 13] = (lying[8 + 13] & 0xF0) | UInt8((doubled >> 32) & 0x0F)
         for index in 0..<4 { lying[8 + 14 + index] = UInt8(truncatingIfNeeded: doubled >> (24 - 8 * index)) }
-        try write(path(File.lyingFLAC.rawValue), lying)
-        func rawFLAC(_ file: File, bits: Int, rate: Int) async throws {
-            let raw = path("\(bits)-\(rate).raw")
-            try write(raw, Data(noise(count: rate / 4 * 2 * bits / 8, seed: UInt64(bits))))
-            try await flac("--force-raw-format", "--endian=little", "--sign=signed", "--channels=2", "--bps=\(bits)",
-                           "--sample-rate=\(rate)", "-o", path(file.rawValue), raw)
-        }
-        try await rawFLAC(.eightBitFLAC, bits: 8, rate: 44100)
-        try await rawFLAC(.thirtyTwoBitFLAC, bits: 32, rate: 44100)
-        try await rawFLAC(.highRateFLAC, bits: 16, rate: 384_000)
-        try write(path(File.truncatedVorbis.rawValue), vorbis.prefix(vorbis.count / 2))
+        try write(path(File.lyingFLAC), lying)
+        try write(path(File.truncatedVorbis), vorbis.prefix(vorbis.count / 2))
         // The second link's pages from 4 KB in are noise: the first link is whole.
         var broken = vorbis + secondVorbis
         broken.replaceSubrange((vorbis.count + 4000)..<(vorbis.count + 24000), with: noise(count: 20000, seed: 17))
-        try write(path(File.brokenChainVorbis.rawValue), broken)
+        try write(path(File.brokenChainVorbis), broken)
+        return dir
+    }
+
+    /// Runs `jobs` side by side; the first error ends them all.
+    private static func together(_ jobs: [@Sendable () async throws -> Void]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for job in jobs { group.addTask(operation: job) }
+            try await group.waitForAll()
+        }
     }
 
     private static func sox(_ arguments: String...) async throws {
