@@ -277,7 +277,8 @@ struct LibraryCLITests {
                                                    "Control", "sd", "dance", "1"])
         #expect(unknown.status != 0 && unknown.stderr.contains("not a control"), "\(unknown.stderr)")
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait().status == 0)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending)")
         await bus.stop()
     }
 
@@ -341,7 +342,8 @@ struct LibraryCLITests {
         let unknown = try await ctl("mark", "played", "987654")
         #expect(unknown.status == 1 && unknown.stderr.contains("987654"), "\(unknown.stderr)")
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait().status == 0)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending)")
         await bus.stop()
     }
 
@@ -429,7 +431,8 @@ struct LibraryCLITests {
         #expect(try await eventually { try await status()["status"] as? String == "Paused" })
         let paused = try await status()["position"] as? Double ?? -1
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait().status == 0)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending)")
         daemon = try await start()
         #expect(try await eventually { try await status()["status"] as? String == "Paused" })
         #expect(abs((try await status()["position"] as? Double ?? -1) - paused) < 0.3)
@@ -510,7 +513,8 @@ struct LibraryCLITests {
         #expect(absent.status == 3 && absent.stderr.contains("cloudplayerd is not running"))
         await notRunning.stop()
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait().status == 0)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending)")
         await bus.stop()
     }
 

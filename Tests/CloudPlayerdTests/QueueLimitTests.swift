@@ -63,7 +63,8 @@ struct QueueLimitTests {
         }
         #expect(try await queueLength() == 75)
         daemon.signal(SIGTERM)
-        #expect(await daemon.wait().status == 0)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending)")
         await bus.stop()
     }
 }

@@ -24,7 +24,8 @@ struct ServiceIntegrationTests {
         #expect(try await bus.waitForName("org.mpris.MediaPlayer2.cloudplayerd", attempts: 1))
         daemon.signal(SIGTERM)
         #expect(try await listener.next().contains("STOPPING=1"))
-        #expect(await daemon.wait().status == 0)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending)")
         await bus.stop()
     }
 
@@ -39,7 +40,8 @@ struct ServiceIntegrationTests {
             #expect(try await listener.next().contains("READY=1"))
             daemon.signal(SIGTERM)
             #expect(try await listener.next().contains("STOPPING=1"))
-            #expect(await daemon.wait().status == 0)
+            let ended = await daemon.wait()
+            #expect(ended.status == 0, "\(ended.ending)")
         }
         await bus.stop()
     }

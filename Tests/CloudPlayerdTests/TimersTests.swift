@@ -35,7 +35,8 @@ import TestSupport
         /// Stops the daemon (SIGTERM: it saves its state) and starts a new one on the same bus.
         mutating func restart() async throws {
             daemon.signal(SIGTERM)
-            #expect(await daemon.wait().status == 0)
+            let ended = await daemon.wait()
+            #expect(ended.status == 0, "\(ended.ending)")
             daemon = try Self.launch(bus: bus, sink: sink, config: config, home: home)
             #expect(try await bus.waitForName(TimersTests.name))
         }

@@ -14,4 +14,9 @@ public struct ProcessResult: Sendable {
     public var errorLines: [String] {
         stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
+
+    /// How it ended and the end of what it said, for a failed expectation about its status.
+    public var ending: String {
+        "\(killedBySignal ? "signal" : "status") \(status); stderr ends: \(stderr.suffix(1500))"
+    }
 }
