@@ -8,12 +8,20 @@ public struct RecordingGaps: Sendable, CustomStringConvertible {
     public var lost: [Int] = []
     /// Runs of silence that lost nothing, in frames, one entry per run.
     public var waited: [Int] = []
+    /// Where each of those runs came, as a frame of the reference (counted from its start).
+    public var waitedAt: [Int] = []
 
     /// How many runs of silence lost nothing.
     public var waits: Int { waited.count }
 
     /// The longest run of silence that lost nothing.
     public var longestWait: Int { waited.max() ?? 0 }
+
+    /// The longest run of silence that lost nothing within `distance` frames of the reference's
+    /// frame `frame` (a join between two tracks): a wait of the player's there is a gap.
+    public func longestWait(near frame: Int, within distance: Int) -> Int {
+        zip(waited, waitedAt).filter { abs($0.1 - frame) <= distance }.map(\.0).max() ?? 0
+    }
 
     /// The longest stretch of audio one silence took.
     public var longestLoss: Int { lost.max() ?? 0 }
@@ -32,7 +40,8 @@ extension PCMAudio {
     /// Other audio in place of the reference's is a loss when the two agree again, in place,
     /// within `damage` frames.
     public func gaps(against reference: PCMAudio, probe: Int = 256, damage: Int = 4096) throws -> RecordingGaps {
-        let heard = frames(from: audibleSpan().lowerBound), played = reference.frames(from: reference.audibleSpan().lowerBound)
+        let lead = reference.audibleSpan().lowerBound
+        let heard = frames(from: audibleSpan().lowerBound), played = reference.frames(from: lead)
         let width = channels
         guard played.channels == width else { throw TestSupportError("\(width) channels recorded, \(played.channels) played") }
         func frame(_ audio: PCMAudio, _ index: Int) -> ArraySlice<Int16> {
@@ -67,7 +76,12 @@ extension PCMAudio {
             guard let skipped = (0...min(length + damage, played.frameCount - j)).first(where: { matches(end, j + $0) }) else {
                 throw wrong("after \(length) frames of silence, audio from elsewhere")
             }
-            if skipped > 0 { gaps.lost.append(skipped) } else { gaps.waited.append(length) }
+            if skipped > 0 {
+                gaps.lost.append(skipped)
+            } else {
+                gaps.waited.append(length)
+                gaps.waitedAt.append(lead + j)
+            }
             i = end
             j += skipped
         }
