@@ -79,8 +79,8 @@ package final class BusConnection: Sendable {
         queue.withLock { $0.keptAlive.append(object) }
     }
 
-    /// Flushes what is queued, closes the connection (releasing its names) and waits for the
-    /// thread to end.
+    /// Flushes what is queued (for at most `flushLimit`), closes the connection (releasing its
+    /// names) and waits for the thread to end.
     package func close() async {
         stopping.store(true, ordering: .sequentiallyConsistent)
         perform { _ in }  // wakes the thread, unless it has ended already
@@ -134,7 +134,8 @@ package final class BusConnection: Sendable {
             return queue.jobs
         }
         for job in last { job(bus) }
-        sd_bus_flush_close_unref(bus)
+        Self.flush(bus, within: Self.flushLimit)
+        sd_bus_close_unref(bus)
         let kept = queue.withLock { queue in
             Glibc.close(wakeReader)
             Glibc.close(wakeWriter)
@@ -149,6 +150,24 @@ package final class BusConnection: Sendable {
         queue.withLock { queue in
             defer { queue.jobs.removeAll() }
             return queue.jobs
+        }
+    }
+
+    /// How long a closing connection writes what is still queued (the last signals and replies).
+    /// `sd_bus_flush` waits as long as it takes, and a bus daemon that stops reading — frozen, or
+    /// buried under a client's flood — then held up a stop past its deadline. Closing the
+    /// connection releases the names whatever was written.
+    static let flushLimit = Duration.milliseconds(250)
+
+    /// Writes what is queued until it is all written or `limit` has passed.
+    private static func flush(_ bus: OpaquePointer, within limit: Duration) {
+        let end = ContinuousClock.now + limit
+        while Int32(sd_bus_get_events(bus)) & Int32(POLLOUT) != 0 {
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { return }
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1
+            var descriptor = pollfd(fd: sd_bus_get_fd(bus), events: Int16(POLLOUT), revents: 0)
+            guard poll(&descriptor, 1, milliseconds) > 0, sd_bus_process(bus, nil) >= 0 else { return }
         }
     }
 
