@@ -157,14 +157,15 @@ package final class BusConnection: Sendable {
     /// `sd_bus_flush` waits as long as it takes, and a bus daemon that stops reading — frozen, or
     /// buried under a client's flood — then held up a stop past its deadline. Closing the
     /// connection releases the names whatever was written.
-    static let flushLimit = Duration.milliseconds(250)
+    private static let flushLimit = Duration.milliseconds(250)
 
     /// Writes what is queued until it is all written or `limit` has passed.
     private static func flush(_ bus: OpaquePointer, within limit: Duration) {
         let end = ContinuousClock.now + limit
-        while Int32(sd_bus_get_events(bus)) & Int32(POLLOUT) != 0 {
+        while true {
+            let events = sd_bus_get_events(bus)  // POLLOUT while something is queued; < 0: closed
             let left = ContinuousClock.now.duration(to: end)
-            guard left > .zero else { return }
+            guard events > 0, events & Int32(POLLOUT) != 0, left > .zero else { return }
             let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1
             var descriptor = pollfd(fd: sd_bus_get_fd(bus), events: Int16(POLLOUT), revents: 0)
             guard poll(&descriptor, 1, milliseconds) > 0, sd_bus_process(bus, nil) >= 0 else { return }

@@ -78,11 +78,16 @@ import TestSupport
         #expect(result.stdout.components(separatedBy: "Playing").count == 3)
         let first = try await ReferenceDecoder.mpg123(mp3)
         let start = try #require(recording.firstFrame(matching: first))
-        let gaps = try recording.frames(from: 0, to: start + first.frameCount).gaps(against: first)
+        // Where the MP3's last frames are heard: a wait of the server's in it (PipeWire's 8192
+        // frames, seen in CI) moves its end later than its length says.
+        let tail = first.frames(from: first.frameCount - 1024)
+        let end = try #require(recording.frames(from: start).firstFrame(matching: tail, probeFrames: 1024), "the MP3's end is not heard")
+            + start + 1024
+        let gaps = try recording.frames(from: 0, to: end).gaps(against: first)
         #expect(gaps.longestLoss <= server.dropoutBound, "\(gaps)")
         // The Opus track is resampled by the server to the sink's 44.1 kHz: check its length.
         let second = try await ReferenceDecoder.opusdec(opus)
-        let rest = recording.frames(from: start + first.frameCount)
+        let rest = recording.frames(from: end)
         let heard = rest.audibleSpan()
         let expected = Double(second.frameCount) * 44100 / 48000
         #expect(abs(Double(heard.count) - expected) < 0.01 * expected, "heard \(heard.count) frames, expected \(expected)")
