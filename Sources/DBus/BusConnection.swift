@@ -154,8 +154,8 @@ package final class BusConnection: Sendable {
     }
 
     /// How long a closing connection writes what is still queued (the last signals and replies).
-    /// `sd_bus_flush` waits as long as it takes, and a bus daemon that stops reading — frozen, or
-    /// buried under a client's flood — then held up a stop past its deadline. Closing the
+    /// `sd_bus_flush` waits as long as it takes, so a bus daemon that stops reading — frozen, or
+    /// buried under a client's flood — could hold up a stop past its deadline. Closing the
     /// connection releases the names whatever was written.
     private static let flushLimit = Duration.milliseconds(250)
 
