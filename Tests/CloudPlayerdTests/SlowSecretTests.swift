@@ -13,8 +13,8 @@ struct SlowSecretTests {
     /// How long source A's password command takes.
     static let secretSeconds = 8
 
-    /// Source "slow" (A): a password command that takes `secretSeconds` and leaves `mark` when it
-    /// starts. Source "fast" (B): its password in the file, behind a fault proxy that can pace it.
+    /// Source "slow" (A): a password command that takes `secretSeconds`, leaves `mark` when it
+    /// starts and `answered` when it ends. Source "fast" (B): its password in the file, behind a fault proxy that can pace it.
     private struct Rig {
         let slow: WebDAVTestServer
         let fast: WebDAVTestServer
@@ -23,6 +23,7 @@ struct SlowSecretTests {
         let sink: TestSink
         let daemon: ChildProcess
         let mark: URL
+        let answered: URL
 
         init(_ files: [Fixtures.File]) async throws {
             slow = try await WebDAVTestServer()
@@ -34,6 +35,7 @@ struct SlowSecretTests {
             }
             let directory = try Fixtures.shared.scratchDirectory()
             mark = directory.appendingPathComponent("secret-asked")
+            answered = directory.appendingPathComponent("secret-answered")
             let config = directory.appendingPathComponent("config.toml")
             try Data("""
                 [[source]]
@@ -41,7 +43,7 @@ struct SlowSecretTests {
                 type = "webdav"
                 url = "\(slow.baseURL.absoluteString)"
                 username = "\(slow.username)"
-                password_command = "touch '\(mark.path)'; sleep \(SlowSecretTests.secretSeconds); echo '\(slow.password)'"
+                password_command = "touch '\(mark.path)'; sleep \(SlowSecretTests.secretSeconds); touch '\(answered.path)'; echo '\(slow.password)'"
 
                 [[source]]
                 name = "fast"
@@ -82,14 +84,10 @@ struct SlowSecretTests {
         /// How many times the daemon has said "now playing" (the output heard a track's first frame).
         var tracksHeard: Int { daemon.errorSoFar().components(separatedBy: "now playing").count - 1 }
 
-        /// Waits until the daemon has said "now playing" `count` times; the time it took, or nil
-        /// after 60 s (a bound that only a failure reaches).
-        func waitUntilHeard(_ count: Int, since start: ContinuousClock.Instant) async throws -> Duration? {
-            for _ in 0..<6000 {
-                if tracksHeard >= count { return start.duration(to: .now) }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
+        /// Waits until the daemon has said "now playing" `count` times (false after 60 s, a bound
+        /// that only a failure reaches).
+        func waitUntilHeard(_ count: Int) async throws -> Bool {
+            try await eventually { tracksHeard >= count }
         }
 
         /// Waits until source A's password command has started.
@@ -114,26 +112,17 @@ struct SlowSecretTests {
         }
     }
 
-    @Test("Source A's password command takes 8 s while A is scanned: OpenUri of source B's uncached track is heard within 1 s, as without the scan")
+    @Test("Source A's password command takes 8 s while A is scanned: OpenUri of source B's uncached track is heard before A's command has ended")
     func otherSourceStartsAtOnce() async throws {
         let rig = try await Rig([.vbrMP3, .secondMP3])
-        // The same start with nothing else going on: what "at once" is on this machine now.
-        let calm = ContinuousClock.now
-        #expect(try await rig.call("Player", "OpenUri", "s", rig.fastURL(.secondMP3)).status == 0)
-        let alone = try #require(try await rig.waitUntilHeard(1, since: calm), "B's first track was never heard: \(rig.daemon.errorSoFar())")
-        #expect(try await rig.call("Player", "Stop").status == 0)
-
         let scan = try rig.scanSlowSource()
         #expect(try await rig.waitUntilSecretAsked(), "A's password command never ran: \(rig.daemon.errorSoFar())")
-        let start = ContinuousClock.now
         let opened = try await rig.call("Player", "OpenUri", "s", rig.fastURL(.vbrMP3))
         #expect(opened.status == 0, "\(opened.stderr)")
-        let heard = try #require(try await rig.waitUntilHeard(2, since: start), "B's track was never heard: \(rig.daemon.errorSoFar())")
-        // Within 1 s — or, on a machine so loaded that the start without the scan took more than a
-        // third of that, three times as long as it took; never as long as half of A's wait.
-        let bound = min(.seconds(Self.secretSeconds) / 2, max(.seconds(1), alone * 3))
-        #expect(heard < bound, "B's track was heard \(heard) after OpenUri while A's secret was read (\(alone) without)")
-        #expect(FileManager.default.fileExists(atPath: rig.mark.path))
+        #expect(try await rig.waitUntilHeard(1), "B's track was never heard: \(rig.daemon.errorSoFar())")
+        // The order of two events, not a time: B was heard while A's command still ran (before
+        // the change, B's download waited on the loader's thread for A's secret: 8.9 s).
+        #expect(!FileManager.default.fileExists(atPath: rig.answered.path), "B's track was heard only after A's password came")
 
         // A itself is scanned once its password came: slow, not broken.
         let scanned = await scan.wait()
@@ -149,9 +138,8 @@ struct SlowSecretTests {
         // Paced to twice the music's rate: B's bytes are still coming in while A's secret is read.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
         rig.proxy.setRate(bytesPerSecond: size / 30)
-        let start = ContinuousClock.now
         #expect(try await rig.call("Player", "OpenUri", "s", rig.fastURL(.longMP3)).status == 0)
-        #expect(try await rig.waitUntilHeard(1, since: start) != nil, "B's track was never heard: \(rig.daemon.errorSoFar())")
+        #expect(try await rig.waitUntilHeard(1), "B's track was never heard: \(rig.daemon.errorSoFar())")
 
         // While B plays: A's track probed for the queue (the loader asks for A's secret), then a
         // scan of A (its listing asks too).
