@@ -106,12 +106,18 @@ package final class BusConnection: Sendable {
         var lost: String?
         while !stopping.load(ordering: .sequentiallyConsistent) {
             for job in takeJobs() { job(bus) }
-            var processed: Int32 = 1
-            while processed > 0 { processed = sd_bus_process(bus, nil) }
+            // A bounded batch: under a flood of calls the queued jobs (replies, signals) and a
+            // stop still get their turn.
+            var processed: Int32 = 0
+            for _ in 0..<Self.batch {
+                processed = sd_bus_process(bus, nil)
+                if processed <= 0 || stopping.load(ordering: .sequentiallyConsistent) { break }
+            }
             if processed < 0 {  // the bus went away (ECONNRESET …): nothing more to serve
                 lost = String(cString: strerror(-processed))
                 break
             }
+            if processed > 0 { continue }  // more is waiting: no need to poll for it
             var descriptors = [
                 pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
                 pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
@@ -145,6 +151,9 @@ package final class BusConnection: Sendable {
         withExtendedLifetime(kept) {}
         finished.open()
     }
+
+    /// Messages handled before the queued jobs run again.
+    private static let batch = 64
 
     private func takeJobs() -> [Job] {
         queue.withLock { queue in

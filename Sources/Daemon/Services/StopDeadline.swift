@@ -19,6 +19,8 @@ package enum StopDeadline {
     /// The instant (CLOCK_MONOTONIC, in nanoseconds) the process ends at; nil until armed.
     private static let deadline = Locked<UInt64?>(nil)
     private static let wake = ThreadCondition()
+    /// The parts of the group still running, by type: named when the deadline has to act.
+    static let unfinished = Locked<[String]>([])
 
     /// A stop was asked for: the process ends within `limit` from now, or sooner if armed so.
     package static func arm() { arm(within: limit) }
@@ -52,7 +54,9 @@ package enum StopDeadline {
             wake.wait(seconds: Double(at - current) / 1e9)
         }
         wake.unlock()
-        Logger(label: "cloudplayerd.daemon").error("did not stop in time: exiting now")
+        let holding = unfinished.withLock { $0 }
+        Logger(label: "cloudplayerd.daemon").error("did not stop in time: exiting now",
+                                                   metadata: ["still stopping": "\(holding.isEmpty ? "no part of the group; what comes after it" : holding.joined(separator: ", "))"])
         _exit(1)
     }
 
