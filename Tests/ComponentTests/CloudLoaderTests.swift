@@ -178,9 +178,10 @@ struct CloudLoaderTests {
             // The silence was noticed: the answer was given up and the rest asked for again.
             #expect(rig.proxy.log.filter { $0.method == "GET" }.count >= 2)
         }
-        // Byte budget: not after a 416 (the file is learned afresh). A stall is timed only while
-        // the loader waits for bytes (`IdleTimeoutBody`), so a loaded machine trips no other.
-        if fault != .rangeNotSatisfiable {
+        // Byte budget: not after a 416 (the file is learned afresh), nor with the one-second read
+        // timeout of the stall case, which a loaded machine may also trip elsewhere — an aborted
+        // answer counts everything the proxy had pushed into the socket buffers.
+        if fault != .rangeNotSatisfiable && fault != .stall {
             // A broken answer can lose what the HTTP client had buffered but not yet handed over
             // (tens of KiB); everything that reached the loader is kept.
             #expect(Double(rig.proxy.bodyBytesSent) <= 1.1 * Double(origin.count),

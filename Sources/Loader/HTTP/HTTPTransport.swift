@@ -15,8 +15,6 @@ package final class HTTPTransport: Sendable {
     /// The source's name, for errors.
     package let name: String
     private let client: HTTPClient
-    /// How long a reader waits for bytes, or a request for its answer, before it fails.
-    private let readLimit: TimeAmount
     private let isOpen = Locked(true)
     /// The headers that prove who we are to a URL, for a request of that method; empty where
     /// they must not go. Awaited, never waited for: a secret still being read (a slow
@@ -46,12 +44,8 @@ package final class HTTPTransport: Sendable {
             tls.trustRoots = .file(tlsCAFile)
         }
         let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
-        readLimit = read
-        // The client's own read timeout is off: it counts while the reader is busy, not only
-        // while it waits (`IdleTimeoutBody`). An answer's head must come within a read timeout
-        // of the connection (the deadline of `send`).
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: read, read: nil))
+                                                     timeout: .init(connect: read, read: read))
         // A refused connection is an answer at once: the client's own retries would hide it for
         // the whole connect timeout. The loader retries what is worth retrying itself.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -91,19 +85,14 @@ package final class HTTPTransport: Sendable {
             if let body { request.body = .bytes(ByteBuffer(string: body)) }
             let response: HTTPClientResponse
             do {
-                // Connecting, then the answer's head (the body has its own clock).
-                response = try await client.execute(request, timeout: readLimit + readLimit)
+                response = try await client.execute(request, timeout: .seconds(3600))
             } catch {
                 throw Self.loaderError(error)
             }
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
             guard [301, 302, 303, 307, 308].contains(response.status.code),
-                  let location = response.headers.first(name: "Location") else {
-                var timed = response
-                timed.body = .stream(IdleTimeoutBody(base: response.body, limit: readLimit, loop: client.eventLoopGroup.any()))
-                return (timed, target)
-            }
+                  let location = response.headers.first(name: "Location") else { return (response, target) }
             guard let next = URL(string: location, relativeTo: target)?.absoluteURL,
                   ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
                 throw LoaderError.badResponse("a redirect without a usable Location")
@@ -148,7 +137,7 @@ package final class HTTPTransport: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .readTimeout: return "the server stopped sending"
-            case .connectTimeout, .deadlineExceeded: return "the server did not answer"
+            case .connectTimeout: return "the server did not answer"
             case .remoteConnectionClosed: return "the server closed the connection"
             default: break
             }
