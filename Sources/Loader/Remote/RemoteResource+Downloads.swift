@@ -68,6 +68,7 @@ extension RemoteResource {
                 if info != nil {
                     // Another version: drop every byte of the old one, and its readers.
                     generation += 1
+                    entry?.retire()
                     cache.remove(name: name)
                 }
                 spill = MemorySpill()
@@ -106,6 +107,7 @@ extension RemoteResource {
     func forgetCachedCopy() {
         locked {
             stale = true
+            entry?.retire()
             cache.remove(name: name)
         }
     }
@@ -151,17 +153,51 @@ extension RemoteResource {
         locked { uncommitted >= Self.commitEvery || (uncommitted > 0 && lastCommit.duration(to: .now) >= Self.commitAfter) }
     }
 
-    /// Makes written bytes durable and recorded.
+    /// Makes written bytes durable and recorded — on the `BlockingPool`, one commit at a time:
+    /// the sync takes seconds on a busy disk, and neither the lock (readers, downloads) nor the
+    /// loader's thread (every download's bytes) may wait for it. Under load they did, for up to
+    /// 4 s, and downloads broke off as if their servers had gone quiet.
     func commit() {
-        locked {
+        let commit: SparseCacheEntry.Commit? = locked {
             uncommitted = 0
             lastCommit = .now
-            guard let entry, !stale else { return }
-            do { try entry.commit() } catch {
-                // A disk that cannot sync or record: stop caching this file, keep what is recorded.
-                spill.refuseDisk()
+            guard let entry, !stale else { return nil }
+            guard !committing else {
+                commitAgain = true
+                return nil
             }
+            let commit = entry.beginCommit()
+            committing = commit != nil
+            return commit
         }
+        guard let commit else { return }
+        BlockingPool.shared.submit { [self] in
+            let performed = (try? commit.perform()) != nil
+            let again = locked {
+                committing = false
+                defer { commitAgain = false }
+                if let entry, commit.isOf(entry) {
+                    // A disk that cannot sync or record: stop caching this file, keep what is recorded.
+                    if performed { entry.endCommit(commit) } else { spill.refuseDisk() }
+                }
+                condition.broadcast()  // `waitForCommits`
+                return commitAgain
+            }
+            if again { self.commit() }
+        }
+    }
+
+    /// Waits until no commit is being performed, or `deadline` has passed (false). Blocks: for a
+    /// thread of the `BlockingPool`.
+    func waitForCommits(until deadline: ContinuousClock.Instant) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while committing {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            _ = condition.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        }
+        return true
     }
 
     /// A download failed for good: waiting readers get `error`.

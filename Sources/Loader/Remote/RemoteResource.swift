@@ -53,6 +53,9 @@ package final class RemoteResource: @unchecked Sendable {
     var waiters = ResourceWaiters()
     var uncommitted: Int64 = 0
     var lastCommit = ContinuousClock.now
+    /// A commit is being performed on the `BlockingPool`; `commitAgain`: another was due meanwhile.
+    var committing = false
+    var commitAgain = false
     /// The cached copy is outdated: nothing more is recorded for it.
     var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
