@@ -199,8 +199,15 @@ package final class SparseCacheEntry {
     private func perform(_ commit: Commit) throws {
         try recordWritten.withLock { written in
             guard commit.number > written else { return }
-            guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
-            try saveRecord(commit.ranges, validator: commit.validator)
+            do {
+                guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
+                try saveRecord(commit.ranges, validator: commit.validator)
+            } catch {
+                // A failed sync is reported once: the next one may succeed without those bytes
+                // having reached the disk, so no record is written after it.
+                written = Int.max
+                throw error
+            }
             written = commit.number
         }
     }

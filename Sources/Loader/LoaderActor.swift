@@ -75,11 +75,13 @@ package actor LoaderActor {
         // What arrived is kept for the next run: recorded, unless the disk takes longer than
         // `bound` (a record left behind vouches for fewer bytes, never for more).
         let open = Array(resources.values)
-        for resource in open { resource.commit() }
+        for resource in open {
+            resource.fail(.cancelled)
+            resource.commit()
+        }
         let deadline = ContinuousClock.now + bound
         let recorded = (try? await BlockingPool.shared.run { open.allSatisfy { $0.waitForCommits(until: deadline) } }) ?? false
         if !recorded { logger.notice("the cache disk is slow: the last bytes downloaded were not all recorded, and will be fetched again") }
-        for resource in open { resource.fail(.cancelled) }
         resources = [:]
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }

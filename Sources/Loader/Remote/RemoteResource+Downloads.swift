@@ -161,29 +161,40 @@ extension RemoteResource {
         let commit: SparseCacheEntry.Commit? = locked {
             uncommitted = 0
             lastCommit = .now
-            guard let entry, !stale else { return nil }
             guard !committing else {
                 commitAgain = true
                 return nil
             }
-            let commit = entry.beginCommit()
-            committing = commit != nil
-            return commit
+            return beginCommitLocked()
         }
-        guard let commit else { return }
+        if let commit { perform(commit) }
+    }
+
+    /// The next commit of the current entry, marked in flight; nil if there is nothing to record.
+    private func beginCommitLocked() -> SparseCacheEntry.Commit? {
+        guard let entry, !stale, let commit = entry.beginCommit() else { return nil }
+        committing = true
+        return commit
+    }
+
+    /// Performs `commit` on the pool; the one due meanwhile is begun as it ends, in the same
+    /// critical section, so that `waitForCommits` never sees a gap between the two.
+    private func perform(_ commit: SparseCacheEntry.Commit) {
         BlockingPool.shared.submit { [self] in
             let performed = (try? commit.perform()) != nil
-            let again = locked {
-                committing = false
-                defer { commitAgain = false }
+            let next: SparseCacheEntry.Commit? = locked {
                 if let entry, commit.isOf(entry) {
                     // A disk that cannot sync or record: stop caching this file, keep what is recorded.
                     if performed { entry.endCommit(commit) } else { spill.refuseDisk() }
                 }
+                committing = false
+                let again = commitAgain
+                commitAgain = false
+                let next = again ? beginCommitLocked() : nil
                 condition.broadcast()  // `waitForCommits`
-                return commitAgain
+                return next
             }
-            if again { self.commit() }
+            if let next { perform(next) }
         }
     }
 
