@@ -150,6 +150,9 @@ struct SlowSecretTests {
         // Heard on well past the secret's wait; the first `compared` seconds are compared.
         let compared = Self.secretSeconds + 4
         #expect(try await eventually { try await rig.position() >= Double(compared + 2) }, "B's track did not play on")
+        // What the player has played reaches the recording later on a loaded machine (once by
+        // 2 s): waited for before the recording stops.
+        try await rig.sink.waitForAudio(seconds: Double(compared + 1))
 
         let recording = try await rig.sink.finish()
         let reference = try await ReferenceDecoder.mpg123(file)
