@@ -10,7 +10,8 @@ import Model
 /// then is the record replaced — atomically, by writing a new file and renaming it over the old.
 /// A crash loses at most bytes written since the last commit; it never leaves the record
 /// claiming bytes the data file lacks. A record that does not parse, or that belongs to another
-/// version of the resource, is treated as empty. Not thread-safe: its owner locks around it.
+/// version of the resource, is treated as empty. Not thread-safe: its owner locks around it —
+/// all but a `Commit`'s `perform`, which is meant to run without that lock.
 package final class SparseCacheEntry {
     /// What a `.ranges` file says: the resource's length, version and check, and the bytes of it
     /// the data file holds.
@@ -36,6 +37,11 @@ package final class SparseCacheEntry {
     private let dataPath: String
     private let recordPath: String
     private let descriptor: Int32
+    /// Numbers the commits begun, so that a record never replaces a later one.
+    private var commitsBegun = 0
+    /// The number of the last record written (`Int.max` once retired); its lock is held while a
+    /// commit syncs and writes, which orders the commits of this entry.
+    private let recordWritten = Locked(0)
 
     /// Opens (or creates) the entry named `name` in `directory` — made if missing, the user's
     /// alone — for a resource of `length` bytes whose version is `validator` (ETag or
@@ -139,16 +145,71 @@ package final class SparseCacheEntry {
         pending.insert(offset..<(offset + Int64(bytes.count)))
     }
 
-    /// Makes pending bytes durable, then records them.
+    /// Makes pending bytes durable, then records them: `beginCommit`, `perform` and `endCommit`
+    /// in one go, with the owner's lock held throughout.
     package func commit() throws {
-        guard !pending.isEmpty || recordChanged else { return }
-        guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
+        guard let commit = beginCommit() else { return }
+        try commit.perform()
+        endCommit(commit)
+    }
+
+    /// A commit in three steps, so that the slow one — the sync, which takes seconds on a busy
+    /// disk — holds neither the owner's lock nor its thread: begun with the lock (what the record
+    /// will say), performed without it (the data file synced, then the record written), ended
+    /// with it (the bytes count as recorded).
+    package struct Commit: @unchecked Sendable {
+        // The entry is only touched through `perform`, which uses what never changes and the
+        // entry's own lock: safe from any thread.
+        fileprivate let entry: SparseCacheEntry
+        fileprivate let ranges: ByteRanges
+        fileprivate let validator: String
+        fileprivate let number: Int
+
+        /// Syncs the data file and writes the record — unless a later commit (or `retire`) came
+        /// first. Blocks: a thread made for waiting, without the owner's lock.
+        package func perform() throws { try entry.perform(self) }
+
+        /// Whether it is a commit of `entry`.
+        package func isOf(_ entry: SparseCacheEntry) -> Bool { self.entry === entry }
+    }
+
+    /// What the next record says (the present bytes and those pending), or nil if it would say
+    /// nothing new. With the owner's lock.
+    package func beginCommit() -> Commit? {
+        guard !pending.isEmpty || recordChanged else { return nil }
         var next = present
         for range in pending.ranges { next.insert(range) }
-        try saveRecord(next)
-        present = next
-        pending = ByteRanges()
         recordChanged = false
+        commitsBegun += 1
+        return Commit(entry: self, ranges: next, validator: validator, number: commitsBegun)
+    }
+
+    /// A performed commit's bytes count as recorded. With the owner's lock.
+    package func endCommit(_ commit: Commit) {
+        for range in commit.ranges.ranges { present.insert(range) }
+        pending = ByteRanges(pending.ranges.flatMap { present.missing(in: $0) })
+    }
+
+    /// No record is written for this entry any more (its file was removed, or replaced by
+    /// another version's): waits for a commit being performed, so that none lands after.
+    package func retire() {
+        recordWritten.withLock { $0 = Int.max }
+    }
+
+    private func perform(_ commit: Commit) throws {
+        try recordWritten.withLock { written in
+            guard commit.number > written else { return }
+            do {
+                guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
+                try saveRecord(commit.ranges, validator: commit.validator)
+            } catch {
+                // A failed sync is reported once: the next one may succeed without those bytes
+                // having reached the disk, so no record is written after it.
+                written = Int.max
+                throw error
+            }
+            written = commit.number
+        }
     }
 
     /// Records the same version under a fuller statement of it (a GET's tag next to a listing's
@@ -163,7 +224,7 @@ package final class SparseCacheEntry {
 
     /// Forgets everything: an empty record, an empty data file.
     package func reset() throws {
-        try saveRecord(ByteRanges())
+        try saveRecord(ByteRanges(), validator: validator)
         guard ftruncate(descriptor, 0) == 0 else { throw LoaderError.fromErrno(errno) }
         present = ByteRanges()
         pending = ByteRanges()
@@ -171,7 +232,7 @@ package final class SparseCacheEntry {
 
     /// Replaces the record (an `AtomicFile`) — unless the data file was deleted or replaced
     /// meanwhile (evicted): a record must never vouch for bytes in a file it does not describe.
-    private func saveRecord(_ ranges: ByteRanges) throws {
+    private func saveRecord(_ ranges: ByteRanges, validator: String) throws {
         var opened = stat()
         var named = stat()
         guard fstat(descriptor, &opened) == 0, lstat(dataPath, &named) == 0, opened.st_ino == named.st_ino,

@@ -5,6 +5,6 @@ extension LoaderActor: Service {
     /// First in the group, so it stops last: every other part may still read or report until then.
     package nonisolated func run() async {
         try? await gracefulShutdown()
-        await shutdown()
+        await shutdown(recordingWithin: Self.lastCommits)
     }
 }

@@ -61,16 +61,27 @@ package actor LoaderActor {
         executor.shutdown()
     }
 
+    /// How long the daemon's stop waits for the cache's last commits: it must end within a
+    /// second (`StopDeadline`), and a busy disk's sync can take seconds.
+    static let lastCommits = Duration.milliseconds(400)
+
     /// Ends every download and closes the network clients; plays still being reported are given
-    /// `PendingReports.grace` first.
-    package func shutdown() async {
+    /// `PendingReports.grace` first, and the cache's last commits `bound` (a caller held to no
+    /// stop deadline waits for the disk).
+    package func shutdown(recordingWithin bound: Duration = .seconds(30)) async {
         guard !isShutDown else { return }
         isShutDown = true
         await reports.finish(logger: logger)
-        for resource in resources.values {
-            resource.commit()  // what arrived is kept for the next run
+        // What arrived is kept for the next run: recorded, unless the disk takes longer than
+        // `bound` (a record left behind vouches for fewer bytes, never for more).
+        let open = Array(resources.values)
+        for resource in open {
             resource.fail(.cancelled)
+            resource.commit()
         }
+        let deadline = ContinuousClock.now + bound
+        let recorded = (try? await BlockingPool.shared.run { open.allSatisfy { $0.waitForCommits(until: deadline) } }) ?? false
+        if !recorded { logger.notice("the cache disk is slow: the last bytes downloaded were not all recorded, and will be fetched again") }
         resources = [:]
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }

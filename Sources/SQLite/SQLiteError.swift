@@ -39,5 +39,7 @@ package struct SQLiteError: Error, Equatable, CustomStringConvertible {
     /// A UNIQUE, NOT NULL, CHECK or foreign key constraint refused a write.
     package var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
 
-    package var description: String { message }
+    /// The message; for an I/O error also its extended code, which says which call failed
+    /// (`SQLITE_IOERR_FSYNC` 1034, `SQLITE_IOERR_SHMMAP` 5386, …) where the message does not.
+    package var description: String { primaryCode == SQLITE_IOERR && code != SQLITE_IOERR ? "\(message) (SQLite code \(code))" : message }
 }

@@ -26,4 +26,10 @@ package final class BlockingPool: Sendable {
     package nonisolated(nonsending) func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await pool.runIfActive(body)
     }
+
+    /// Runs `body` on a thread of the pool, soon, and does not wait for it: work whose end is
+    /// reported by the work itself (a cache commit).
+    package func submit(_ body: @escaping @Sendable () -> Void) {
+        pool.submit { _ in body() }  // the pool never stops: no work is dropped
+    }
 }

@@ -68,6 +68,7 @@ extension RemoteResource {
                 if info != nil {
                     // Another version: drop every byte of the old one, and its readers.
                     generation += 1
+                    entry?.retire()
                     cache.remove(name: name)
                 }
                 spill = MemorySpill()
@@ -106,6 +107,7 @@ extension RemoteResource {
     func forgetCachedCopy() {
         locked {
             stale = true
+            entry?.retire()
             cache.remove(name: name)
         }
     }
@@ -151,17 +153,62 @@ extension RemoteResource {
         locked { uncommitted >= Self.commitEvery || (uncommitted > 0 && lastCommit.duration(to: .now) >= Self.commitAfter) }
     }
 
-    /// Makes written bytes durable and recorded.
+    /// Makes written bytes durable and recorded — on the `BlockingPool`, one commit at a time:
+    /// the sync takes seconds on a busy disk, and neither the lock (readers, downloads) nor the
+    /// loader's thread (every download's bytes) may wait for it. Under load they did, for up to
+    /// 4 s, and downloads broke off as if their servers had gone quiet.
     func commit() {
-        locked {
+        let commit: SparseCacheEntry.Commit? = locked {
             uncommitted = 0
             lastCommit = .now
-            guard let entry, !stale else { return }
-            do { try entry.commit() } catch {
-                // A disk that cannot sync or record: stop caching this file, keep what is recorded.
-                spill.refuseDisk()
+            guard !committing else {
+                commitAgain = true
+                return nil
             }
+            return beginCommitLocked()
         }
+        if let commit { perform(commit) }
+    }
+
+    /// The next commit of the current entry, marked in flight; nil if there is nothing to record.
+    private func beginCommitLocked() -> SparseCacheEntry.Commit? {
+        guard let entry, !stale, let commit = entry.beginCommit() else { return nil }
+        committing = true
+        return commit
+    }
+
+    /// Performs `commit` on the pool; the one due meanwhile is begun as it ends, in the same
+    /// critical section, so that `waitForCommits` never sees a gap between the two.
+    private func perform(_ commit: SparseCacheEntry.Commit) {
+        BlockingPool.shared.submit { [self] in
+            let performed = (try? commit.perform()) != nil
+            let next: SparseCacheEntry.Commit? = locked {
+                if let entry, commit.isOf(entry) {
+                    // A disk that cannot sync or record: stop caching this file, keep what is recorded.
+                    if performed { entry.endCommit(commit) } else { spill.refuseDisk() }
+                }
+                committing = false
+                let again = commitAgain
+                commitAgain = false
+                let next = again ? beginCommitLocked() : nil
+                condition.broadcast()  // `waitForCommits`
+                return next
+            }
+            if let next { perform(next) }
+        }
+    }
+
+    /// Waits until no commit is being performed, or `deadline` has passed (false). Blocks: for a
+    /// thread of the `BlockingPool`.
+    func waitForCommits(until deadline: ContinuousClock.Instant) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while committing {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            _ = condition.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        }
+        return true
     }
 
     /// A download failed for good: waiting readers get `error`.

@@ -53,6 +53,9 @@ package final class RemoteResource: @unchecked Sendable {
     var waiters = ResourceWaiters()
     var uncommitted: Int64 = 0
     var lastCommit = ContinuousClock.now
+    /// A commit is being performed on the `BlockingPool`; `commitAgain`: another was due meanwhile.
+    var committing = false
+    var commitAgain = false
     /// The cached copy is outdated: nothing more is recorded for it.
     var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
@@ -106,9 +109,9 @@ package final class RemoteResource: @unchecked Sendable {
     var needsBytes: Bool {
         locked { ReadAheadPlanner.Situation.needsBytes(readers: readers.count, wanted: wanted, readable: readableLocked) }
     }
-    /// Nobody reads or wants it and nothing is downloading: it may be forgotten (a later open
-    /// makes a new one from the cache record).
-    var isIdle: Bool { locked { readers.count == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending } }
+    /// Nobody reads or wants it, nothing is downloading or being committed: it may be forgotten
+    /// (a later open makes a new one from the cache record), and its entry evicted.
+    var isIdle: Bool { locked { readers.count == 0 && wanted.isEmpty && fetches == 0 && !firstRequestPending && !committing } }
     /// The server has another version than the cached copy (`forgetCachedCopy`): whoever reads it
     /// reads on, but a new reader needs a new resource.
     var isStale: Bool { locked { stale } }
