@@ -37,6 +37,10 @@ package actor LoaderActor {
     private var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
     private var prefetched: RemoteResource?
+    /// Resources `resource(for:)` is handing out, by name, with how many calls: kept (their cache
+    /// entries too) though nobody reads or wants them yet, since that call may wait (for the
+    /// length, a revalidation) and other work runs on the loader meanwhile.
+    private var opening: [String: Int] = [:]
     private var isShutDown = false
     /// Plays being reported to the sources (a Subsonic `scrobble`).
     let reports = PendingReports()
@@ -287,6 +291,8 @@ package actor LoaderActor {
                   revalidatingFirst: Bool = false) async throws -> RemoteResource {
         guard !isShutDown else { throw LoaderError.cancelled }
         let (name, _) = SparseCache.identity(of: location.uri)
+        opening[name, default: 0] += 1
+        defer { opening[name] = opening[name].flatMap { $0 > 1 ? $0 - 1 : nil } }
         // Looked up first: an idle resource that is asked for again is used again (its record
         // read and its copy revalidated already), not dropped and made anew. An outdated one
         // serves only those who read it already.
@@ -321,7 +327,7 @@ package actor LoaderActor {
     private func dropUnused(keeping kept: RemoteResource?) {
         // A resource with downloads in flight stays: a second one on the same files would not
         // know what the first is fetching.
-        resources = resources.filter { !$0.value.isIdle || $0.value === prefetched || $0.value === kept }
+        resources = resources.filter { !$0.value.isIdle || $0.value === prefetched || $0.value === kept || opening[$0.key] != nil }
     }
 
     /// Starts the downloads the resource's plan asks for (even for a resource no longer listed:
@@ -359,7 +365,7 @@ package actor LoaderActor {
     /// Cache entries never evicted now: in use (read, wanted, downloading, the next track), or
     /// kept by the user for offline play.
     var protectedNames: Set<String> {
-        Set(resources.values.filter { !$0.isIdle || $0 === prefetched }.map(\.name)).union(keptNames)
+        Set(resources.values.filter { !$0.isIdle || $0 === prefetched }.map(\.name)).union(keptNames).union(opening.keys)
     }
 
     /// Runs one chunk's download to its end, retrying what the network breaks; `nil`: the very
