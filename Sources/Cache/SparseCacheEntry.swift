@@ -198,7 +198,9 @@ package final class SparseCacheEntry {
 
     private func perform(_ commit: Commit) throws {
         try recordWritten.withLock { written in
-            guard commit.number > written else { return }
+            // Retired: nothing is recorded any more, and the commit did not happen.
+            guard written != Int.max else { throw LoaderError.readFailed("cache: the entry is no longer recorded") }
+            guard commit.number > written else { return }  // a later record says more
             do {
                 guard fdatasync(descriptor) == 0 else { throw LoaderError.readFailed("cache: \(String(cString: strerror(errno)))") }
                 try saveRecord(commit.ranges, validator: commit.validator)

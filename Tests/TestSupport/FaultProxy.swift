@@ -49,7 +49,7 @@ public final class FaultProxy: @unchecked Sendable {
     public let port: Int
     private let originPort: Int
     /// The listening socket, replaced when connections are taken again.
-    private var listener: Int32
+    private var listener: Int32?
     private let state = NSLock()
     private var faults: [Fault] = []
     private var ignoresRange = false
@@ -166,7 +166,10 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// Stops listening: the server is gone, connections are refused.
     public func stop() {
-        let fd = state.withLock { listener }
+        // Taken, so that a second stop closes nothing: the number may by then be another
+        // part's descriptor (an event loop's socket, whose next epoll_ctl would crash the run).
+        let fd = state.withLock { listener.take() }
+        guard let fd else { return }
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
     }

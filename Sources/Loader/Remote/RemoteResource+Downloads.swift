@@ -185,7 +185,8 @@ extension RemoteResource {
             let next: SparseCacheEntry.Commit? = locked {
                 if let entry, commit.isOf(entry) {
                     // A disk that cannot sync or record: stop caching this file, keep what is recorded.
-                    if performed { entry.endCommit(commit) } else { spill.refuseDisk() }
+                    // (A copy given up on as outdated is retired: its commit fails, and that is no fault of the disk.)
+                    if performed { entry.endCommit(commit) } else if !stale { spill.refuseDisk() }
                 }
                 committing = false
                 let again = commitAgain
