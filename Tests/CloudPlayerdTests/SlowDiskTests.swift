@@ -7,11 +7,19 @@ import TestSupport
 /// must hold up neither the downloads nor a stop.
 @Suite(.timeLimit(.minutes(3)))
 struct SlowDiskTests {
-    /// `cloudplayerd ARGUMENTS…` under strace, each of its fdatasync calls delayed by 3 s.
-    private func slowSyncing(_ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess("strace", ["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-e", "trace=fdatasync",
-                                    "-e", "inject=fdatasync:delay_enter=3000000", BuiltProducts.cloudplayerd] + arguments,
-                         environment: BuiltProducts.isolation)
+    /// `cloudplayerd ARGUMENTS…` under strace, each of its `call`s (fdatasync: the cache's
+    /// syncs; fsync: `AtomicFile`'s) delayed by `seconds`.
+    private func slowSyncing(_ arguments: [String], call: String = "fdatasync", seconds: Int = 3,
+                             environment: [String: String] = BuiltProducts.isolation) throws -> ChildProcess {
+        try ChildProcess("strace", ["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-e", "trace=\(call)",
+                                    "-e", "inject=\(call):delay_enter=\(seconds * 1_000_000)", BuiltProducts.cloudplayerd] + arguments,
+                         environment: environment)
+    }
+
+    /// The program strace runs.
+    private func tracee(of traced: ChildProcess) throws -> pid_t {
+        let children = try String(contentsOfFile: "/proc/\(traced.pid)/task/\(traced.pid)/children", encoding: .utf8)
+        return try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
     }
 
     @Test("every sync of the cache taking 3 s, with a 1 s read timeout: no download breaks off, each byte is fetched once, and the track plays whole")
@@ -34,12 +42,34 @@ struct SlowDiskTests {
         let traced = try slowSyncing(["play", "--no-mpris", "--output", "null", "--log-level", "notice",
                                       "--config", try rig.configFile(), rig.url(.longMP3).absoluteString])
         #expect(try await eventually { traced.outputSoFar().contains("Playing") })
-        // strace's child is the player.
-        let children = try String(contentsOfFile: "/proc/\(traced.pid)/task/\(traced.pid)/children", encoding: .utf8)
-        let player = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
-        kill(player, SIGTERM)
+        kill(try tracee(of: traced), SIGTERM)
         let result = await traced.wait()
         #expect(result.status == 0, "\(result.ending): \(result.stderr)")
         #expect(result.stderr.contains("the cache disk is slow"), "\(result.stderr)")
+    }
+
+    @Test("a SIGTERM as the daemon saves a change to a disk whose every fsync takes 2 s: it waits for the save, stops cleanly (exit 0), and comes back with it")
+    func stateSavedInTime() async throws {
+        let bus = try await DBusTestBus()
+        let home = try Fixtures.shared.scratchDirectory()
+        let environment = bus.environment.merging(["XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": home.path]) { $1 }
+        let traced = try slowSyncing(["daemon", "--output", "null"], call: "fsync", seconds: 2, environment: environment)
+        let name = "org.mpris.MediaPlayer2.cloudplayerd"
+        #expect(try await bus.waitForName(name))
+        #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["sleep", "1h"]).status == 0)
+        // At once: the change is saved as the daemon stops (a second after it otherwise).
+        kill(try tracee(of: traced), SIGTERM)
+        let ended = await traced.wait()
+        #expect(ended.status == 0, "\(ended.ending): \(ended.stderr)")
+        #expect(try await bus.waitForName(name, present: false))
+
+        let again = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null"], environment: environment)
+        #expect(try await bus.waitForName(name))
+        let status = try await bus.run(BuiltProducts.cloudplayerctl, ["status", "--json"])
+        let fields = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect((fields["sleep_left"] as? Double ?? 0) > 3500, "\(status.stdout)")
+        again.signal(SIGTERM)
+        #expect(await again.wait().status == 0)
+        await bus.stop()
     }
 }

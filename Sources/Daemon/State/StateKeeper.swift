@@ -122,6 +122,10 @@ package actor StateKeeper {
 
     /// Writes what changed: the queue record if it did, the place if it moved.
     private func save() {
+        StopDeadline.whileSaving { saveChanges() }
+    }
+
+    private func saveChanges() {
         do {
             if queueChanged {
                 try queueFile.save(PlaybackState(latest))
