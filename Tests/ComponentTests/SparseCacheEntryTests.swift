@@ -37,6 +37,28 @@ import TestSupport
         #expect(!reopened.isComplete)
     }
 
+    @Test("commits in three steps: one performed after a later one leaves the later record; a retired entry records nothing more")
+    func commitSteps() throws {
+        let directory = try Fixtures.shared.scratchDirectory()
+        let entry = try SparseCacheEntry(directory: directory, name: "k", length: 100_000, validator: "\"v1\"")
+        try write(entry, 0..<10_000)
+        let first = try #require(entry.beginCommit())
+        try write(entry, 10_000..<30_000)
+        let second = try #require(entry.beginCommit())
+        try second.perform()
+        try first.perform()  // late: its record says less, and is not written over the second's
+        entry.endCommit(second)
+        entry.endCommit(first)
+        #expect(SparseCacheEntry.stored(directory: directory, name: "k")?.ranges.ranges == [0..<30_000])
+        #expect(entry.present.ranges == [0..<30_000] && entry.beginCommit() == nil, "nothing left pending")
+
+        try write(entry, 30_000..<40_000)
+        let third = try #require(entry.beginCommit())
+        entry.retire()
+        #expect(throws: LoaderError.self) { try third.perform() }
+        #expect(SparseCacheEntry.stored(directory: directory, name: "k")?.ranges.ranges == [0..<30_000])
+    }
+
     @Test("another version of the resource, or a damaged record, starts empty")
     func versionsAndDamage() throws {
         let directory = try Fixtures.shared.scratchDirectory()
