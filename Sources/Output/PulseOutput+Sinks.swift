@@ -3,7 +3,8 @@ import CPulse
 /// Following sinks. With none named, the stream is left to the server's routing, which follows
 /// the default sink (headphones plugged in, a Bluetooth headset). A named sink that is not there,
 /// or goes away (the server moves the stream to its default), is left for the default with one
-/// warning, and the stream goes back to it as soon as it reappears.
+/// warning, and the stream goes back to it as soon as it reappears; one moved off a named sink
+/// that is still there (the server following a new default) goes straight back.
 extension PulseOutput {
     /// Asks the server to tell when sinks come (a named sink back); no cost while none does.
     /// With the lock held.
@@ -14,9 +15,13 @@ extension PulseOutput {
 
     // MARK: Called by the mainloop's callbacks, with the lock held
 
-    /// The server moved the stream: away from the named sink (it went), or after a new default.
+    /// The server moved the stream: to a new default, or away from the named sink. A stream off
+    /// its named sink may have been moved because the sink went, or because the default changed:
+    /// PipeWire's session manager makes a stream follow the default once the sink it was placed
+    /// on is the default (PulseAudio's rule for a stream moved there), so a named sink that was
+    /// the default loses its stream to the next one. Which of the two is asked of the server.
     fileprivate func streamMoved() {
-        guard let stream, let device = pa_stream_get_device_name(stream).map({ String(cString: $0) }) else { return }
+        guard let device = currentDevice else { return }
         guard let sink else {
             logger.info("following the default sink to \(device)")
             return
@@ -24,9 +29,36 @@ extension PulseOutput {
         if device == sink {
             displaced = false
         } else if !displaced {
-            displaced = true
-            logger.warning("sink \(sink) is gone; playing on \(device) until it is back")
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            if let operation = pa_context_get_sink_info_by_name(context, sink, pulseNamedSinkLookedUp, me) {
+                pa_operation_unref(operation)
+            }
         }
+    }
+
+    /// The named sink is there, yet the stream was moved off it (a new default): back it goes.
+    /// Moved by us onto a sink that is not the default, it stays there when the default changes.
+    fileprivate func namedSinkStillThere() {
+        guard let sink, let stream = readyStream, let device = currentDevice, device != sink else { return }
+        logger.info("the server moved the stream to \(device) (a new default); back to sink \(sink)")
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if let operation = pa_context_move_sink_input_by_name(context, pa_stream_get_index(stream), sink, pulseKeptOnSink, me) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    /// The named sink is gone (or the move back failed: it went meanwhile): the stream plays on
+    /// where the server put it until the sink is back (`sinkAppeared`).
+    fileprivate func namedSinkGone() {
+        guard let sink, !displaced, let device = currentDevice, device != sink else { return }
+        displaced = true
+        logger.warning("sink \(sink) is gone; playing on \(device) until it is back")
+    }
+
+    /// The sink the stream plays on now. With the lock held.
+    private var currentDevice: String? {
+        guard let stream, let name = pa_stream_get_device_name(stream) else { return nil }
+        return String(cString: name)
     }
 
     /// A sink appeared: if it may be the named one the stream was moved away from, move back.
@@ -57,6 +89,23 @@ private func pulseContextEvent(_ context: OpaquePointer?, _ event: pa_subscripti
     let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
     guard facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue, kind == PA_SUBSCRIPTION_EVENT_NEW.rawValue else { return }
     Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().sinkAppeared()
+}
+
+/// The answer to `streamMoved`'s question: the sink's description, then the list's end (`eol`
+/// 1); only `eol` -1 (an error: no such sink) if it is not there.
+private func pulseNamedSinkLookedUp(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32,
+                                    _ userdata: UnsafeMutableRawPointer?) {
+    let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
+    if info != nil {
+        output.namedSinkStillThere()
+    } else if eol < 0 {
+        output.namedSinkGone()
+    }
+}
+
+private func pulseKeptOnSink(_ context: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {
+    guard success == 0 else { return }
+    Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue().namedSinkGone()
 }
 
 private func pulseMovedBack(_ context: OpaquePointer?, _ success: Int32, _ userdata: UnsafeMutableRawPointer?) {

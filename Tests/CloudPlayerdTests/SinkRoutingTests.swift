@@ -13,6 +13,13 @@ import TestSupport
         for _ in 0..<600 where !(try await condition()) { try await Task.sleep(for: .milliseconds(50)) }
     }
 
+    /// `cloudplayerd play` of `file` to `output` (`pulse` or `pulse:NAME`) through the server at
+    /// `address`, saying where its stream goes.
+    private func play(_ file: URL, to output: String, on address: String) throws -> ChildProcess {
+        try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", output, "--log-level", "info", file.path],
+                         environment: ["PULSE_SERVER": address])
+    }
+
     /// The reference frames one sink's recording holds: from where its audio starts in the track
     /// to where it ends (nil: none of the track). The start is located from a stretch a little way
     /// in (the first moments on a sink may be a server's ramp or dropout), the end from a stretch
@@ -43,8 +50,7 @@ import TestSupport
         // 60 s, stopped once the new default has played 2 s of it: a short track could end before
         // the move on a busy machine (a 6 s one did).
         let file = try await Fixtures.shared.url(.longMP3)
-        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse", file.path],
-                                      environment: ["PULSE_SERVER": address])
+        let player = try play(file, to: "pulse", on: address)
         defer { player.signal(SIGTERM) }
         try await first.waitForAudio(seconds: 2)
         try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "headphones"])
@@ -78,8 +84,7 @@ import TestSupport
         let address = try await server.serverAddress()
         try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "speakers"])
         let file = try await Fixtures.shared.url(.longMP3)  // 60 s; stopped once it is back
-        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse:usb-dac", "--log-level", "notice", file.path],
-                                      environment: ["PULSE_SERVER": address])
+        let player = try play(file, to: "pulse:usb-dac", on: address)
         defer { player.signal(SIGTERM) }
         try await named.waitForAudio(seconds: 1.5)
         let beforeLeaving = try await named.unplug()
@@ -102,6 +107,40 @@ import TestSupport
                 "\(first), then \(second), then \(third)")
     }
 
+    /// PipeWire's session manager moves a stream to a new default once the sink it plays on was
+    /// the default (`checkFollowDefault` in WirePlumber 0.4's policy-node.lua, after PulseAudio's
+    /// rule for a stream moved to the default); the player said the sink was gone and stayed on
+    /// the new default until some sink appeared.
+    @Test("A named sink keeps the stream when the default changes, also when it was the default itself",
+          arguments: PulseTestServer.Kind.allCases)
+    func namedSinkKeepsTheStream(kind: PulseTestServer.Kind) async throws {
+        let server = PulseTestServer(kind)
+        defer { Task { await server.stop() } }
+        let named = try await server.makeSink(named: "usb-dac")
+        let other = try await server.makeSink(named: "speakers")
+        let address = try await server.serverAddress()
+        try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "usb-dac"])
+        let file = try await Fixtures.shared.url(.longMP3)  // 60 s; stopped once the named sink played on
+        let player = try play(file, to: "pulse:usb-dac", on: address)
+        defer { player.signal(SIGTERM) }
+        try await named.waitForAudio(seconds: 1)
+        try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "speakers"])
+        // Three seconds more on the named sink after the change: a stream that left it never
+        // brings them.
+        try await named.waitForAudio(seconds: named.audibleSeconds() + 3)
+        let inputs = try await ChildProcess.check("pactl", ["-s", address, "-f", "json", "list", "sink-inputs"]).stdout
+        let sinks = try await ChildProcess.check("pactl", ["-s", address, "-f", "json", "list", "short", "sinks"]).stdout
+        player.signal(SIGTERM)
+        _ = await player.wait()
+        _ = try await other.unplug()
+        _ = try await named.unplug()
+        #expect(!player.errorSoFar().contains("is gone"), "stderr: \(player.errorSoFar())")
+        let objects = { (text: String) in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? [] }
+        let index = try #require(objects(sinks).first { $0["name"] as? String == "usb-dac" }?["index"] as? Int, "\(sinks)")
+        let ours = objects(inputs).filter { ($0["properties"] as? [String: Any])?["application.name"] as? String == "cloudplayerd" }
+        #expect(ours.map { $0["sink"] as? Int } == [index], "usb-dac is sink \(index); sink inputs: \(inputs)")
+    }
+
     @Test("A named sink not there at the start: the default plays, it says so, and the stream goes to the sink once it appears",
           arguments: PulseTestServer.Kind.allCases)
     func namedSinkAppearsLater(kind: PulseTestServer.Kind) async throws {
@@ -110,8 +149,7 @@ import TestSupport
         let fallback = try await server.makeSink(named: "speakers")
         let address = try await server.serverAddress()
         let file = try await Fixtures.shared.url(.longMP3)  // 60 s; stopped once it moved
-        let player = try ChildProcess(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--output", "pulse:usb-dac", "--log-level", "notice", file.path],
-                                      environment: ["PULSE_SERVER": address])
+        let player = try play(file, to: "pulse:usb-dac", on: address)
         defer { player.signal(SIGTERM) }
         try await waitFor { player.outputSoFar().contains("Playing") }
         #expect(player.errorSoFar().contains("sink usb-dac is not there; playing on the default sink"), "stderr: \(player.errorSoFar())")

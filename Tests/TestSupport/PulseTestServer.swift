@@ -30,8 +30,8 @@ public actor PulseTestServer {
         }
     }
 
-    public static let shared = PulseTestServer(.pulseaudio)
-    public static let pipewire = PulseTestServer(.pipewire)
+    public static let shared = PulseTestServer(.pulseaudio, defaultSinkOfItsOwn: true)
+    public static let pipewire = PulseTestServer(.pipewire, defaultSinkOfItsOwn: true)
 
     /// The run-wide server of `kind`.
     public static func shared(_ kind: Kind) -> PulseTestServer {
@@ -42,6 +42,8 @@ public actor PulseTestServer {
     }
 
     public let kind: Kind
+    /// A sink no test plays on, the default: see `fixDefaults`.
+    private let defaultSinkOfItsOwn: Bool
     /// One start for everyone who asks at once; nil while stopped.
     private var startup: Task<String, any Error>?
     /// The server's processes, in the order they started.
@@ -53,8 +55,10 @@ public actor PulseTestServer {
     private var directory: URL?
     private var sinkCount = 0
 
-    public init(_ kind: Kind = .pulseaudio) {
+    /// `defaultSinkOfItsOwn` for a server whose tests all name their sinks.
+    public init(_ kind: Kind = .pulseaudio, defaultSinkOfItsOwn: Bool = false) {
         self.kind = kind
+        self.defaultSinkOfItsOwn = defaultSinkOfItsOwn
     }
 
     /// The server address for libpulse (`unix:/…/native`), starting the server if it is not running.
@@ -98,7 +102,7 @@ public actor PulseTestServer {
         }
         for _ in 0..<1200 {
             if let info = try? await ChildProcess.run("pactl", ["-s", candidate, "info"]), info.status == 0 {
-                try await fixDefaultSource(candidate, in: directory)
+                try await fixDefaults(candidate, in: directory)
                 return candidate
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -113,11 +117,22 @@ public actor PulseTestServer {
     /// the default sink's monitor, and both servers move the recorders that were on it (each
     /// sink's `parec`, named device or not) to the new one's when a test changes the default
     /// sink — the old sink's recording then went on with the new sink's sound.
-    private func fixDefaultSource(_ server: String, in directory: URL) async throws {
+    ///
+    /// And, on a server shared by tests, a default sink that none of them plays on: otherwise the
+    /// default is one test's sink, and changes whenever that test ends and unloads it. PipeWire's
+    /// session manager makes a stream follow the default once the sink it plays on is the
+    /// default, so a test's player whose sink had been the default was moved to another test's.
+    /// (The player now moves back to a named sink that is still there; a sink no test unloads
+    /// keeps the other tests' sound out of the question.)
+    private func fixDefaults(_ server: String, in directory: URL) async throws {
         let fifo = directory.appendingPathComponent("unrecorded.fifo").path
         try? FileManager.default.removeItem(atPath: fifo)
         try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-pipe-source", "source_name=unrecorded", "file=\(fifo)"])
         try await ChildProcess.check("pactl", ["-s", server, "set-default-source", "unrecorded"])
+        guard defaultSinkOfItsOwn else { return }
+        try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-null-sink", "sink_name=unheard", "rate=44100",
+                                               "channels=2", "format=s16le", "norewinds=1"])
+        try await ChildProcess.check("pactl", ["-s", server, "set-default-sink", "unheard"])
     }
 
     /// PipeWire, WirePlumber and pipewire-pulse, as `systemctl --user start` brings them up, with
@@ -226,6 +241,13 @@ public final class TestSink: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestSupportError("\(name) recorded \(recorded.audibleFrames) audible frames, not \(wanted)")
+    }
+
+    /// Seconds of audible frames the recording holds so far.
+    public func audibleSeconds() -> Double {
+        var recorded = SinkCapture(file: capture, frameBytes: frameBytes)
+        recorded.readOn()
+        return Double(recorded.audibleFrames) / Double(sampleRate)
     }
 
     /// Once whatever played here has ended: stops recording when the recording holds it all, and
