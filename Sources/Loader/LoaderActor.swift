@@ -296,7 +296,14 @@ package actor LoaderActor {
         // Looked up first: an idle resource that is asked for again is used again (its record
         // read and its copy revalidated already), not dropped and made anew. An outdated one
         // serves only those who read it already.
-        let existing = resources[name].flatMap { $0.isStale ? nil : $0 }
+        var existing = resources[name].flatMap { $0.isStale ? nil : $0 }
+        if let candidate = existing, let current = candidate.currentInfo, let known,
+           !known.statesCopy(length: current.length, validator: current.validator) {
+            // A listing says the file changed since this resource learnt its version (a rescan
+            // right after a scan read it): its bytes are the old version's.
+            outdated(candidate)
+            existing = nil
+        }
         dropUnused(keeping: existing)
         let resource: RemoteResource
         if let existing {
@@ -350,16 +357,21 @@ package actor LoaderActor {
         do {
             let fresh = try await resource.input.describe(resource.location)
             reachability.answered(resource.host)
-            guard fresh.length != known.length
-                    || !Validator.cachedCopyIsCurrent(listed: fresh.validator, recorded: known.validator) else { return }
-            logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
-            resource.forgetCachedCopy()
+            guard !fresh.statesCopy(length: known.length, validator: known.validator) else { return }
+            outdated(resource)
             if resources[resource.name] === resource && !resource.isInUse { resources[resource.name] = nil }
             reportCacheStates(of: [resource.name])
         } catch {
             if case .unreachable = HTTPTransport.loaderError(error) { reachability.connectFailed(resource.host) }
             logger.debug("cached copy not revalidated", metadata: ["source": "\(resource.input.name)", "reason": "\(error)"])
         }
+    }
+
+    /// A resource's copy is not the server's version: it serves only those reading it already,
+    /// and the next open fetches the new version.
+    private func outdated(_ resource: RemoteResource) {
+        logger.info("cached copy is outdated; the new version will be fetched", metadata: ["source": "\(resource.input.name)"])
+        resource.forgetCachedCopy()
     }
 
     /// Cache entries never evicted now: in use (read, wanted, downloading, the next track), or

@@ -75,7 +75,7 @@ package final class RemoteResource: @unchecked Sendable {
         (name, check) = SparseCache.identity(of: location.uri)
         let record = cache.stored(name: name)  // read once: the entry opens with it
         if let stored = record, stored.check == check,
-           known.map({ $0.length == stored.length && Validator.cachedCopyIsCurrent(listed: $0.validator, recorded: stored.validator) }) ?? true,
+           known.map({ $0.statesCopy(length: stored.length, validator: stored.validator) }) ?? true,
            let entry = try? cache.entry(name: name, check: check, length: stored.length, validator: stored.validator, stored: stored) {
             // Known from an earlier run: cached bytes are served at once, even offline. The listing
             // and the record are compared like with like (a listing's date with the date the

@@ -18,4 +18,10 @@ package struct ResourceInfo: Sendable, Equatable {
         self.contentType = contentType
         self.acceptsRanges = acceptsRanges
     }
+
+    /// Whether a copy of `length` bytes kept as version `validator` is the version this states
+    /// (a listing, or a server's answer): the same length, and `Validator.cachedCopyIsCurrent`.
+    package func statesCopy(length: Int64, validator: String?) -> Bool {
+        self.length == length && Validator.cachedCopyIsCurrent(listed: self.validator, recorded: validator)
+    }
 }
