@@ -95,6 +95,7 @@ package actor DecoderActor {
         case .opus: try OpusDecoder(source: source)
         case .flac(let ogg): try FLACDecoder(source: source, ogg: ogg)
         case .vorbis: try VorbisDecoder(source: source)
+        case .pcmFile: try PCMFileDecoder(source: source)
         }
     }
 }

@@ -10,15 +10,17 @@ package enum DecoderError: Error, CustomStringConvertible, Equatable {
     case decodeFailed(AudioCodec, String)
     case formatChanged(AudioCodec)
     case truncated(playedSeconds: Double, expectedSeconds: Double?)
+    /// A WAV whose data size is 0xFFFFFFFF: played to the file's end, which may be all of it.
+    case sizeUnstated(AudioCodec, playedSeconds: Double)
 
     package var description: String {
         switch self {
         case .empty:
             "empty file"
         case .notAudio:
-            "not an audio file (no MP3 frames, FLAC or Ogg Opus/Vorbis header found)"
+            "not an audio file (no MP3 frames, FLAC, Ogg Opus/Vorbis, WAV or AIFF header found)"
         case .unsupportedFormat(let name):
-            "unsupported format: \(name) (cloudplayerd plays MP3, Opus, FLAC and Ogg Vorbis)"
+            "unsupported format: \(name) (cloudplayerd plays MP3, Opus, FLAC, Ogg Vorbis, WAV and AIFF)"
         case .invalidStream(let codec, let reason):
             "cannot open as \(codec.rawValue): \(reason)"
         case .decodeFailed(let codec, let reason):
@@ -29,6 +31,8 @@ package enum DecoderError: Error, CustomStringConvertible, Equatable {
             "file is truncated or damaged: its audio ends at \(Self.clock(played)) of \(Self.clock(expected))"
         case .truncated(let played, nil):
             "file is truncated: audio ends at \(Self.clock(played)), before the end of the stream"
+        case .sizeUnstated(let codec, let played):
+            "\(codec.rawValue) header does not state the audio's size (0xFFFFFFFF): played to the file's end, \(Self.clock(played))"
         }
     }
 

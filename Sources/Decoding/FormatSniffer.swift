@@ -11,6 +11,8 @@ package enum FormatSniffer {
         /// FLAC, native (`fLaC`, maybe after an ID3v2 tag) or in Ogg (`\x7fFLAC`).
         case flac(ogg: Bool)
         case vorbis
+        /// Uncompressed PCM in WAV (RIFF, RF64) or AIFF (AIFF-C).
+        case pcmFile(AudioCodec)
 
         var codec: AudioCodec {
             switch self {
@@ -18,6 +20,7 @@ package enum FormatSniffer {
             case .opus: .opus
             case .flac: .flac
             case .vorbis: .vorbis
+            case .pcmFile(let codec): codec
             }
         }
     }
@@ -44,8 +47,8 @@ package enum FormatSniffer {
         throw DecoderError.notAudio
     }
 
-    /// Formats recognised by a container signature: Ogg Opus, Vorbis or FLAC, native FLAC, or
-    /// one we name but do not play.
+    /// Formats recognised by a container signature: Ogg Opus, Vorbis or FLAC, native FLAC, WAV
+    /// and AIFF, or one we name but do not play.
     private static func containerFormat(_ head: [UInt8]) -> (() throws -> Format)? {
         func has(_ text: String, at offset: Int) -> Bool {
             let bytes = Array(text.utf8)
@@ -58,10 +61,8 @@ package enum FormatSniffer {
             return { throw DecoderError.unsupportedFormat("Ogg stream that is not Opus, Vorbis or FLAC") }
         }
         if has("fLaC", at: 0) { return { .flac(ogg: false) } }
-        if has("RIFF", at: 0) && has("WAVE", at: 8) { return { throw DecoderError.unsupportedFormat("WAV") } }
-        if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) {
-            return { throw DecoderError.unsupportedFormat("AIFF") }
-        }
+        if (has("RIFF", at: 0) || has("RF64", at: 0) || has("BW64", at: 0)) && has("WAVE", at: 8) { return { .pcmFile(.wav) } }
+        if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) { return { .pcmFile(.aiff) } }
         if has("ftyp", at: 4) { return { throw DecoderError.unsupportedFormat("MP4/M4A") } }
         return nil
     }

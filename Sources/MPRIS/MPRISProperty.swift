@@ -17,7 +17,8 @@ struct MPRISProperty: Sendable {
     private let publish: @Sendable (BusInterface, Locked<MPRISState>, Player) -> Void
 
     static let identity = "cloudplayerd"
-    static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus", "audio/flac", "audio/x-flac", "audio/vorbis", "audio/x-vorbis+ogg"]
+    static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus", "audio/flac", "audio/x-flac", "audio/vorbis", "audio/x-vorbis+ogg",
+                            "audio/wav", "audio/x-wav", "audio/aiff", "audio/x-aiff"]
 
     static let all: [MPRISProperty] = [
         // org.mpris.MediaPlayer2

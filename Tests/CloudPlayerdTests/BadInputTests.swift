@@ -6,14 +6,14 @@ import TestSupport
 /// status says something failed. Never a crash, never a hang.
 @Suite struct BadInputTests {
     enum Case: String, CaseIterable, Sendable {
-        case empty, random, text, wav, truncatedMP3, truncatedOpus, corruptMP3, missing, directory
+        case empty, random, text, adpcmWAV, truncatedMP3, truncatedOpus, corruptMP3, missing, directory
         case truncatedFLAC, corruptFLAC, lyingFLAC, truncatedVorbis, brokenChainVorbis
 
         var reason: String {
             switch self {
             case .empty: "empty file"
             case .random, .text: "not an audio file"
-            case .wav: "unsupported format: WAV"
+            case .adpcmWAV: "WAV format 0x2 (compressed audio in WAV)"
             case .truncatedMP3, .corruptMP3: "truncated or damaged"
             case .truncatedOpus, .truncatedVorbis: "truncated"
             case .truncatedFLAC, .lyingFLAC: "truncated or damaged"
@@ -29,7 +29,7 @@ import TestSupport
             case .empty: try await Fixtures.shared.url(.empty).path
             case .random: try await Fixtures.shared.url(.random).path
             case .text: try await Fixtures.shared.url(.text).path
-            case .wav: try await Fixtures.shared.url(.wav).path
+            case .adpcmWAV: try await Fixtures.shared.url(.adpcmWAV).path
             case .truncatedMP3: try await Fixtures.shared.url(.truncatedMP3).path
             case .truncatedOpus: try await Fixtures.shared.url(.truncatedOpus).path
             case .corruptMP3: try await Fixtures.shared.url(.corruptMP3).path
@@ -106,7 +106,7 @@ import TestSupport
     @Test("Only bad files: every one reported, exit 1, and no empty WAV left behind")
     func onlyBadFiles() async throws {
         var paths: [String] = []
-        for bad in [Case.empty, .random, .wav, .missing] { paths.append(try await bad.path()) }
+        for bad in [Case.empty, .random, .adpcmWAV, .missing] { paths.append(try await bad.path()) }
         let output = try Fixtures.shared.scratchDirectory().appendingPathComponent("out.wav")
         let result = try await BuiltProducts.runCloudPlayerd(["play", "-o", "wav:\(output.path)"] + paths)
         #expect(result.status == 1)

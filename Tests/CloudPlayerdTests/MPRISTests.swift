@@ -245,7 +245,7 @@ struct MPRISTests {
         #expect(try await property(bus, root, "HasTrackList") == "b true")
         #expect(try await property(bus, root, "SupportedUriSchemes") == #"as 4 "file" "http" "https" "cloudplayer""#)
         let mimeTypes = try await property(bus, root, "SupportedMimeTypes")
-        #expect(["audio/mpeg", "audio/ogg", "audio/opus", "audio/flac", "audio/vorbis"].allSatisfy { mimeTypes.contains("\"\($0)\"") }, "\(mimeTypes)")
+        #expect(["audio/mpeg", "audio/ogg", "audio/opus", "audio/flac", "audio/vorbis", "audio/wav", "audio/x-aiff"].allSatisfy { mimeTypes.contains("\"\($0)\"") }, "\(mimeTypes)")
         #expect(try await property(bus, Self.player, "PlaybackStatus") == "s \"Playing\"")
         #expect(try await property(bus, Self.player, "Rate") == "d 1")
         #expect(try await property(bus, Self.player, "CanControl") == "b true")

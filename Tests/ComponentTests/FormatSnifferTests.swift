@@ -1,6 +1,7 @@
 import Decoding
 import Foundation
 import Loader
+import Model
 import Testing
 import TestSupport
 
@@ -34,10 +35,16 @@ import TestSupport
 
     @Test("signatures of formats we name but do not play")
     func unsupported() {
-        #expect(sniffError(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)) == .unsupportedFormat("WAV"))
         #expect(sniffError(Array("OggS".utf8) + [UInt8](repeating: 0, count: 24) + Array("Speex   ".utf8))
                 == .unsupportedFormat("Ogg stream that is not Opus, Vorbis or FLAC"))
         #expect(sniffError([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .unsupportedFormat("MP4/M4A"))
+    }
+
+    @Test("WAV (RIFF, RF64) and AIFF (AIFF, AIFF-C) from their signatures")
+    func pcmFileSignatures() throws {
+        for (kind, form, codec) in [("RIFF", "WAVE", AudioCodec.wav), ("RF64", "WAVE", .wav), ("FORM", "AIFF", .aiff), ("FORM", "AIFC", .aiff)] {
+            #expect(try sniff(Array(kind.utf8) + [0, 0, 0, 0] + Array(form.utf8) + [UInt8](repeating: 0, count: 100)) == .pcmFile(codec))
+        }
     }
 
     @Test("FLAC (native, after an ID3v2 tag, in Ogg) and Vorbis from their signatures, not Opus's")

@@ -40,7 +40,8 @@ public actor Fixtures {
         case empty = "empty.mp3"
         case random = "random.mp3"
         case text = "notes.mp3"
-        case wav = "song.wav"
+        /// Compressed audio in WAV (Microsoft ADPCM): named, not played.
+        case adpcmWAV = "adpcm.wav"
         case truncatedMP3 = "truncated.mp3"
         case truncatedOpus = "truncated.opus"
         case corruptMP3 = "corrupt.mp3"
@@ -161,7 +162,7 @@ public actor Fixtures {
         try write(path(File.empty), Data())
         try write(path(File.random), Data(Self.noise(count: 200_000, seed: 7)))
         try write(path(File.text), Data(String(repeating: "These are not the droids.\n", count: 400).utf8))
-        try FileManager.default.copyItem(atPath: path("a.wav"), toPath: path(File.wav))
+        try await sox(path("a.wav"), "-e", "ms-adpcm", path(File.adpcmWAV))
         let vbr = try read(.vbrMP3)
         try write(path(File.truncatedMP3), vbr.prefix(vbr.count / 2))
         let opus = try read(.opus)

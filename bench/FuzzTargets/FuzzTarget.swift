@@ -20,6 +20,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case decodeFLAC = "decode-flac"
     /// The Vorbis decoder alone, to the end, and a seek.
     case decodeVorbis = "decode-vorbis"
+    /// The WAV/AIFF chunk walk and decoder, to the end, and a seek.
+    case decodePCMFile = "decode-pcmfile"
     /// The sparse cache's range record.
     case cacheRecord = "cache-record"
     /// `Content-Range` header values.
@@ -36,6 +38,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case tagsFLAC = "tags-flac"
     /// The tag reader from Ogg Vorbis seeds: identification and comment headers, the last granule.
     case tagsVorbis = "tags-vorbis"
+    /// The tag reader from WAV and AIFF seeds: chunks, RIFF INFO lists, ID3 and AIFF text chunks.
+    case tagsPCMFile = "tags-pcmfile"
     /// Podcast feeds (RSS, Atom).
     case feed
     /// Playlist files (M3U, M3U8, PLS).
@@ -70,7 +74,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         done.wait()
     }
 
-    private var isTags: Bool { [.tags, .tagsFLAC, .tagsVorbis].contains(self) }
+    private var isTags: Bool { [.tags, .tagsFLAC, .tagsVorbis, .tagsPCMFile].contains(self) }
 
     /// Reads to the frame budget, then seeks to the middle and reads once more.
     private static func exercise(_ decoder: (any AudioDecoder)?) {
@@ -99,6 +103,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             Self.exercise(try? FLACDecoder(source: MemoryByteSource(bytes), ogg: bytes.starts(with: "OggS".utf8)))
         case .decodeVorbis:
             Self.exercise(try? VorbisDecoder(source: MemoryByteSource(bytes)))
+        case .decodePCMFile:
+            Self.exercise(try? PCMFileDecoder(source: MemoryByteSource(bytes)))
         case .cacheRecord:
             _ = SparseCacheEntry.parse(String(decoding: bytes, as: UTF8.self))
         case .contentRange:
@@ -120,7 +126,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = try? section.required("username", "fuzzing")
                 _ = try? section.allow(["url", "path", "password", "headers", "username"])
             }
-        case .tags, .tagsFLAC, .tagsVorbis:
+        case .tags, .tagsFLAC, .tagsVorbis, .tagsPCMFile:
             break  // async: see run(_:) and runBlocking(_:)
         case .feed:
             _ = try? FeedParser.parse(bytes, base: URL(string: "https://example.org/feed.xml")!)

@@ -4,4 +4,6 @@ package enum AudioCodec: String, Sendable {
     case opus = "Opus"
     case flac = "FLAC"
     case vorbis = "Vorbis"
+    case wav = "WAV"
+    case aiff = "AIFF"
 }

@@ -47,10 +47,13 @@ package enum TagReader {
             return try await FLACMetadataReader.read(head: head, start: Int64(size), length: length, pictures: pictures,
                                                      fetch: { try await checkedFetch($0, fetch) })
         }
+        if head.count >= 12, ["RIFF", "RF64", "BW64", "FORM"].contains(where: { head.starts(with: $0.utf8) }) {
+            return try await PCMFileTagReader.read(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
+        }
         if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
             return try await readMP3(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
         }
-        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), a FLAC nor an Ogg Opus or Vorbis file")
+        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), a FLAC, an Ogg Opus or Vorbis, a WAV nor an AIFF file")
     }
 
     // MARK: MP3

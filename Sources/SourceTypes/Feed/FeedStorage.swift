@@ -50,6 +50,8 @@ struct FeedStorage: MediaStorage {
         case "audio/ogg", "audio/opus": .opus
         case "audio/flac", "audio/x-flac": .flac
         case "audio/vorbis": .vorbis
+        case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": .wav
+        case "audio/aiff", "audio/x-aiff": .aiff
         default: nil
         }
     }
