@@ -5,7 +5,7 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CPulse · CSystemd · CSQLite
+//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSystemd · CSQLite
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
@@ -49,6 +49,7 @@ let package = Package(
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopus-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -95,7 +96,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ] + answerParsers.map(answers), exclude: answerParsers.map { "\($0)/Answers" }),
         // Bytes to PCM: libmpg123, libopusfile, libFLAC and libvorbisfile, on a thread of their own.
-        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile"]),
+        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile", "CAVCodec"]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
         .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
         // SQLite (the system's, with FTS5): connections, statements, transactions, migrations.

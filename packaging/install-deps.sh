@@ -18,12 +18,12 @@
 # Uses sudo when not root. Installs nothing that is already there.
 set -euo pipefail
 
-packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev libsqlite3-dev)
+packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev libsqlite3-dev libavcodec-dev)
 python_modules=()
 for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
-                      nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace)
+                      nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;

@@ -96,6 +96,7 @@ package actor DecoderActor {
         case .flac(let ogg): try FLACDecoder(source: source, ogg: ogg)
         case .vorbis: try VorbisDecoder(source: source)
         case .pcmFile: try PCMFileDecoder(source: source)
+        case .mp4: try MP4Decoder(source: source)
         }
     }
 }

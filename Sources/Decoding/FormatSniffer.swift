@@ -13,6 +13,8 @@ package enum FormatSniffer {
         case vorbis
         /// Uncompressed PCM in WAV (RIFF, RF64) or AIFF (AIFF-C).
         case pcmFile(AudioCodec)
+        /// MP4 (M4A, M4B): AAC or ALAC, which its sample entry tells.
+        case mp4
 
         var codec: AudioCodec {
             switch self {
@@ -21,6 +23,7 @@ package enum FormatSniffer {
             case .flac: .flac
             case .vorbis: .vorbis
             case .pcmFile(let codec): codec
+            case .mp4: .aac
             }
         }
     }
@@ -63,7 +66,7 @@ package enum FormatSniffer {
         if has("fLaC", at: 0) { return { .flac(ogg: false) } }
         if (has("RIFF", at: 0) || has("RF64", at: 0) || has("BW64", at: 0)) && has("WAVE", at: 8) { return { .pcmFile(.wav) } }
         if has("FORM", at: 0) && (has("AIFF", at: 8) || has("AIFC", at: 8)) { return { .pcmFile(.aiff) } }
-        if has("ftyp", at: 4) { return { throw DecoderError.unsupportedFormat("MP4/M4A") } }
+        if has("ftyp", at: 4) { return { .mp4 } }
         return nil
     }
 

@@ -44,6 +44,15 @@ struct SampleBacklog<Sample: FixedWidthInteger> {
         }
     }
 
+    /// Appends `frames` frames of `channels`, interleaved, each sample as `sample(channel, frame)`
+    /// gives it (from FFmpeg's planes).
+    mutating func append(frames: Int, channels: Int, _ sample: (_ channel: Int, _ frame: Int) -> Sample) {
+        samples.reserveCapacity(samples.count + frames * channels)
+        for frame in 0..<frames {
+            for channel in 0..<channels { samples.append(sample(channel, frame)) }
+        }
+    }
+
     /// Takes up to `limit` samples from the front.
     mutating func take(upTo limit: Int) -> [Sample] {
         if start == 0 && limit >= samples.count {  // all of it: handed over, not copied

@@ -18,7 +18,8 @@ struct MPRISProperty: Sendable {
 
     static let identity = "cloudplayerd"
     static let mimeTypes = ["audio/mpeg", "audio/mp3", "audio/ogg", "audio/opus", "audio/flac", "audio/x-flac", "audio/vorbis", "audio/x-vorbis+ogg",
-                            "audio/wav", "audio/x-wav", "audio/aiff", "audio/x-aiff"]
+                            "audio/wav", "audio/x-wav", "audio/aiff", "audio/x-aiff",
+                            "audio/mp4", "audio/x-m4a", "audio/aac", "audio/x-m4b"]
 
     static let all: [MPRISProperty] = [
         // org.mpris.MediaPlayer2

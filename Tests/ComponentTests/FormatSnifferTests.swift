@@ -37,14 +37,14 @@ import TestSupport
     func unsupported() {
         #expect(sniffError(Array("OggS".utf8) + [UInt8](repeating: 0, count: 24) + Array("Speex   ".utf8))
                 == .unsupportedFormat("Ogg stream that is not Opus, Vorbis or FLAC"))
-        #expect(sniffError([0, 0, 0, 0x20] + Array("ftypM4A ".utf8)) == .unsupportedFormat("MP4/M4A"))
     }
 
-    @Test("WAV (RIFF, RF64) and AIFF (AIFF, AIFF-C) from their signatures")
+    @Test("WAV (RIFF, RF64), AIFF (AIFF, AIFF-C) and MP4 from their signatures")
     func pcmFileSignatures() throws {
         for (kind, form, codec) in [("RIFF", "WAVE", AudioCodec.wav), ("RF64", "WAVE", .wav), ("FORM", "AIFF", .aiff), ("FORM", "AIFC", .aiff)] {
             #expect(try sniff(Array(kind.utf8) + [0, 0, 0, 0] + Array(form.utf8) + [UInt8](repeating: 0, count: 100)) == .pcmFile(codec))
         }
+        #expect(try sniff([0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [UInt8](repeating: 0, count: 100)) == .mp4)
     }
 
     @Test("FLAC (native, after an ID3v2 tag, in Ogg) and Vorbis from their signatures, not Opus's")

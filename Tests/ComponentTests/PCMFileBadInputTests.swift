@@ -35,7 +35,7 @@ import TestSupport
         }
         let decoded = PCMFileDecoderTests.readToEnd(try DecoderActor.open(try FileByteSource(path: url.path)))
         let variant = try #require(PCMFileDecoderTests.variants.first { $0.name == "s16.wav" })
-        #expect(decoded.samples == (try await PCMFileDecoderTests.reference(try await PCMFileDecoderTests.write(variant), wide: false)))
+        #expect(firstDifference(decoded.samples, try await PCMFileDecoderTests.reference(try await PCMFileDecoderTests.write(variant), wide: false)) == nil)
         let message = "\(decoded.error.map { "\($0)" } ?? "no error")"
         #expect(message.contains(stated == UInt32.max ? "does not state the audio's size" : "truncated"), "\(message)")
     }

@@ -22,6 +22,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case decodeVorbis = "decode-vorbis"
     /// The WAV/AIFF chunk walk and decoder, to the end, and a seek.
     case decodePCMFile = "decode-pcmfile"
+    /// The MP4 demuxer (boxes, sample tables, edit list, sample entries) and FFmpeg's AAC and
+    /// ALAC decoders behind it, to the end, and a seek.
+    case decodeMP4 = "decode-mp4"
     /// The sparse cache's range record.
     case cacheRecord = "cache-record"
     /// `Content-Range` header values.
@@ -105,6 +108,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             Self.exercise(try? VorbisDecoder(source: MemoryByteSource(bytes)))
         case .decodePCMFile:
             Self.exercise(try? PCMFileDecoder(source: MemoryByteSource(bytes)))
+        case .decodeMP4:
+            Self.exercise(try? MP4Decoder(source: MemoryByteSource(bytes)))
         case .cacheRecord:
             _ = SparseCacheEntry.parse(String(decoding: bytes, as: UTF8.self))
         case .contentRange:

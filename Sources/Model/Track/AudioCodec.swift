@@ -5,5 +5,7 @@ package enum AudioCodec: String, Sendable {
     case flac = "FLAC"
     case vorbis = "Vorbis"
     case wav = "WAV"
+    case aac = "AAC"
+    case alac = "ALAC"
     case aiff = "AIFF"
 }

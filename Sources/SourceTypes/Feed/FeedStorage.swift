@@ -52,6 +52,7 @@ struct FeedStorage: MediaStorage {
         case "audio/vorbis": .vorbis
         case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": .wav
         case "audio/aiff", "audio/x-aiff": .aiff
+        case "audio/mp4", "audio/x-m4a", "audio/m4a", "audio/aac", "audio/x-m4b": .aac
         default: nil
         }
     }

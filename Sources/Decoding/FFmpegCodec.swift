@@ -1,0 +1,67 @@
+import CAVCodec
+
+/// One FFmpeg audio decoder — its context, a packet and a frame — set up from a codec's
+/// configuration bytes and freed together: libavcodec wrapped once, for the MP4 decoder.
+final class FFmpegCodec {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var contextToFree: UnsafeMutablePointer<AVCodecContext>?
+
+    /// Nil when FFmpeg lacks the decoder or refuses the configuration.
+    init?(_ id: AVCodecID, configuration: [UInt8], sampleRate: Int, channels: Int) {
+        guard let decoder = avcodec_find_decoder(id), let context = avcodec_alloc_context3(decoder) else { return nil }
+        self.context = context
+        contextToFree = context
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+        // FFmpeg reads up to its padding past the end of extradata: allocated with it, zeroed.
+        guard packet != nil, frame != nil, let extra = av_mallocz(configuration.count + Int(cavcodec_input_padding())) else { return nil }
+        extra.copyMemory(from: configuration, byteCount: configuration.count)
+        context.pointee.extradata = extra.assumingMemoryBound(to: UInt8.self)
+        context.pointee.extradata_size = Int32(configuration.count)
+        context.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(max(1, channels)))
+        guard avcodec_open2(context, decoder, nil) >= 0 else { return nil }
+    }
+
+    deinit {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&contextToFree)
+    }
+
+    var channels: Int { Int(context.pointee.ch_layout.nb_channels) }
+    var bitsPerRawSample: Int { Int(context.pointee.bits_per_raw_sample) }
+
+    /// Forgets what it was decoding (a seek).
+    func flush() {
+        avcodec_flush_buffers(context)
+    }
+
+    /// Sends one coded frame; false if FFmpeg refused it (damaged), which its decoders skip.
+    func send(_ bytes: [UInt8]) throws -> Bool {
+        guard let packet, av_new_packet(packet, Int32(bytes.count)) >= 0 else { throw FFmpegCodecError.outOfMemory }
+        defer { av_packet_unref(packet) }
+        packet.pointee.data.update(from: bytes, count: bytes.count)
+        return avcodec_send_packet(context, packet) >= 0
+    }
+
+    /// Tells the decoder no more frames come, so it hands out what it holds.
+    func sendEnd() {
+        _ = avcodec_send_packet(context, nil)
+    }
+
+    /// Calls `body` with each decoded frame ready now.
+    func receive(_ body: (AVFrame) throws -> Void) rethrows {
+        guard let frame else { return }
+        while avcodec_receive_frame(context, frame) >= 0 {
+            defer { av_frame_unref(frame) }
+            try body(frame.pointee)
+        }
+    }
+}
+
+enum FFmpegCodecError: Error {
+    case outOfMemory
+}

@@ -1,0 +1,156 @@
+import CAVCodec
+import Model
+import Parsers
+
+/// AAC and ALAC in MP4 (M4A, M4B): our own demuxer finds every sample's bytes in the sample
+/// tables, and FFmpeg's libavcodec decodes them — the decoder MPD and mpv use. A seek fetches
+/// from the sample it lands in (one before it for AAC, whose frames overlap), nothing before.
+///
+/// What is heard is what the edit list says: the encoder's delay (`media_time`) is skipped and
+/// the padding after the edit's length dropped, so albums join gaplessly. AAC plays as 16 bits,
+/// converted from FFmpeg's float as its own `-f wav` does (`lrintf(x·32768)`, clipped); ALAC as
+/// it was encoded, 16 or 24 bits.
+package final class MP4Decoder: AudioDecoder {
+    private let source: any ByteSource
+    private let track: MP4AudioTrack
+    private let ffmpeg: FFmpegCodec
+    package let info: TrackInfo
+    package private(set) var position: Int64 = 0
+    /// The sample sent next, and the media time of the next frame the decoder hands out.
+    private var nextSample = 0
+    private var decodedTime: Int64 = 0
+    /// Decoded frames before this media time are dropped: the encoder's delay, or a seek's pre-roll.
+    private var skipUntil: Int64 = 0
+    private var flushed = false
+    private var narrow = SampleBacklog<Int16>()
+    private var wide = SampleBacklog<Int32>()
+    private var held = HeldFailure()
+
+    package init(source: any ByteSource) throws {
+        self.source = source
+        var walk = MP4FileReader(fileLength: source.length)
+        var offset: Int64 = 0
+        var bytes = try source.readBytes(at: 0, count: Int(MP4FileReader.window))
+        var track: MP4AudioTrack?
+        do {
+            while track == nil {
+                switch try walk.step(bytes[...], at: offset) {
+                case .done(let moov):
+                    track = try MP4AudioTrack(moov: try source.readBytes(in: moov)[...], at: moov.lowerBound)
+                case .need(let range):
+                    offset = range.lowerBound
+                    bytes = try source.readBytes(in: range)
+                }
+            }
+        } catch let error as ParseError {
+            throw DecoderError.invalidStream(.aac, error.message)
+        }
+        guard let track else { throw DecoderError.notAudio }
+        self.track = track
+        let codec: AudioCodec
+        let config: [UInt8]
+        switch track.entry.codec {
+        case .aac(let bytes): (codec, config) = (.aac, bytes)
+        case .alac(let bytes): (codec, config) = (.alac, bytes)
+        }
+        guard let ffmpeg = FFmpegCodec(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC, configuration: config,
+                                       sampleRate: track.timescale, channels: track.entry.channels) else {
+            throw DecoderError.invalidStream(codec, "FFmpeg cannot decode its \(codec.rawValue) configuration")
+        }
+        self.ffmpeg = ffmpeg
+        let channels = ffmpeg.channels
+        guard (1...8).contains(channels) else { throw DecoderError.invalidStream(codec, "\(channels) channels (cloudplayerd plays up to 8)") }
+        let deep = codec == .alac && ffmpeg.bitsPerRawSample > 16
+        info = TrackInfo(codec: codec, format: PCMFormat(sampleRate: track.timescale, channels: channels, bitsPerSample: deep ? 24 : 16),
+                         totalFrames: track.length)
+        try seek(toFrame: 0)
+    }
+
+    package func seek(toFrame target: Int64) throws {
+        let frameTime = track.start + max(0, min(target, track.length))
+        narrow.clear()
+        wide.clear()
+        held = HeldFailure()
+        flushed = false
+        ffmpeg.flush()
+        guard !track.table.samples.isEmpty else { return }
+        // AAC frames overlap their neighbours: the one before is decoded too, and dropped.
+        nextSample = max(0, track.table.sample(at: frameTime) - (info.codec == .aac ? 1 : 0))
+        decodedTime = track.table.samples[nextSample].time
+        skipUntil = frameTime
+        position = frameTime - track.start
+    }
+
+    package func read(maxFrames: Int) throws -> PCMSamples {
+        try held.rethrow()
+        let channels = info.format.channels
+        let wanted = Int(min(Int64(maxFrames), track.length - position)) * channels
+        do {
+            while (info.format.isWide ? wide.count : narrow.count) < wanted, try decodeMore() {}
+        } catch {
+            let samples = take(wanted)
+            try held.hold(error, after: samples.count)
+            return samples
+        }
+        let samples = take(wanted)
+        return samples
+    }
+
+    private func take(_ count: Int) -> PCMSamples {
+        let samples: PCMSamples = info.format.isWide ? .int32(wide.take(upTo: max(0, count))) : .int16(narrow.take(upTo: max(0, count)))
+        position += Int64(samples.count / info.format.channels)
+        return samples
+    }
+
+    /// Sends one sample to FFmpeg (or, after the last, the end) and takes what it hands out;
+    /// false once it has nothing more.
+    private func decodeMore() throws -> Bool {
+        if nextSample < track.table.samples.count {
+            let sample = track.table.samples[nextSample]
+            let bytes = try source.readBytes(at: sample.offset, count: sample.size)
+            guard bytes.count == sample.size else {
+                let rate = Double(info.format.sampleRate)
+                throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(track.length) / rate)
+            }
+            nextSample += 1
+            // A damaged frame is skipped by FFmpeg's decoders; its time passes in silence.
+            if try !ffmpeg.send(bytes) { decodedTime += Int64(sample.duration) }
+        } else if !flushed {
+            flushed = true
+            ffmpeg.sendEnd()
+        } else {
+            return false
+        }
+        try ffmpeg.receive { frame in
+            let count = Int(frame.nb_samples)
+            let first = max(0, Int(min(Int64(count), skipUntil - decodedTime)))
+            let end = max(first, Int(min(Int64(count), track.start + track.length - decodedTime)))
+            decodedTime += Int64(count)
+            if end > first { try append(frame, from: first, to: end) }
+        }
+        return true
+    }
+
+    private func append(_ frame: AVFrame, from first: Int, to end: Int) throws {
+        let channels = info.format.channels
+        guard Int(frame.ch_layout.nb_channels) == channels else { throw DecoderError.formatChanged(info.codec) }
+        let planes = frame.extended_data!
+        switch AVSampleFormat(rawValue: frame.format) {
+        case AV_SAMPLE_FMT_FLTP:
+            narrow.append(frames: end - first, channels: channels) { channel, index in
+                let value = planes[channel]!.withMemoryRebound(to: Float.self, capacity: end) { $0[first + index] }
+                return Int16(max(-32768, min(32767, (value * 32768).rounded(.toNearestOrEven))))
+            }
+        case AV_SAMPLE_FMT_S16P:
+            narrow.append(frames: end - first, channels: channels) { channel, index in
+                planes[channel]!.withMemoryRebound(to: Int16.self, capacity: end) { $0[first + index] }
+            }
+        case AV_SAMPLE_FMT_S32P where info.format.isWide:
+            wide.append(frames: end - first, channels: channels) { channel, index in
+                planes[channel]!.withMemoryRebound(to: Int32.self, capacity: end) { $0[first + index] } >> 8
+            }
+        case let other:
+            throw DecoderError.decodeFailed(info.codec, "FFmpeg's sample format \(other.rawValue), which cloudplayerd does not take")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The first audio track of a movie (`moov`): its codec configuration, its samples, and what its
+/// edit list says is heard — the encoder's delay skipped at the start (`media_time`) and its
+/// padding at the end (the edit's length), so an album's tracks join with no gap and no overlap.
+package struct MP4AudioTrack: Sendable, Equatable {
+    package var entry: MP4SampleEntry
+    /// The media's timescale (`mdhd`): the sample rate, for audio.
+    package var timescale: Int
+    package var table: MP4SampleTable
+    /// The first media time heard (0 without an edit list), in the timescale.
+    package var start: Int64
+    /// How much is heard from `start`, in the timescale: the edit's length, else to the end.
+    package var length: Int64
+
+    /// The track of the `moov` box whose body is `bytes`, at `offset` in the file.
+    package init(moov bytes: ArraySlice<UInt8>, at offset: Int64) throws {
+        func children(_ box: MP4Box) throws -> [MP4Box] {
+            try MP4Box.children(of: body(box), at: box.bodyStart)
+        }
+        func body(_ box: MP4Box) -> ArraySlice<UInt8> {
+            bytes[(bytes.startIndex + Int(box.bodyStart - offset))..<(bytes.startIndex + Int(box.end - offset))]
+        }
+        func child(_ type: String, of box: MP4Box) throws -> MP4Box {
+            guard let found = try children(box).first(where: { $0.type == type }) else {
+                throw ParseError.malformed("a '\(box.type)' box without '\(type)'")
+            }
+            return found
+        }
+        let movie = try MP4Box.children(of: bytes, at: offset)
+        if movie.contains(where: { $0.type == "mvex" }) {
+            throw ParseError.unsupported("a fragmented MP4 (moof boxes), which cloudplayerd does not play yet")
+        }
+        guard let header = movie.first(where: { $0.type == "mvhd" }) else { throw ParseError.malformed("a 'moov' without 'mvhd'") }
+        let movieTimescale = Self.timescale(body(header), versionedFieldsBefore: 2)
+        for trak in movie where trak.type == "trak" {
+            let mdia = try child("mdia", of: trak)
+            var handler = ByteReader(body(try child("hdlr", of: mdia)))
+            guard handler.skip(8), let type = handler.take(4), type.elementsEqual("soun".utf8) else { continue }
+            let media = try child("mdhd", of: mdia)
+            guard let timescale = Self.timescale(body(media), versionedFieldsBefore: 2), timescale > 0 else {
+                throw ParseError.malformed("an 'mdhd' without a timescale")
+            }
+            let stbl = try child("stbl", of: try child("minf", of: mdia))
+            let tables = try children(stbl)
+            guard let stsd = tables.first(where: { $0.type == "stsd" }) else { throw ParseError.malformed("an 'stbl' without 'stsd'") }
+            entry = try MP4SampleEntry(stsd: body(stsd))
+            table = try MP4SampleTable(tables, in: bytes, at: offset)
+            self.timescale = timescale
+            let total = table.samples.last.map { $0.time + Int64($0.duration) } ?? 0
+            let edit = try children(trak).first { $0.type == "edts" }.map { try Self.firstEdit(try child("elst", of: $0), body) } ?? nil
+            start = min(total, edit?.mediaTime ?? 0)
+            length = total - start
+            if let edit, let movieTimescale, movieTimescale > 0 {
+                length = min(length, edit.duration * Int64(timescale) / Int64(movieTimescale))
+            }
+            return
+        }
+        throw ParseError.unsupported("no audio track")
+    }
+
+    /// `mvhd`'s or `mdhd`'s timescale: after version and flags and `fields` dates, 4 or 8 bytes each.
+    private static func timescale(_ body: ArraySlice<UInt8>, versionedFieldsBefore fields: Int) -> Int? {
+        var reader = ByteReader(body)
+        guard let version = reader.u8(), reader.skip(3), reader.skip(fields * (version == 1 ? 8 : 4)) else { return nil }
+        return reader.u32be()
+    }
+
+    /// The first edit that shows media (`media_time` ≥ 0): where it starts in the media, and
+    /// its length in the movie's timescale. Empty edits before it (a delayed start) play nothing
+    /// here.
+    private static func firstEdit(_ elst: MP4Box, _ body: (MP4Box) -> ArraySlice<UInt8>) throws -> (mediaTime: Int64, duration: Int64)? {
+        var reader = ByteReader(body(elst))
+        guard let version = reader.u8(), reader.skip(3), let count = reader.u32be() else { return nil }
+        let wide = version == 1
+        for _ in 0..<min(count, 1000) {
+            guard let duration = reader.bigEndian(wide ? 8 : 4), let time = reader.bigEndian(wide ? 8 : 4), reader.skip(4) else { break }
+            let mediaTime = wide ? Int64(bitPattern: time) : Int64(Int32(bitPattern: UInt32(time)))
+            if mediaTime >= 0 { return (mediaTime, Int64(truncatingIfNeeded: duration)) }
+        }
+        return nil
+    }
+}

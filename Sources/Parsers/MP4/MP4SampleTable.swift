@@ -1,0 +1,120 @@
+/// Where every sample (one coded audio frame) of a track is and how long it lasts, from the
+/// sample table boxes (ISO/IEC 14496-12 §8.6–8.7): `stts` durations, `stsz`/`stz2` sizes, `stsc`
+/// samples per chunk and `stco`/`co64` chunk offsets. A seek finds its sample here and fetches
+/// only that sample's bytes on.
+package struct MP4SampleTable: Sendable, Equatable {
+    package struct Sample: Sendable, Equatable {
+        package var offset: Int64
+        package var size: Int
+        /// Where it starts in the media's time, in its timescale.
+        package var time: Int64
+        package var duration: Int
+    }
+
+    package var samples: [Sample]
+
+    /// More samples than a 24-hour 8 kHz AAC track has; a table claiming more is damage.
+    static let maxSamples = 10_000_000
+
+    /// `boxes`: the `stbl`'s children and the bytes they sit in.
+    init(_ stbl: [MP4Box], in bytes: ArraySlice<UInt8>, at offset: Int64) throws {
+        func body(_ type: String) throws -> ByteReader {
+            guard let box = stbl.first(where: { $0.type == type }) else { throw ParseError.malformed("no '\(type)' box") }
+            let from = bytes.startIndex + Int(box.bodyStart - offset)
+            var reader = ByteReader(bytes[from..<(bytes.startIndex + Int(box.end - offset))])
+            _ = reader.skip(4)  // version and flags
+            return reader
+        }
+        func has(_ type: String) -> Bool { stbl.contains { $0.type == type } }
+        func count(_ reader: inout ByteReader, each: Int, _ what: String) throws -> Int {
+            guard let count = reader.u32be(), count <= Self.maxSamples, count * each <= reader.remaining else {
+                throw ParseError.malformed("a '\(what)' box whose entry count does not fit it")
+            }
+            return count
+        }
+
+        var durations: [Int] = []
+        var stts = try body("stts")
+        for _ in 0..<(try count(&stts, each: 8, "stts")) {
+            guard let run = stts.u32be(), let delta = stts.u32be(), durations.count + run <= Self.maxSamples else {
+                throw ParseError.malformed("an 'stts' box of more than \(Self.maxSamples) samples")
+            }
+            durations += repeatElement(delta, count: run)
+        }
+
+        var sizes: [Int] = []
+        if has("stsz") {
+            var stsz = try body("stsz")
+            guard let fixed = stsz.u32be() else { throw ParseError.malformed("a short 'stsz' box") }
+            let total = try count(&stsz, each: fixed == 0 ? 4 : 0, "stsz")
+            sizes = fixed != 0 ? Array(repeating: fixed, count: total) : (0..<total).map { _ in stsz.u32be() ?? 0 }
+        } else {
+            var stz2 = try body("stz2")
+            guard stz2.skip(3), let field = stz2.u8().map(Int.init), [4, 8, 16].contains(field) else {
+                throw ParseError.malformed("an 'stz2' box with a field size that is not 4, 8 or 16")
+            }
+            guard let total = stz2.u32be(), total <= Self.maxSamples, (total * field + 7) / 8 <= stz2.remaining else {
+                throw ParseError.malformed("an 'stz2' box whose entry count does not fit it")
+            }
+            let packed = stz2.rest()
+            sizes = (0..<total).map { index in
+                switch field {
+                case 4: Int(packed[packed.startIndex + index / 2] >> (index % 2 == 0 ? 4 : 0) & 0x0F)
+                case 8: Int(packed[packed.startIndex + index])
+                default: Int(packed[packed.startIndex + 2 * index]) << 8 | Int(packed[packed.startIndex + 2 * index + 1])
+                }
+            }
+        }
+        guard sizes.count == durations.count else {
+            throw ParseError.malformed("'stsz' has \(sizes.count) samples and 'stts' \(durations.count)")
+        }
+
+        var chunkOffsets: [Int64] = []
+        let wide = has("co64")
+        var stco = try body(wide ? "co64" : "stco")
+        for _ in 0..<(try count(&stco, each: wide ? 8 : 4, wide ? "co64" : "stco")) {
+            chunkOffsets.append(wide ? Int64(truncatingIfNeeded: stco.bigEndian(8) ?? 0) : Int64(stco.u32be() ?? 0))
+        }
+
+        var stsc = try body("stsc")
+        var runs: [(firstChunk: Int, samplesPerChunk: Int)] = []
+        for _ in 0..<(try count(&stsc, each: 12, "stsc")) {
+            guard let first = stsc.u32be(), let perChunk = stsc.u32be(), stsc.skip(4), first >= 1,
+                  first > (runs.last?.firstChunk ?? 0) else {
+                throw ParseError.malformed("an 'stsc' box whose chunks do not go forward")
+            }
+            runs.append((first, perChunk))
+        }
+
+        // Chunk by chunk, each run of chunks with its samples per chunk, samples back to back.
+        samples = []
+        samples.reserveCapacity(sizes.count)
+        var time: Int64 = 0
+        for (index, run) in runs.enumerated() where samples.count < sizes.count {
+            let lastChunk = index + 1 < runs.count ? runs[index + 1].firstChunk - 1 : chunkOffsets.count
+            guard lastChunk <= chunkOffsets.count else { throw ParseError.malformed("'stsc' names chunks 'stco' does not have") }
+            for chunk in (run.firstChunk - 1)..<max(run.firstChunk - 1, lastChunk) {
+                var position = chunkOffsets[chunk]
+                for _ in 0..<run.samplesPerChunk where samples.count < sizes.count {
+                    let number = samples.count
+                    samples.append(Sample(offset: position, size: sizes[number], time: time, duration: durations[number]))
+                    position += Int64(sizes[number])
+                    time += Int64(durations[number])
+                }
+            }
+        }
+        guard samples.count == sizes.count else {
+            throw ParseError.malformed("the chunks hold \(samples.count) of the \(sizes.count) samples")
+        }
+    }
+
+    /// The index of the sample playing at `time` (media timescale), the last one past the end.
+    package func sample(at time: Int64) -> Int {
+        var low = 0, high = samples.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if samples[middle].time <= time { low = middle } else { high = middle - 1 }
+        }
+        return max(0, low)
+    }
+}
