@@ -43,6 +43,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case tagsVorbis = "tags-vorbis"
     /// The tag reader from WAV and AIFF seeds: chunks, RIFF INFO lists, ID3 and AIFF text chunks.
     case tagsPCMFile = "tags-pcmfile"
+    /// The tag reader from MP4 seeds: box headers, mvhd/mdhd/elst, the ilst items.
+    case tagsMP4 = "tags-mp4"
     /// Podcast feeds (RSS, Atom).
     case feed
     /// Playlist files (M3U, M3U8, PLS).
@@ -77,7 +79,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         done.wait()
     }
 
-    private var isTags: Bool { [.tags, .tagsFLAC, .tagsVorbis, .tagsPCMFile].contains(self) }
+    private var isTags: Bool { [.tags, .tagsFLAC, .tagsVorbis, .tagsPCMFile, .tagsMP4].contains(self) }
 
     /// Reads to the frame budget, then seeks to the middle and reads once more.
     private static func exercise(_ decoder: (any AudioDecoder)?) {
@@ -131,7 +133,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = try? section.required("username", "fuzzing")
                 _ = try? section.allow(["url", "path", "password", "headers", "username"])
             }
-        case .tags, .tagsFLAC, .tagsVorbis, .tagsPCMFile:
+        case .tags, .tagsFLAC, .tagsVorbis, .tagsPCMFile, .tagsMP4:
             break  // async: see run(_:) and runBlocking(_:)
         case .feed:
             _ = try? FeedParser.parse(bytes, base: URL(string: "https://example.org/feed.xml")!)

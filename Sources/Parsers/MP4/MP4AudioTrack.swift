@@ -46,19 +46,34 @@ package struct MP4AudioTrack: Sendable, Equatable {
             table = try MP4SampleTable(tables, in: bytes, at: offset)
             self.timescale = timescale
             let total = table.samples.last.map { $0.time + Int64($0.duration) } ?? 0
-            let edit = try children(trak).first { $0.type == "edts" }.map { try Self.firstEdit(try child("elst", of: $0), body) } ?? nil
-            start = min(total, edit?.mediaTime ?? 0)
-            length = total - start
-            if let edit, let movieTimescale, movieTimescale > 0 {
-                length = min(length, edit.duration * Int64(timescale) / Int64(movieTimescale))
-            }
+            let edit = try children(trak).first { $0.type == "edts" }.map { Self.firstEdit(body(try child("elst", of: $0))) } ?? nil
+            (start, length) = Self.heard(total: total, edit: edit, timescale: timescale, movieTimescale: movieTimescale)
             return
         }
         throw ParseError.unsupported("no audio track")
     }
 
+    /// What is heard of a media `total` long (in `timescale`): from the edit's media time, for the
+    /// edit's length (in `movieTimescale`), else all of it.
+    static func heard(total: Int64, edit: (mediaTime: Int64, duration: Int64)?, timescale: Int,
+                      movieTimescale: Int?) -> (start: Int64, length: Int64) {
+        let start = min(total, edit?.mediaTime ?? 0)
+        var length = total - start
+        if let edit, let movieTimescale, movieTimescale > 0 {
+            length = min(length, edit.duration * Int64(timescale) / Int64(movieTimescale))
+        }
+        return (start, length)
+    }
+
+    /// `mdhd`'s duration, in its timescale: after version and flags, two dates and the timescale.
+    static func mediaDuration(_ body: ArraySlice<UInt8>) -> Int64? {
+        var reader = ByteReader(body)
+        guard let version = reader.u8(), reader.skip(3 + 2 * (version == 1 ? 8 : 4) + 4) else { return nil }
+        return reader.bigEndian(version == 1 ? 8 : 4).map { Int64(truncatingIfNeeded: $0) }
+    }
+
     /// `mvhd`'s or `mdhd`'s timescale: after version and flags and `fields` dates, 4 or 8 bytes each.
-    private static func timescale(_ body: ArraySlice<UInt8>, versionedFieldsBefore fields: Int) -> Int? {
+    static func timescale(_ body: ArraySlice<UInt8>, versionedFieldsBefore fields: Int) -> Int? {
         var reader = ByteReader(body)
         guard let version = reader.u8(), reader.skip(3), reader.skip(fields * (version == 1 ? 8 : 4)) else { return nil }
         return reader.u32be()
@@ -67,8 +82,8 @@ package struct MP4AudioTrack: Sendable, Equatable {
     /// The first edit that shows media (`media_time` ≥ 0): where it starts in the media, and
     /// its length in the movie's timescale. Empty edits before it (a delayed start) play nothing
     /// here.
-    private static func firstEdit(_ elst: MP4Box, _ body: (MP4Box) -> ArraySlice<UInt8>) throws -> (mediaTime: Int64, duration: Int64)? {
-        var reader = ByteReader(body(elst))
+    static func firstEdit(_ elst: ArraySlice<UInt8>) -> (mediaTime: Int64, duration: Int64)? {
+        var reader = ByteReader(elst)
         guard let version = reader.u8(), reader.skip(3), let count = reader.u32be() else { return nil }
         let wide = version == 1
         for _ in 0..<min(count, 1000) {

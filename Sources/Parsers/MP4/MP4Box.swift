@@ -12,7 +12,8 @@ package struct MP4Box: Sendable, Equatable {
     package init?(_ bytes: ArraySlice<UInt8>, at offset: Int64, containerEnd: Int64) throws {
         var reader = ByteReader(bytes)
         guard let size32 = reader.u32be(), let type = reader.take(4) else { return nil }
-        self.type = String(decoding: type.map { $0 < 0x20 || $0 > 0x7E ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+        // ISO-8859-1, as Apple's item names need: "©nam" is A9 6E 61 6D.
+        self.type = TextDecoding.latin1(type)
         start = offset
         var size = Int64(size32)
         var header: Int64 = 8

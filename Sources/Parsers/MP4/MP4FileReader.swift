@@ -19,8 +19,12 @@ package struct MP4FileReader {
     private var next: Int64 = 0
     private var boxes = 0
 
-    package init(fileLength: Int64?) {
+    private let window: Int64
+
+    /// `window`: bytes asked for at a time (the tag reader asks for less: a scan's budget).
+    package init(fileLength: Int64?, window: Int64 = MP4FileReader.window) {
         self.fileLength = fileLength ?? .max
+        self.window = window
     }
 
     package mutating func step(_ bytes: ArraySlice<UInt8>, at offset: Int64) throws -> Step {
@@ -30,7 +34,7 @@ package struct MP4FileReader {
             guard from >= 0, from < Int64(bytes.count),
                   let box = try MP4Box(bytes[(bytes.startIndex + Int(from))...], at: next, containerEnd: fileLength) else {
                 guard offset != next else { throw ParseError.malformed("the file ends inside a box header at \(next)") }
-                return .need(next..<min(fileLength, next + Self.window))
+                return .need(next..<min(fileLength, next + window))
             }
             boxes += 1
             if boxes == 1 && box.type != "ftyp" { throw ParseError.malformed("an MP4 file that does not start with 'ftyp'") }

@@ -47,6 +47,9 @@ package enum TagReader {
             return try await FLACMetadataReader.read(head: head, start: Int64(size), length: length, pictures: pictures,
                                                      fetch: { try await checkedFetch($0, fetch) })
         }
+        if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) {
+            return try await MP4TagReader.read(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
+        }
         if head.count >= 12, ["RIFF", "RF64", "BW64", "FORM"].contains(where: { head.starts(with: $0.utf8) }) {
             return try await PCMFileTagReader.read(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
         }

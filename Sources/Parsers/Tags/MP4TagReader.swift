@@ -1,0 +1,120 @@
+import Model
+
+/// Tags and exact length of an MP4 file (M4A, M4B) through ranged reads of box headers and the
+/// few small boxes that hold them — `mvhd`, `mdhd`, `hdlr`, `elst`, `stsd`'s first entry, the
+/// `ilst` items — never the sample tables nor, in a scan, a cover: a 2 MB `covr` is stepped
+/// over by its size, as an ID3v2 picture is.
+enum MP4TagReader {
+    /// Bytes fetched at a time for box headers.
+    static let window: Int64 = 4096
+    /// The most of one tag item read (a cover when pictures are read: up to 16 MiB).
+    static let maxItem: Int64 = 16 << 20
+
+    static func read(head: [UInt8], length: Int64, pictures: Bool, isolation: isolated (any Actor)?,
+                     _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
+        var boxes = RangedBoxes(length: length, start: 0, bytes: head)
+        var walk = MP4FileReader(fileLength: length, window: window)
+        var (bytes, offset) = (head[...], Int64(0))
+        var moov: Range<Int64>?
+        while moov == nil {
+            switch try walk.step(bytes, at: offset) {
+            case .done(let found): moov = found
+            case .need(let range): (bytes, offset) = (try await TagReader.checkedFetch(range, fetch)[...], range.lowerBound)
+            }
+        }
+        guard let moov else { throw ParseError.malformed("no 'moov' box") }
+        let movie = try await boxes.children(moov, fetch)
+        var movieTimescale: Int?
+        if let mvhd = movie.first(where: { $0.type == "mvhd" }) {
+            movieTimescale = MP4AudioTrack.timescale(try await boxes.body(mvhd, fetch), versionedFieldsBefore: 2)
+        }
+        var codec = AudioCodec.aac
+        var duration: Double?
+        for trak in movie where trak.type == "trak" {
+            let parts = try await boxes.children(trak.bodyStart..<trak.end, fetch)
+            guard let mdia = parts.first(where: { $0.type == "mdia" }) else { continue }
+            let media = try await boxes.children(mdia.bodyStart..<mdia.end, fetch)
+            guard let hdlr = media.first(where: { $0.type == "hdlr" }),
+                  try await boxes.body(hdlr, fetch).dropFirst(8).prefix(4).elementsEqual("soun".utf8),
+                  let mdhd = media.first(where: { $0.type == "mdhd" }) else { continue }
+            let header = try await boxes.body(mdhd, fetch)
+            guard let timescale = MP4AudioTrack.timescale(header, versionedFieldsBefore: 2), timescale > 0,
+                  let total = MP4AudioTrack.mediaDuration(header) else { continue }
+            var edit: (mediaTime: Int64, duration: Int64)?
+            if let edts = parts.first(where: { $0.type == "edts" }),
+               let elst = try await boxes.children(edts.bodyStart..<edts.end, fetch).first(where: { $0.type == "elst" }) {
+                edit = MP4AudioTrack.firstEdit(try await boxes.body(elst, fetch))
+            }
+            let heard = MP4AudioTrack.heard(total: total, edit: edit, timescale: timescale, movieTimescale: movieTimescale)
+            duration = Double(heard.length) / Double(timescale)
+            if let minf = media.first(where: { $0.type == "minf" }),
+               let stbl = try await boxes.children(minf.bodyStart..<minf.end, fetch).first(where: { $0.type == "stbl" }),
+               let stsd = try await boxes.children(stbl.bodyStart..<stbl.end, fetch).first(where: { $0.type == "stsd" }),
+               try await boxes.bytes(stsd.bodyStart..<min(stsd.end, stsd.bodyStart + 16), fetch).suffix(4).elementsEqual("alac".utf8) {
+                codec = .alac
+            }
+            break
+        }
+        var tags = TrackTags()
+        if let items = try await itemBoxes(in: movie, &boxes, fetch) {
+            var read: [(type: String, body: ArraySlice<UInt8>)] = []
+            for item in items where pictures || item.type != "covr" {
+                guard item.end - item.bodyStart <= maxItem else { continue }
+                read.append((item.type, try await boxes.body(item, fetch)))
+            }
+            tags = MP4ItemList.tags(read)
+        }
+        return ScannedTags(codec: codec, tags: tags, duration: duration)
+    }
+
+    /// `moov/udta/meta/ilst`'s items; `meta` is a full box in MP4 (version and flags before its
+    /// children), a plain one in some QuickTime files.
+    private static func itemBoxes(in movie: [MP4Box], _ boxes: inout RangedBoxes, isolation: isolated (any Actor)? = #isolation,
+                                  _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [MP4Box]? {
+        guard let udta = movie.first(where: { $0.type == "udta" }),
+              let meta = try await boxes.children(udta.bodyStart..<udta.end, fetch).first(where: { $0.type == "meta" }) else { return nil }
+        let plain = try await boxes.bytes(meta.bodyStart..<min(meta.end, meta.bodyStart + 8), fetch).suffix(4).elementsEqual("hdlr".utf8)
+        let children = try await boxes.children((meta.bodyStart + (plain ? 0 : 4))..<meta.end, fetch)
+        guard let ilst = children.first(where: { $0.type == "ilst" }) else { return nil }
+        return try await boxes.children(ilst.bodyStart..<ilst.end, fetch)
+    }
+}
+
+/// Box headers and small bodies of a file read through a window of fetched bytes: a header in
+/// the window costs nothing, one outside it one fetch of `MP4TagReader.window`.
+private struct RangedBoxes {
+    let length: Int64
+    var start: Int64
+    var bytes: [UInt8]
+
+    /// The bytes of `range`, fetched unless the window holds them.
+    mutating func bytes(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
+                        _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ArraySlice<UInt8> {
+        if range.lowerBound < start || range.upperBound > start + Int64(bytes.count) {
+            let fetched = range.lowerBound..<min(length, max(range.upperBound, range.lowerBound + MP4TagReader.window))
+            bytes = try await TagReader.checkedFetch(fetched, fetch)
+            start = fetched.lowerBound
+        }
+        return bytes[Int(range.lowerBound - start)..<Int(range.upperBound - start)]
+    }
+
+    mutating func body(_ box: MP4Box, isolation: isolated (any Actor)? = #isolation,
+                       _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ArraySlice<UInt8> {
+        let body = try await bytes(box.bodyStart..<box.end, fetch)
+        return body[body.startIndex...]
+    }
+
+    /// The boxes in `range`, header by header.
+    mutating func children(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
+                           _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [MP4Box] {
+        var found: [MP4Box] = []
+        var position = range.lowerBound
+        while position + 8 <= range.upperBound, found.count < MP4FileReader.maxBoxes {
+            let header = try await bytes(position..<min(range.upperBound, position + 16), fetch)
+            guard let box = try MP4Box(header, at: position, containerEnd: range.upperBound) else { break }
+            found.append(box)
+            position = box.end
+        }
+        return found
+    }
+}
