@@ -77,23 +77,35 @@ import TestSupport
         #expect(error.map { "\($0)" }?.contains(expected) == true, "\(String(describing: error))")
     }
 
+    static let coverAfterTheAudio = [UInt8](repeating: 0xAB, count: 2 * 1024 * 1024)
+
+    /// `wav` with a RIFF INFO list and an ID3v2 chunk holding a 2 MB cover appended after its
+    /// audio, as taggers append them, and its RIFF size set to match.
+    static func taggedAfterTheAudio(_ wav: [UInt8]) -> Data {
+        func littleEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
+            Array(id.utf8) + littleEndian(UInt32(body.count)) + body + (body.count % 2 == 1 ? [0] : [])
+        }
+        var bytes = wav
+        let info = chunk("IART", Array("Info Artist\0".utf8)) + chunk("IGNR", Array("Field Recording\0".utf8))
+            + chunk("ICRD", Array("2019-05-01\0".utf8)) + chunk("INAM", Array("Info Title\0".utf8))
+        bytes += chunk("LIST", Array("INFO".utf8) + info)
+        bytes += chunk("id3 ", LibraryTree.id3v2(title: "ID3 Title", artist: "ID3 Artist", album: "ID3 Album", track: 7,
+                                                 cover: coverAfterTheAudio))
+        bytes.replaceSubrange(4..<8, with: littleEndian(UInt32(bytes.count - 8)))
+        return Data(bytes)
+    }
+
     /// A WAV with its tags after the audio, as taggers append them: a RIFF INFO list and an
     /// ID3v2 chunk holding a 2 MB cover. The scan reads the head, the chunk headers after the
     /// audio, the INFO list and the ID3 tag's frames — stepping over the cover by its size.
     @Test("tags from a WAV's INFO list and ID3 chunk; a scan fetches at most 70 KiB though the ID3 chunk holds a 2 MB cover")
     func tagsWithinTheScanBudget() async throws {
         let variant = try #require(PCMFileDecoderTests.variants.first { $0.name == "s16.wav" })
-        var bytes = try [UInt8](Data(contentsOf: try await PCMFileDecoderTests.write(variant)))
-        let frames = (bytes.count - 44) / 4
-        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
-            Array(id.utf8) + littleEndian(UInt32(body.count)) + body + (body.count % 2 == 1 ? [0] : [])
-        }
-        let info = chunk("IART", Array("Info Artist\0".utf8)) + chunk("IGNR", Array("Field Recording\0".utf8))
-            + chunk("ICRD", Array("2019-05-01\0".utf8)) + chunk("INAM", Array("Info Title\0".utf8))
-        bytes += chunk("LIST", Array("INFO".utf8) + info)
-        let cover = [UInt8](repeating: 0xAB, count: 2 * 1024 * 1024)
-        bytes += chunk("id3 ", LibraryTree.id3v2(title: "ID3 Title", artist: "ID3 Artist", album: "ID3 Album", track: 7, cover: cover))
-        bytes.replaceSubrange(4..<8, with: littleEndian(UInt32(bytes.count - 8)))
+        let plain = try [UInt8](Data(contentsOf: try await PCMFileDecoderTests.write(variant)))
+        let frames = (plain.count - 44) / 4
+        let bytes = Self.taggedAfterTheAudio(plain)
+        let cover = Self.coverAfterTheAudio
         var fetched = 0
         let scanned = try await TagReader.read(length: Int64(bytes.count), pictures: false) { range in
             fetched += range.count

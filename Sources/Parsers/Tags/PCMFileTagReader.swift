@@ -54,7 +54,7 @@ enum PCMFileTagReader {
         func shifted(_ part: Range<Int64>) async throws -> [UInt8] {
             try await TagReader.checkedFetch((range.lowerBound + part.lowerBound)..<(range.lowerBound + part.upperBound), fetch)
         }
-        let head = try await shifted(0..<min(size, Int64(TagReader.headSize)))
+        let head = try await shifted(0..<min(size, Int64(PCMFileLayoutReader.window)))
         guard let header = ID3v2Parser.header(head[...]), header.isReadable else { return TrackTags() }
         guard header.framesMapToFile else {
             let whole = Int64(head.count) < size ? try await shifted(0..<min(size, Int64(TagReader.partialTag))) : head
