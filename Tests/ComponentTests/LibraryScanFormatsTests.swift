@@ -14,7 +14,7 @@ extension LibraryScanTests {
             try await MP4TagTests.tag(m4a, coverBytes: 2 * 1024 * 1024)
             try rig.publish(try Data(contentsOf: m4a), at: "formats/song.m4a")
             let wav = try await PCMFileDecoderTests.write(try #require(PCMFileDecoderTests.variants.first { $0.name == "s24.wav" }))
-            try rig.publish(try PCMFileBadInputTests.taggedAfterTheAudio(try [UInt8](Data(contentsOf: wav))), at: "formats/take.wav")
+            try rig.publish(PCMFileBadInputTests.taggedAfterTheAudio(try [UInt8](Data(contentsOf: wav))), at: "formats/take.wav")
             let report = try #require(await rig.scan().first)
             #expect(report.tracks == 2 && report.problems.isEmpty, "\(report.problems)")
             for (name, title, seconds) in [("song.m4a", "The Title", Double(frames) / 44100), ("take.wav", "ID3 Title", 2.0)] {
