@@ -25,7 +25,7 @@ for option in "$@"; do
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress) ;;
-        --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
+        --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;
         --mpd) packages+=(mpd mpc) ;;
         --sample) packages+=(lame sox) ;;

@@ -36,7 +36,7 @@ package final class MP4Decoder: AudioDecoder {
             while track == nil {
                 switch try walk.step(bytes[...], at: offset) {
                 case .done(let moov):
-                    track = try MP4AudioTrack(moov: try source.readBytes(in: moov)[...], at: moov.lowerBound)
+                    track = try MP4AudioTrack(moov: try source.readBytes(in: moov)[...], at: moov.lowerBound, fileLength: source.length)
                 case .need(let range):
                     offset = range.lowerBound
                     bytes = try source.readBytes(in: range)
@@ -134,6 +134,11 @@ package final class MP4Decoder: AudioDecoder {
     private func append(_ frame: AVFrame, from first: Int, to end: Int) throws {
         let channels = info.format.channels
         guard Int(frame.ch_layout.nb_channels) == channels else { throw DecoderError.formatChanged(info.codec) }
+        // HE-AAC whose SBR the configuration does not announce decodes at twice the rate the
+        // track states: its times and trims would all be off.
+        guard Int(frame.sample_rate) == info.format.sampleRate else {
+            throw DecoderError.decodeFailed(info.codec, "it decodes at \(frame.sample_rate) Hz, not the \(info.format.sampleRate) Hz its track states (HE-AAC with implicit SBR, not played yet)")
+        }
         let planes = frame.extended_data!
         switch AVSampleFormat(rawValue: frame.format) {
         case AV_SAMPLE_FMT_FLTP:

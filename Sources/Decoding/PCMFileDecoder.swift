@@ -17,6 +17,8 @@ package final class PCMFileDecoder: AudioDecoder {
     package private(set) var position: Int64 = 0
     private var held = HeldFailure()
     private var endReported = false
+    /// The source ended before the (unstated) size: the end is here.
+    private var ended = false
 
     package init(source: any ByteSource) throws {
         var walk = PCMFileLayoutReader(fileLength: source.length, readingTags: false)
@@ -55,13 +57,14 @@ package final class PCMFileDecoder: AudioDecoder {
 
     package func seek(toFrame frame: Int64) throws {
         held = HeldFailure()
+        ended = false
         position = max(0, min(frame, layout.totalFrames))
     }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         let frameBytes = layout.frameBytes
-        let wanted = Int(min(Int64(maxFrames), layout.totalFrames - position))
+        let wanted = ended ? 0 : Int(min(Int64(maxFrames), layout.totalFrames - position))
         guard wanted > 0 else {
             try reportEnd()
             return info.format.isWide ? .int32([]) : .int16([])
@@ -70,7 +73,10 @@ package final class PCMFileDecoder: AudioDecoder {
         let frames = bytes.count / frameBytes
         let samples = PCMConversion.samples(bytes[..<(frames * frameBytes)], encoding: layout.encoding, wide: info.format.isWide)
         position += Int64(frames)
-        if frames < wanted {
+        if frames < wanted && layout.statedSize == .unstated {
+            // No size stated and none known: the audio ends where the source does.
+            ended = true
+        } else if frames < wanted {
             // The file got shorter than when it was opened.
             let rate = Double(layout.sampleRate)
             try held.hold(DecoderError.truncated(playedSeconds: Double(position) / rate,

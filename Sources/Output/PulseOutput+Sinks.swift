@@ -38,8 +38,12 @@ extension PulseOutput {
 
     /// The named sink is there, yet the stream was moved off it (a new default): back it goes.
     /// Moved by us onto a sink that is not the default, it stays there when the default changes.
+    /// A server that moves it off again within seconds has a policy of its own: it is not
+    /// fought, the stream plays where it was put, as for a sink that went.
     fileprivate func namedSinkStillThere() {
         guard let sink, let stream = readyStream, let device = currentDevice, device != sink else { return }
+        if let movedBackAt, movedBackAt.duration(to: .now) < Self.moveBackQuiet { return namedSinkGone() }
+        movedBackAt = .now
         logger.info("the server moved the stream to \(device) (a new default); back to sink \(sink)")
         let me = Unmanaged.passUnretained(self).toOpaque()
         if let operation = pa_context_move_sink_input_by_name(context, pa_stream_get_index(stream), sink, pulseKeptOnSink, me) {
@@ -54,6 +58,9 @@ extension PulseOutput {
         displaced = true
         logger.warning("sink \(sink) is gone; playing on \(device) until it is back")
     }
+
+    /// How soon after a move back another move off the named sink is taken as the server's will.
+    static let moveBackQuiet = Duration.seconds(5)
 
     /// The sink the stream plays on now. With the lock held.
     private var currentDevice: String? {
@@ -96,8 +103,10 @@ private func pulseContextEvent(_ context: OpaquePointer?, _ event: pa_subscripti
 private func pulseNamedSinkLookedUp(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32,
                                     _ userdata: UnsafeMutableRawPointer?) {
     let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
-    if info != nil {
-        output.namedSinkStillThere()
+    if let info {
+        // There but unplugged (an HDMI monitor switched off, headphones out of the jack): as gone.
+        let unplugged = info.pointee.active_port.map { $0.pointee.available == PA_PORT_AVAILABLE_NO.rawValue } ?? false
+        unplugged ? output.namedSinkGone() : output.namedSinkStillThere()
     } else if eol < 0 {
         output.namedSinkGone()
     }

@@ -36,6 +36,9 @@ package final class PulseOutput: AudioOutput, @unchecked Sendable {
     var sinkThere: Bool?
     /// The stream plays elsewhere than on the named sink, which is not there.
     var displaced = false
+    /// When the stream was last moved back to its named sink: a server that moves it off again
+    /// at once is not fought (`namedSinkStillThere`).
+    var movedBackAt: ContinuousClock.Instant?
     let logger = Logger(label: "cloudplayerd.output")
 
     /// Connects to the server (`server` nil: the default, from `PULSE_SERVER` or the user's

@@ -11,8 +11,12 @@ package struct MP4AudioTrack: Sendable, Equatable {
     /// How much is heard from `start`, in the timescale: the edit's length, else to the end.
     package var length: Int64
 
-    /// The track of the `moov` box whose body is `bytes`, at `offset` in the file.
-    package init(moov bytes: ArraySlice<UInt8>, at offset: Int64) throws {
+    /// PulseAudio's highest rate: a timescale above it is no audio rate.
+    static let maxRate = 384_000
+
+    /// The track of the `moov` box whose body is `bytes`, at `offset` in the file of `fileLength`
+    /// bytes (nil: unknown), which bounds what its sample tables may claim.
+    package init(moov bytes: ArraySlice<UInt8>, at offset: Int64, fileLength: Int64?) throws {
         func children(_ box: MP4Box) throws -> [MP4Box] {
             try MP4Box.children(of: body(box), at: box.bodyStart)
         }
@@ -36,14 +40,14 @@ package struct MP4AudioTrack: Sendable, Equatable {
             var handler = ByteReader(body(try child("hdlr", of: mdia)))
             guard handler.skip(8), let type = handler.take(4), type.elementsEqual("soun".utf8) else { continue }
             let media = try child("mdhd", of: mdia)
-            guard let timescale = Self.timescale(body(media), versionedFieldsBefore: 2), timescale > 0 else {
-                throw ParseError.malformed("an 'mdhd' without a timescale")
+            guard let timescale = Self.timescale(body(media), versionedFieldsBefore: 2), (1...Self.maxRate).contains(timescale) else {
+                throw ParseError.malformed("an 'mdhd' timescale that is no sample rate (1 Hz to 384 kHz)")
             }
             let stbl = try child("stbl", of: try child("minf", of: mdia))
             let tables = try children(stbl)
             guard let stsd = tables.first(where: { $0.type == "stsd" }) else { throw ParseError.malformed("an 'stbl' without 'stsd'") }
             entry = try MP4SampleEntry(stsd: body(stsd))
-            table = try MP4SampleTable(tables, in: bytes, at: offset)
+            table = try MP4SampleTable(tables, in: bytes, at: offset, fileLength: fileLength)
             self.timescale = timescale
             let total = table.samples.last.map { $0.time + Int64($0.duration) } ?? 0
             let edit = try children(trak).first { $0.type == "edts" }.map { Self.firstEdit(body(try child("elst", of: $0))) } ?? nil
@@ -59,8 +63,11 @@ package struct MP4AudioTrack: Sendable, Equatable {
                       movieTimescale: Int?) -> (start: Int64, length: Int64) {
         let start = min(total, edit?.mediaTime ?? 0)
         var length = total - start
-        if let edit, let movieTimescale, movieTimescale > 0 {
-            length = min(length, edit.duration * Int64(timescale) / Int64(movieTimescale))
+        // In floating point: a damaged duration or timescale must not overflow; a negative
+        // duration (a 64-bit one past 2^63) says nothing.
+        if let edit, let movieTimescale, movieTimescale > 0, edit.duration >= 0 {
+            let scaled = Double(edit.duration) * Double(timescale) / Double(movieTimescale)
+            if scaled < Double(length) { length = Int64(scaled) }
         }
         return (start, length)
     }

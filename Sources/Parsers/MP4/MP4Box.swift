@@ -27,10 +27,10 @@ package struct MP4Box: Sendable, Equatable {
         }
         guard size >= header else { throw ParseError.malformed("a '\(self.type)' box of \(size) bytes") }
         bodyStart = offset + header
-        end = offset + size
-        guard end <= containerEnd else {
+        guard offset <= containerEnd, size <= containerEnd - offset else {
             throw ParseError.malformed("a '\(self.type)' box of \(size) bytes at \(offset), past its container's end at \(containerEnd)")
         }
+        end = offset + size
     }
 
     /// The boxes in `bytes` (which sit at `offset`), one after another, up to `bytes`' end.

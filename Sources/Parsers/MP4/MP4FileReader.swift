@@ -28,13 +28,13 @@ package struct MP4FileReader {
     }
 
     package mutating func step(_ bytes: ArraySlice<UInt8>, at offset: Int64) throws -> Step {
-        while next + 8 <= fileLength {
+        while next <= fileLength - 8 {
             guard boxes < Self.maxBoxes else { throw ParseError.malformed("more than \(Self.maxBoxes) top-level boxes") }
             let from = next - offset
             guard from >= 0, from < Int64(bytes.count),
                   let box = try MP4Box(bytes[(bytes.startIndex + Int(from))...], at: next, containerEnd: fileLength) else {
                 guard offset != next else { throw ParseError.malformed("the file ends inside a box header at \(next)") }
-                return .need(next..<min(fileLength, next + window))
+                return .need(next..<(next + min(window, fileLength - next)))
             }
             boxes += 1
             if boxes == 1 && box.type != "ftyp" { throw ParseError.malformed("an MP4 file that does not start with 'ftyp'") }

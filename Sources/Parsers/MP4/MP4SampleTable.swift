@@ -13,11 +13,17 @@ package struct MP4SampleTable: Sendable, Equatable {
 
     package var samples: [Sample]
 
-    /// More samples than a 24-hour 8 kHz AAC track has; a table claiming more is damage.
-    static let maxSamples = 10_000_000
+    /// More samples than a 24-hour 48 kHz AAC track has (4.1 million); a table claiming more is damage.
+    static let maxSamples = 8_000_000
+    /// A coded frame bigger than this is damage: ALAC's largest (4096 frames of 8 channels of 32
+    /// bits) is 128 KiB.
+    static let maxSampleSize = 4 << 20
+    /// Chunk offsets beyond this are past any file, and would overflow what is added to them.
+    static let maxOffset: Int64 = 1 << 50
 
-    /// `boxes`: the `stbl`'s children and the bytes they sit in.
-    init(_ stbl: [MP4Box], in bytes: ArraySlice<UInt8>, at offset: Int64) throws {
+    /// `stbl`: the sample table's boxes, in `bytes` at `offset`; `fileLength` (nil: unknown)
+    /// bounds what they may claim: no sample past it, no more bytes of samples than it has.
+    init(_ stbl: [MP4Box], in bytes: ArraySlice<UInt8>, at offset: Int64, fileLength: Int64?) throws {
         func body(_ type: String) throws -> ByteReader {
             guard let box = stbl.first(where: { $0.type == type }) else { throw ParseError.malformed("no '\(type)' box") }
             let from = bytes.startIndex + Int(box.bodyStart - offset)
@@ -32,21 +38,17 @@ package struct MP4SampleTable: Sendable, Equatable {
             }
             return count
         }
+        let fileBytes = fileLength ?? Int64.max
 
-        var durations: [Int] = []
-        var stts = try body("stts")
-        for _ in 0..<(try count(&stts, each: 8, "stts")) {
-            guard let run = stts.u32be(), let delta = stts.u32be(), durations.count + run <= Self.maxSamples else {
-                throw ParseError.malformed("an 'stts' box of more than \(Self.maxSamples) samples")
-            }
-            durations += repeatElement(delta, count: run)
-        }
-
+        // Sizes first: they bound everything else (no more samples than bytes in the file).
         var sizes: [Int] = []
         if has("stsz") {
             var stsz = try body("stsz")
             guard let fixed = stsz.u32be() else { throw ParseError.malformed("a short 'stsz' box") }
             let total = try count(&stsz, each: fixed == 0 ? 4 : 0, "stsz")
+            guard fixed == 0 || Int64(total) * Int64(fixed) <= fileBytes else {
+                throw ParseError.malformed("an 'stsz' box claiming \(total) samples of \(fixed) bytes, more than the file holds")
+            }
             sizes = fixed != 0 ? Array(repeating: fixed, count: total) : (0..<total).map { _ in stsz.u32be() ?? 0 }
         } else {
             var stz2 = try body("stz2")
@@ -65,6 +67,20 @@ package struct MP4SampleTable: Sendable, Equatable {
                 }
             }
         }
+        if let largest = sizes.max(), largest > Self.maxSampleSize {
+            throw ParseError.malformed("a sample of \(largest) bytes")
+        }
+
+        var durations: [Int] = []
+        durations.reserveCapacity(sizes.count)
+        var stts = try body("stts")
+        for _ in 0..<(try count(&stts, each: 8, "stts")) {
+            guard let run = stts.u32be(), let delta = stts.u32be() else { break }
+            guard durations.count + run <= sizes.count else {
+                throw ParseError.malformed("'stts' has more samples than 'stsz' (\(sizes.count))")
+            }
+            durations += repeatElement(delta, count: run)
+        }
         guard sizes.count == durations.count else {
             throw ParseError.malformed("'stsz' has \(sizes.count) samples and 'stts' \(durations.count)")
         }
@@ -73,7 +89,9 @@ package struct MP4SampleTable: Sendable, Equatable {
         let wide = has("co64")
         var stco = try body(wide ? "co64" : "stco")
         for _ in 0..<(try count(&stco, each: wide ? 8 : 4, wide ? "co64" : "stco")) {
-            chunkOffsets.append(wide ? Int64(truncatingIfNeeded: stco.bigEndian(8) ?? 0) : Int64(stco.u32be() ?? 0))
+            let value = wide ? Int64(truncatingIfNeeded: stco.bigEndian(8) ?? 0) : Int64(stco.u32be() ?? 0)
+            guard (0...Self.maxOffset).contains(value) else { throw ParseError.malformed("a chunk offset of \(value)") }
+            chunkOffsets.append(value)
         }
 
         var stsc = try body("stsc")
@@ -90,17 +108,18 @@ package struct MP4SampleTable: Sendable, Equatable {
         samples = []
         samples.reserveCapacity(sizes.count)
         var time: Int64 = 0
-        for (index, run) in runs.enumerated() where samples.count < sizes.count {
+        placing: for (index, run) in runs.enumerated() {
             let lastChunk = index + 1 < runs.count ? runs[index + 1].firstChunk - 1 : chunkOffsets.count
             guard lastChunk <= chunkOffsets.count else { throw ParseError.malformed("'stsc' names chunks 'stco' does not have") }
             for chunk in (run.firstChunk - 1)..<max(run.firstChunk - 1, lastChunk) {
                 var position = chunkOffsets[chunk]
-                for _ in 0..<run.samplesPerChunk where samples.count < sizes.count {
+                for _ in 0..<min(run.samplesPerChunk, sizes.count - samples.count) {
                     let number = samples.count
                     samples.append(Sample(offset: position, size: sizes[number], time: time, duration: durations[number]))
                     position += Int64(sizes[number])
                     time += Int64(durations[number])
                 }
+                if samples.count == sizes.count { break placing }
             }
         }
         guard samples.count == sizes.count else {

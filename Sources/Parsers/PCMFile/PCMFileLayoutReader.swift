@@ -76,10 +76,8 @@ package struct PCMFileLayoutReader {
                 return ask(next)
             }
             chunks += 1
-            let walkOn = try read(id, size: size, body: body, content: content)
-            guard walkOn else { break }
-            // Chunks are padded to an even size.
-            next = body + size + (size & 1)
+            guard let after = try read(id, size: size, body: body, content: content) else { break }
+            next = after
         }
         return .done(try finish())
     }
@@ -117,13 +115,16 @@ package struct PCMFileLayoutReader {
         }
     }
 
-    /// Takes one chunk in; false when the walk ends here.
-    private mutating func read(_ id: String, size: Int64, body: Int64, content: ArraySlice<UInt8>) throws -> Bool {
+    /// Takes one chunk in; returns where the next one starts, or nil when the walk ends here.
+    private mutating func read(_ id: String, size: Int64, body: Int64, content: ArraySlice<UInt8>) throws -> Int64? {
+        // The chunk's end as far as the file goes: a tag chunk cut off by the end is read as far as it is there.
+        func inFile(_ start: Int64) -> Range<Int64> { min(start, end)..<max(min(start, end), min(end, body + size)) }
         switch (container, id) {
         case (.wav, "ds64"):
             var reader = ByteReader(content)
             _ = reader.skip(8)
-            rf64DataSize = reader.littleEndian(8).map { Int64(truncatingIfNeeded: $0) }
+            // A size no file has (and that would overflow what is added to it) is no size.
+            rf64DataSize = reader.littleEndian(8).flatMap { $0 <= UInt64(1) << 50 ? Int64($0) : nil }
         case (.wav, "fmt "):
             wavFormat = try WAVFormatChunk(content)
         case (.aiff, "COMM"):
@@ -131,22 +132,24 @@ package struct PCMFileLayoutReader {
         case (.wav, "data"):
             let stated: Int64? = size == 0xFFFF_FFFF ? rf64DataSize : size
             data = (body, stated)
-            return audioFound(after: stated.map { body + $0 })
+            // Past the audio as stated (RF64's size from ds64, not the placeholder), padded to even.
+            return stated.flatMap { audioFound(after: body + $0) ? body + $0 + ($0 & 1) : nil }
         case (.aiff, "SSND"):
             var reader = ByteReader(content)
             let skip = Int64(reader.u32be() ?? 0)
             data = (body + 8 + skip, max(0, size - 8 - skip))
-            return audioFound(after: body + size)
+            return audioFound(after: body + size) ? body + size + (size & 1) : nil
         case (.wav, "LIST") where content.elementsEqual("INFO".utf8):
-            tags.append(.init(chunk: .riffInfo, range: (body + 4)..<min(end, body + size)))
+            tags.append(.init(chunk: .riffInfo, range: inFile(body + 4)))
         case (_, "id3 "), (_, "ID3 "):
-            tags.append(.init(chunk: .id3, range: body..<min(end, body + size)))
+            tags.append(.init(chunk: .id3, range: inFile(body)))
         case (.aiff, "NAME"), (.aiff, "AUTH"), (.aiff, "(c) "), (.aiff, "ANNO"):
-            tags.append(.init(chunk: .aiffText(id), range: body..<min(end, body + size)))
+            tags.append(.init(chunk: .aiffText(id), range: inFile(body)))
         default:
             break
         }
-        return body + size <= end
+        // Chunks are padded to an even size.
+        return body + size <= end ? body + size + (size & 1) : nil
     }
 
     /// Whether to walk on after the audio, which ends at `audioEnd` (nil: unstated).

@@ -72,7 +72,8 @@ enum MP4TagReader {
     private static func itemBoxes(in movie: [MP4Box], _ boxes: inout RangedBoxes, isolation: isolated (any Actor)? = #isolation,
                                   _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [MP4Box]? {
         guard let udta = movie.first(where: { $0.type == "udta" }),
-              let meta = try await boxes.children(udta.bodyStart..<udta.end, fetch).first(where: { $0.type == "meta" }) else { return nil }
+              let meta = try await boxes.children(udta.bodyStart..<udta.end, fetch).first(where: { $0.type == "meta" }),
+              meta.end - meta.bodyStart >= 8 else { return nil }
         let plain = try await boxes.bytes(meta.bodyStart..<min(meta.end, meta.bodyStart + 8), fetch).suffix(4).elementsEqual("hdlr".utf8)
         let children = try await boxes.children((meta.bodyStart + (plain ? 0 : 4))..<meta.end, fetch)
         guard let ilst = children.first(where: { $0.type == "ilst" }) else { return nil }
