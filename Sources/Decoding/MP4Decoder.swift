@@ -140,19 +140,27 @@ package final class MP4Decoder: AudioDecoder {
             throw DecoderError.decodeFailed(info.codec, "it decodes at \(frame.sample_rate) Hz, not the \(info.format.sampleRate) Hz its track states (HE-AAC with implicit SBR, not played yet)")
         }
         let planes = frame.extended_data!
+        let count = end - first
+        func plane<T>(_ channel: Int, _: T.Type) -> UnsafePointer<T> {
+            UnsafeRawPointer(planes[channel]!).assumingMemoryBound(to: T.self) + first
+        }
         switch AVSampleFormat(rawValue: frame.format) {
         case AV_SAMPLE_FMT_FLTP:
-            narrow.append(frames: end - first, channels: channels) { channel, index in
-                let value = planes[channel]!.withMemoryRebound(to: Float.self, capacity: end) { $0[first + index] }
-                return Int16(max(-32768, min(32767, (value * 32768).rounded(.toNearestOrEven))))
+            narrow.append(frames: count, channels: channels) { channel, out in
+                let input = plane(channel, Float.self)
+                for index in 0..<count {
+                    out[index * channels] = Int16(max(-32768, min(32767, (input[index] * 32768).rounded(.toNearestOrEven))))
+                }
             }
         case AV_SAMPLE_FMT_S16P:
-            narrow.append(frames: end - first, channels: channels) { channel, index in
-                planes[channel]!.withMemoryRebound(to: Int16.self, capacity: end) { $0[first + index] }
+            narrow.append(frames: count, channels: channels) { channel, out in
+                let input = plane(channel, Int16.self)
+                for index in 0..<count { out[index * channels] = input[index] }
             }
         case AV_SAMPLE_FMT_S32P where info.format.isWide:
-            wide.append(frames: end - first, channels: channels) { channel, index in
-                planes[channel]!.withMemoryRebound(to: Int32.self, capacity: end) { $0[first + index] } >> 8
+            wide.append(frames: count, channels: channels) { channel, out in
+                let input = plane(channel, Int32.self)
+                for index in 0..<count { out[index * channels] = input[index] >> 8 }
             }
         case let other:
             throw DecoderError.decodeFailed(info.codec, "FFmpeg's sample format \(other.rawValue), which cloudplayerd does not take")

@@ -44,12 +44,13 @@ struct SampleBacklog<Sample: FixedWidthInteger> {
         }
     }
 
-    /// Appends `frames` frames of `channels`, interleaved, each sample as `sample(channel, frame)`
-    /// gives it (from FFmpeg's planes).
-    mutating func append(frames: Int, channels: Int, _ sample: (_ channel: Int, _ frame: Int) -> Sample) {
-        samples.reserveCapacity(samples.count + frames * channels)
-        for frame in 0..<frames {
-            for channel in 0..<channels { samples.append(sample(channel, frame)) }
+    /// Appends `frames` frames of `channels`, interleaved: `fill(channel, out)` writes one
+    /// channel's samples at `out[0]`, `out[channels]`, `out[2 · channels]`… (from FFmpeg's planes).
+    mutating func append(frames: Int, channels: Int, _ fill: (_ channel: Int, _ out: UnsafeMutablePointer<Sample>) -> Void) {
+        let first = samples.count
+        samples.append(contentsOf: repeatElement(0, count: frames * channels))
+        samples.withUnsafeMutableBufferPointer { buffer in
+            for channel in 0..<channels { fill(channel, buffer.baseAddress! + first + channel) }
         }
     }
 
