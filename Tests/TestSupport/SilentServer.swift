@@ -39,13 +39,18 @@ public final class SilentServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT/`
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection, once: a test's `stop()` and then `deinit`
+    /// closed the listener's number twice, and by the second close it could be another part's
+    /// descriptor — a cache file a scan in the same test process was reading ("read failed:
+    /// cache: Bad file descriptor", seen under stress).
     public func stop() {
-        let open = lock.withLock {
+        let open: [Int32]? = lock.withLock {
+            guard !stopped else { return nil }
             stopped = true
             defer { connections = [] }
             return connections
         }
+        guard let open else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         open.forEach { close($0) }
