@@ -42,7 +42,9 @@ extension PulseOutput {
     /// fought, the stream plays where it was put, as for a sink that went.
     fileprivate func namedSinkStillThere() {
         guard let sink, let stream = readyStream, let device = currentDevice, device != sink else { return }
-        if let movedBackAt, movedBackAt.duration(to: .now) < Self.moveBackQuiet { return namedSinkGone() }
+        if let movedBackAt, movedBackAt.duration(to: .now) < Self.moveBackQuiet {
+            return namedSinkLeft("the server keeps moving the stream off sink \(sink)")
+        }
         movedBackAt = .now
         logger.info("the server moved the stream to \(device) (a new default); back to sink \(sink)")
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -51,12 +53,18 @@ extension PulseOutput {
         }
     }
 
-    /// The named sink is gone (or the move back failed: it went meanwhile): the stream plays on
-    /// where the server put it until the sink is back (`sinkAppeared`).
-    fileprivate func namedSinkGone() {
+    /// The stream stays off its named sink, for `why`: it plays on where the server put it
+    /// until the sink appears again (`sinkAppeared`). Said once.
+    fileprivate func namedSinkLeft(_ why: String) {
         guard let sink, !displaced, let device = currentDevice, device != sink else { return }
         displaced = true
-        logger.warning("sink \(sink) is gone; playing on \(device) until it is back")
+        logger.warning("\(why); playing on \(device) until it is back")
+    }
+
+    /// The named sink is gone (or the move back failed: it went meanwhile).
+    fileprivate func namedSinkGone() {
+        guard let sink else { return }
+        namedSinkLeft("sink \(sink) is gone")
     }
 
     /// How soon after a move back another move off the named sink is taken as the server's will.
@@ -105,8 +113,11 @@ private func pulseNamedSinkLookedUp(_ context: OpaquePointer?, _ info: UnsafePoi
     let output = Unmanaged<PulseOutput>.fromOpaque(userdata!).takeUnretainedValue()
     if let info {
         // There but unplugged (an HDMI monitor switched off, headphones out of the jack): as gone.
-        let unplugged = info.pointee.active_port.map { $0.pointee.available == PA_PORT_AVAILABLE_NO.rawValue } ?? false
-        unplugged ? output.namedSinkGone() : output.namedSinkStillThere()
+        if info.pointee.active_port.map({ $0.pointee.available == PA_PORT_AVAILABLE_NO.rawValue }) == true {
+            output.namedSinkLeft("sink \(String(cString: info.pointee.name)) is unplugged")
+        } else {
+            output.namedSinkStillThere()
+        }
     } else if eol < 0 {
         output.namedSinkGone()
     }
