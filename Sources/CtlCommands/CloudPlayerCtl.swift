@@ -17,5 +17,6 @@ package struct CloudPlayerCtl: AsyncParsableCommand {
         version: "cloudplayerctl \(Manager1.productVersion)",
         subcommands: [StatusCommand.self, ScanCommand.self, ListCommand.self, SearchCommand.self, QueueCommand.self,
                       PlaylistCommand.self, SourcesCommand.self, CacheCommand.self, MarkCommand.self, LoginCommand.self] + ControlCommands.all
+            + [ChapterCommands.Chapter.self, ChapterCommands.Chapters.self]
     )
 }

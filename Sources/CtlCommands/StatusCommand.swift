@@ -19,6 +19,12 @@ struct StatusCommand: AsyncParsableCommand {
             if !position.isEmpty { line += "  \(position)" + (duration.isEmpty ? "" : " / \(duration)") }
         }
         say(TextTable.printable(line))
+        if let chapters = status.chapters, !chapters.isEmpty {
+            let current = status.chapter.map { Int($0) }.flatMap { chapters.indices.contains($0) ? $0 : nil }
+            say(TextTable.printable("chapter \(current.map { String($0 + 1) } ?? "–")/\(chapters.count)"
+                                    + (current.map { ": \(chapters[$0].title)" } ?? "")))
+            for chapterLine in ChapterCommands.lines(chapters, current: status.chapter) { say("  " + chapterLine) }
+        }
         let volume = Int((status.volume * 100).rounded())
         say("queue: \(status.queueLength) tracks · volume \(volume)% · loop \(Self.loop(status.loop))"
             + " · shuffle \(status.shuffle ? "on" : "off")"

@@ -27,6 +27,10 @@ extension Manager1Service {
             status.album = tags.album ?? ""
             if snapshot.status != .stopped { status.position = snapshot.seconds() }
             status.duration = snapshot.currentInfo?.duration ?? current.metadata.duration
+            if !snapshot.chapters.isEmpty {
+                status.chapters = snapshot.chapters.map { Manager1.Chapter(start: $0.start, title: $0.title) }
+                status.chapter = snapshot.chapter.map { UInt32($0) }
+            }
         }
         do {
             let summary = try await library.summary(sources: [])
@@ -65,9 +69,20 @@ extension Manager1Service {
         }
     }
 
+    /// Refuses a chapter jump the current track cannot make, saying why (the player itself would
+    /// ignore it without a word).
+    static func check(_ jump: ChapterJump, in snapshot: PlayerSnapshot) throws {
+        let chapters = snapshot.chapters
+        guard snapshot.status != .stopped, snapshot.current != nil else { throw ManagerError.invalid("nothing is playing") }
+        guard !chapters.isEmpty else { throw ManagerError.invalid("the track playing has no chapters") }
+        if case .index(let index) = jump, !chapters.indices.contains(index) {
+            throw ManagerError.invalid("there is no chapter \(index + 1): the track has \(chapters.count)")
+        }
+    }
+
     /// What a `Control` call asks of the player.
     static func playerCommand(_ name: String, _ value: Double) throws -> PlayerCommand {
-        let needsValue = ["seek", "skip", "volume", "sleep"].contains(name)
+        let needsValue = ["seek", "skip", "volume", "sleep", "chapter"].contains(name)
         guard !needsValue || value.isFinite else { throw ManagerError.invalid("\(name) needs a number, not \(value)") }
         switch name {
         case "play": return .play
@@ -88,9 +103,16 @@ extension Manager1Service {
             return .sleep(at: value == 0 ? nil : Date(timeIntervalSinceNow: value))
         case "stop-after":
             return .stopAfterCurrent(value != 0)
+        case "chapter-next": return .chapter(.next)
+        case "chapter-previous": return .chapter(.previous)
+        case "chapter":
+            guard value >= 1, value <= 100_000, value.rounded() == value else {
+                throw ManagerError.invalid("chapter needs a chapter number from 1")
+            }
+            return .chapter(.index(Int(value) - 1))
         default:
             throw ManagerError.invalid("'\(name.prefix(40))' is not a control "
-                + "(play, pause, toggle, stop, next, previous, seek, skip, volume, sleep, stop-after)")
+                + "(play, pause, toggle, stop, next, previous, seek, skip, volume, sleep, stop-after, chapter, chapter-next, chapter-previous)")
         }
     }
 }

@@ -142,7 +142,9 @@ package final class Manager1Service: Sendable {
             return BusNothing()
         }
         interface.method(Manager1.control) { [self] command, value in
-            await player.perform(try Self.playerCommand(command, value))
+            let asked = try Self.playerCommand(command, value)
+            if case .chapter(let jump) = asked { try Self.check(jump, in: player.latest) }
+            await player.perform(asked)
             return BusNothing()
         }
         interface.signal(Manager1.scanFinished)

@@ -37,7 +37,7 @@ package actor DecoderActor {
                         into packets: BoundedQueue<PCMPacket>) async throws {
         let decoder = try Self.open(source)
         var info = decoder.info
-        if readingTags { info.tags = await tags(of: source) }
+        if readingTags { (info.tags, info.chapters) = await tags(of: source) }
         let gain = loudness.factor(for: info.tags.replayGain.filled(from: entry.metadata.tags.replayGain), inAlbumRun: inAlbumRun)
         let startFrame = info.frame(at: start)
         if let total = info.totalFrames, startFrame >= total {
@@ -48,7 +48,7 @@ package actor DecoderActor {
         }
         if startFrame > 0 { try decoder.seek(toFrame: startFrame) }
         // A seek may land in a chained link of another format.
-        info = decoder.info.with(tags: info.tags)
+        info = decoder.info.with(tags: info.tags, chapters: info.chapters)
         await packets.send(.trackStart(entry, info, startFrame: decoder.position))
         do {
             var size = Self.firstPacketFrames
@@ -57,7 +57,7 @@ package actor DecoderActor {
                 if samples.isEmpty { break }
                 if decoder.info.format != info.format {
                     // The track goes on in another format: the output reopens its stream for it.
-                    info = decoder.info.with(tags: info.tags)
+                    info = decoder.info.with(tags: info.tags, chapters: info.chapters)
                     let frames = Int64(samples.count / info.format.channels)
                     await packets.send(.trackStart(entry, info, startFrame: decoder.position - frames))
                 }
@@ -72,16 +72,16 @@ package actor DecoderActor {
         await packets.send(.trackEnd(entry))
     }
 
-    /// The track's tags, read by the library's `TagReader`, so a track shows the same tags playing
-    /// as listed. Its reads block on the source: fine on this actor's thread. Never an error: a
-    /// track whose tags cannot be read, or whose length is unknown (the reader needs the file's
-    /// end), plays without them.
-    private func tags(of source: any ByteSource) async -> TrackTags {
-        guard let length = source.length else { return TrackTags() }
+    /// The track's tags and chapters, read by the library's `TagReader`, so a track shows the
+    /// same tags playing as listed. Its reads block on the source: fine on this actor's thread.
+    /// Never an error: a track whose tags cannot be read, or whose length is unknown (the reader
+    /// needs the file's end), plays without them.
+    private func tags(of source: any ByteSource) async -> (TrackTags, [Chapter]) {
+        guard let length = source.length else { return (TrackTags(), []) }
         let scanned = try? await TagReader.read(length: length) { range in
             try source.readBytes(at: range.lowerBound, count: Int(range.count))
         }
-        return scanned?.tags ?? TrackTags()
+        return (scanned?.tags ?? TrackTags(), scanned?.chapters ?? [])
     }
 
     /// What codec the bytes are, without opening a decoder; throws what playing them would.

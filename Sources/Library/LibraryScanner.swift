@@ -237,7 +237,7 @@ struct LibraryScanner {
                 asked.insert(head)
             }
             // Pictures are skipped by their sizes: a cover is fetched when the track plays.
-            let scanned = try await TagReader.read(length: info.length, pictures: false) { range in
+            let scanned = try await TagReader.read(length: info.length, pictures: false, chapters: false) { range in
                 let bytes: [UInt8]
                 do {
                     bytes = try await loader.bytes(in: range, of: location, known: known)

@@ -157,7 +157,7 @@ package final class MPRISService: Service {
         let trackList = BusInterface(MPRIS.trackList)
         trackList.method(MPRIS.getTracksMetadata) { ids in
             let current = state.withLock { $0 }
-            return current.entries(trackIDs: ids.map(\.path)).map(current.metadata)
+            return current.entries(trackIDs: ids.map(\.path)).map { current.metadata(of: $0) }
         }
         trackList.method(MPRIS.addTrack) { text, after, setAsCurrent in
             let placement: PlayQueue.Placement

@@ -35,10 +35,12 @@ package struct MPRISState: Sendable {
         entries(trackIDs: [trackID]).first
     }
 
-    /// The current track's metadata (with its cover art), or none.
+    /// The current track's metadata (with its cover art), or none. In a track with chapters (an
+    /// audiobook) the title is the chapter heard, and the album the book: what a media widget
+    /// shows in its two lines, and changes as the chapters go by.
     package var currentMetadata: BusFields {
         guard let entry = player.current else { return BusFields() }
-        var fields = metadata(of: entry)
+        var fields = metadata(of: entry, chapter: player.currentChapter.flatMap { $0.title.isEmpty ? nil : $0 })
         if let art = player.artwork { fields.entries.append(("mpris:artUrl", .string(art.absoluteString))) }
         return fields
     }
@@ -46,12 +48,13 @@ package struct MPRISState: Sendable {
     /// A queued track's metadata: its tags as the library knew them, or as the decoder read them
     /// once it played; its location at least — never with credentials or a query; how much of
     /// it is cached.
-    package func metadata(of entry: QueueEntry) -> BusFields {
+    package func metadata(of entry: QueueEntry, chapter: Chapter? = nil) -> BusFields {
         let tags = entry.metadata.tags
-        var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))), ("xesam:title", .string(entry.title))]
+        var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))),
+                                            ("xesam:title", .string(chapter?.title ?? entry.title))]
         if let duration = entry.metadata.duration { fields.append(("mpris:length", .int64(MPRIS.microseconds(duration)))) }
         if let artist = tags.artist { fields.append(("xesam:artist", [artist].busValue)) }
-        if let album = tags.album { fields.append(("xesam:album", .string(album))) }
+        if let album = chapter != nil ? entry.title : tags.album { fields.append(("xesam:album", .string(album))) }
         if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", [albumArtist].busValue)) }
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
         if let genre = tags.genre { fields.append(("xesam:genre", [genre].busValue)) }

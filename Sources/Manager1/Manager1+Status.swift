@@ -28,6 +28,9 @@ extension Manager1 {
         package var listensWaiting: UInt32?
         /// Why scrobbling is paused (a refused token), when it is.
         package var scrobbleProblem: String?
+        /// The current track's chapters, if it has any, and the index of the one heard.
+        package var chapters: [Chapter]?
+        package var chapter: UInt32?
 
         package init(status: String, volume: Double, loop: String, shuffle: Bool, queueLength: UInt32, scanning: Bool) {
             self.status = status
@@ -36,6 +39,17 @@ extension Manager1 {
             self.shuffle = shuffle
             self.queueLength = queueLength
             self.scanning = scanning
+        }
+    }
+
+    /// A chapter of the current track: where it starts, in seconds, and its title.
+    package struct Chapter: BusRecord, Equatable {
+        package var start: Double
+        package var title: String
+
+        package init(start: Double, title: String) {
+            self.start = start
+            self.title = title
         }
     }
 }

@@ -60,6 +60,10 @@ struct PlayDriver: Service {
                 return
             case .buffering(let entry, let waiting):
                 if !quiet && waiting { say("Buffering \(entry.displayName)…") }
+            case .chapterChanged(let chapter, let index):
+                if !quiet, let chapter, let index {
+                    say("Chapter \(index + 1)/\(event.snapshot.chapters.count): \(chapter.title)")
+                }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
                  .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
                  .listenStarted, .listened, .cacheChanged:

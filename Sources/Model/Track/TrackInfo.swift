@@ -1,23 +1,27 @@
 /// What the decoder learnt when it opened a track: the codec's format and length, and the tags
-/// the decoder actor read (none from the codec decoders themselves).
+/// and chapters the decoder actor read (none from the codec decoders themselves).
 package struct TrackInfo: Sendable, Equatable {
     package var codec: AudioCodec
     package var format: PCMFormat
     /// Exact for Opus and for MP3 with a Xing/Info/VBRI header, estimated otherwise; nil if unknown.
     package var totalFrames: Int64?
     package var tags: TrackTags
+    /// The track's chapters (an audiobook's), as its tags list them; empty for most music.
+    package var chapters: [Chapter]
 
-    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags = TrackTags()) {
+    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags = TrackTags(), chapters: [Chapter] = []) {
         self.codec = codec
         self.format = format
         self.totalFrames = totalFrames
         self.tags = tags
+        self.chapters = chapters
     }
 
-    /// The same, with `tags`.
-    package func with(tags: TrackTags) -> TrackInfo {
+    /// The same, with `tags` (and `chapters`).
+    package func with(tags: TrackTags, chapters: [Chapter]? = nil) -> TrackInfo {
         var info = self
         info.tags = tags
+        if let chapters { info.chapters = chapters }
         return info
     }
 

@@ -18,6 +18,31 @@ package enum TextDecoding {
         String(decoding: bytes.prefix(maxBytes), as: UTF8.self)
     }
 
+    /// UTF-16 whose byte order a BOM may give; without one, `bigEndianDefault` decides.
+    static func utf16(_ bytes: ArraySlice<UInt8>, bigEndianDefault: Bool) -> String {
+        var body = bytes
+        var bigEndian = bigEndianDefault
+        if body.count >= 2 {
+            let first = body[body.startIndex], second = body[body.startIndex + 1]
+            if first == 0xFF && second == 0xFE {
+                bigEndian = false
+                body = body.dropFirst(2)
+            } else if first == 0xFE && second == 0xFF {
+                bigEndian = true
+                body = body.dropFirst(2)
+            }
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(min(body.count, maxBytes) / 2)
+        var index = body.startIndex
+        while index + 1 < body.endIndex, units.count < maxBytes / 2 {
+            let high = UInt16(body[index]), low = UInt16(body[index + 1])
+            units.append(bigEndian ? high << 8 | low : low << 8 | high)
+            index += 2
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
     /// The whole input as text, UTF-8 if valid else ISO-8859-1, without the length cap (for
     /// documents, which their parsers bound by other means). A UTF-8 byte order mark is dropped.
     static func document(_ bytes: [UInt8]) -> String {

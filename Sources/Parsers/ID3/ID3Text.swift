@@ -6,7 +6,7 @@ package enum ID3Text {
     static func decode(_ bytes: ArraySlice<UInt8>, encoding: UInt8) -> String {
         let bytes = bytes.prefix(TextDecoding.maxBytes)
         switch encoding {
-        case 1, 2: return utf16(bytes, bigEndianDefault: true)
+        case 1, 2: return TextDecoding.utf16(bytes, bigEndianDefault: true)
         case 3: return TextDecoding.utf8(bytes)
         default: return TextDecoding.latin1(bytes)
         }
@@ -47,30 +47,5 @@ package enum ID3Text {
             rest = next
         }
         return nil
-    }
-
-    /// UTF-16 whose byte order a BOM may give; without one, `bigEndianDefault` decides.
-    private static func utf16(_ bytes: ArraySlice<UInt8>, bigEndianDefault: Bool) -> String {
-        var body = bytes
-        var bigEndian = bigEndianDefault
-        if body.count >= 2 {
-            let first = body[body.startIndex], second = body[body.startIndex + 1]
-            if first == 0xFF && second == 0xFE {
-                bigEndian = false
-                body = body.dropFirst(2)
-            } else if first == 0xFE && second == 0xFF {
-                bigEndian = true
-                body = body.dropFirst(2)
-            }
-        }
-        var units: [UInt16] = []
-        units.reserveCapacity(body.count / 2)
-        var index = body.startIndex
-        while index + 1 < body.endIndex {
-            let high = UInt16(body[index]), low = UInt16(body[index + 1])
-            units.append(bigEndian ? high << 8 | low : low << 8 | high)
-            index += 2
-        }
-        return String(decoding: units, as: UTF16.self)
     }
 }

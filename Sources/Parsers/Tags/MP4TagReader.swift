@@ -3,14 +3,14 @@ import Model
 /// Tags and exact length of an MP4 file (M4A, M4B) through ranged reads of box headers and the
 /// few small boxes that hold them — `mvhd`, `mdhd`, `hdlr`, `elst`, `stsd`'s first entry, the
 /// `ilst` items — never the sample tables nor, in a scan, a cover: a 2 MB `covr` is stepped
-/// over by its size, as an ID3v2 picture is.
+/// over by its size, as an ID3v2 picture is. Chapters are read only when asked (for playing).
 enum MP4TagReader {
     /// Bytes fetched at a time for box headers.
     static let window: Int64 = 4096
     /// The most of one tag item read (a cover when pictures are read: up to 16 MiB).
     static let maxItem: Int64 = 16 << 20
 
-    static func read(head: [UInt8], length: Int64, pictures: Bool, isolation: isolated (any Actor)?,
+    static func read(head: [UInt8], length: Int64, pictures: Bool, chapters withChapters: Bool, isolation: isolated (any Actor)?,
                      _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         var boxes = RangedBoxes(length: length, start: 0, bytes: head)
         var walk = MP4FileReader(fileLength: length, window: window)
@@ -30,6 +30,7 @@ enum MP4TagReader {
         }
         var codec = AudioCodec.aac
         var duration: Double?
+        var audio: [MP4Box] = []
         for trak in movie where trak.type == "trak" {
             let parts = try await boxes.children(trak.bodyStart..<trak.end, fetch)
             guard let mdia = parts.first(where: { $0.type == "mdia" }) else { continue }
@@ -45,6 +46,7 @@ enum MP4TagReader {
                let elst = try await boxes.children(edts.bodyStart..<edts.end, fetch).first(where: { $0.type == "elst" }) {
                 edit = MP4AudioTrack.firstEdit(try await boxes.body(elst, fetch))
             }
+            audio = parts
             let heard = MP4AudioTrack.heard(total: total, edit: edit, timescale: timescale, movieTimescale: movieTimescale)
             duration = Double(heard.length) / Double(timescale)
             if let minf = media.first(where: { $0.type == "minf" }),
@@ -64,7 +66,9 @@ enum MP4TagReader {
             }
             tags = MP4ItemList.tags(read)
         }
-        return ScannedTags(codec: codec, tags: tags, duration: duration)
+        // A file whose chapters cannot be read still plays, without them.
+        let chapters = withChapters ? ((try? await MP4ChapterReader.read(movie: movie, audio: audio, length: length, &boxes, fetch)) ?? []) : []
+        return ScannedTags(codec: codec, tags: tags, duration: duration, chapters: .ordered(chapters, duration: duration))
     }
 
     /// `moov/udta/meta/ilst`'s items; `meta` is a full box in MP4 (version and flags before its
@@ -78,44 +82,5 @@ enum MP4TagReader {
         let children = try await boxes.children((meta.bodyStart + (plain ? 0 : 4))..<meta.end, fetch)
         guard let ilst = children.first(where: { $0.type == "ilst" }) else { return nil }
         return try await boxes.children(ilst.bodyStart..<ilst.end, fetch)
-    }
-}
-
-/// Box headers and small bodies of a file read through a window of fetched bytes: a header in
-/// the window costs nothing, one outside it one fetch of `MP4TagReader.window`.
-private struct RangedBoxes {
-    let length: Int64
-    var start: Int64
-    var bytes: [UInt8]
-
-    /// The bytes of `range`, fetched unless the window holds them.
-    mutating func bytes(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
-                        _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ArraySlice<UInt8> {
-        if range.lowerBound < start || range.upperBound > start + Int64(bytes.count) {
-            let fetched = range.lowerBound..<min(length, max(range.upperBound, range.lowerBound + MP4TagReader.window))
-            bytes = try await TagReader.checkedFetch(fetched, fetch)
-            start = fetched.lowerBound
-        }
-        return bytes[Int(range.lowerBound - start)..<Int(range.upperBound - start)]
-    }
-
-    mutating func body(_ box: MP4Box, isolation: isolated (any Actor)? = #isolation,
-                       _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ArraySlice<UInt8> {
-        let body = try await bytes(box.bodyStart..<box.end, fetch)
-        return body[body.startIndex...]
-    }
-
-    /// The boxes in `range`, header by header.
-    mutating func children(_ range: Range<Int64>, isolation: isolated (any Actor)? = #isolation,
-                           _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [MP4Box] {
-        var found: [MP4Box] = []
-        var position = range.lowerBound
-        while position + 8 <= range.upperBound, found.count < MP4FileReader.maxBoxes {
-            let header = try await bytes(position..<min(range.upperBound, position + 16), fetch)
-            guard let box = try MP4Box(header, at: position, containerEnd: range.upperBound) else { break }
-            found.append(box)
-            position = box.end
-        }
-        return found
     }
 }

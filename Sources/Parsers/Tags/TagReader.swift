@@ -30,8 +30,9 @@ package enum TagReader {
     /// `length`: the file's size. `fetch(range)` returns exactly those bytes (may throw). It runs
     /// on the caller's actor (`isolation`), so it may use that actor's state. `pictures`: false
     /// for a library scan, which skips ID3v2 picture frames and big FLAC PICTURE blocks by their
-    /// sizes (the cover is read when the track plays).
-    package static func read(length: Int64, pictures: Bool = true, isolation: isolated (any Actor)? = #isolation,
+    /// sizes (the cover is read when the track plays). `chapters`: false for a scan, which has no
+    /// use for them (an M4B's are in `mdat`, fetched apart).
+    package static func read(length: Int64, pictures: Bool = true, chapters: Bool = true, isolation: isolated (any Actor)? = #isolation,
                              fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         guard length > 0 else { throw ParseError.malformed("an empty file") }
         let head = try await checkedFetch(0..<min(length, Int64(headSize)), fetch)
@@ -48,7 +49,7 @@ package enum TagReader {
                                                      fetch: { try await checkedFetch($0, fetch) })
         }
         if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) {
-            return try await MP4TagReader.read(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
+            return try await MP4TagReader.read(head: head, length: length, pictures: pictures, chapters: chapters, isolation: isolation, fetch)
         }
         if head.count >= 12, ["RIFF", "RF64", "BW64", "FORM"].contains(where: { head.starts(with: $0.utf8) }) {
             return try await PCMFileTagReader.read(head: head, length: length, pictures: pictures, isolation: isolation, fetch)

@@ -64,6 +64,8 @@ extension Player {
         case .skip(by: let offset):
             guard offset.isFinite, let now = await position() else { return }
             await execute(.seek(to: now.seconds + offset))
+        case .chapter(let jump):
+            await jumpToChapter(jump)
         case .playEntry(let id, let seconds):
             guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
             await start(entry, at: seconds)

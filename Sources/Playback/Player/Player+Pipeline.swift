@@ -9,8 +9,9 @@ extension Player {
     /// A paused player stays paused (the output keeps its pause across streams); a stopped one
     /// starts paused when asked (`cue`).
     func start(_ entry: QueueEntry, at requested: Double, paused: Bool = false) async {
-        // The same entry again (a seek) keeps what its decoder learnt, and its tags are not read again.
-        let sameEntry = entry.id == state.current?.id && state.currentInfo != nil
+        // The same entry again (a seek) keeps what its decoder learnt, and its tags are not read
+        // again. Once stopped it is a new play: a long track starts where it was left.
+        let sameEntry = state.status != .stopped && entry.id == state.current?.id && state.currentInfo != nil
         if !sameEntry, state.status != .stopped, let left = state.current { noteProgress(of: left.id, at: state.seconds()) }
         noteHeardSoFar()
         await teardown()

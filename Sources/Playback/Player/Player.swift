@@ -28,6 +28,8 @@ package actor Player {
         case pipeline(PipelineEvent, generation: Int)
         /// Time to compare the position clients interpolate with what the output has played.
         case checkPosition
+        /// The next chapter of the track should be heard by now.
+        case checkChapter
         /// The sound server answers again and has a sink (`OutputActor.reconnect`).
         case soundServerBack
         /// Cover art the track's source keeps apart from the file, now in a local file.
@@ -67,6 +69,8 @@ package actor Player {
     var resumeWhenBack = false
     /// Waits for the sleep timer, then fades out and pauses.
     var sleepTask: Task<Void, Never>?
+    /// While a track with chapters plays: wakes the player when the next chapter starts.
+    var chapterClock: Task<Void, Never>?
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor, settings: PlaybackSettings = PlaybackSettings()) {
         self.loader = loader
@@ -85,11 +89,13 @@ package actor Player {
     }
 
     func publish(_ change: PlayerEvent.Change) {
+        state.chapter = chapterHeard()
         state.serial += 1
         // Only this actor publishes, so events go out in order; a listener that subscribes
         // meanwhile starts from the last one and so misses nothing.
         listeners.yield(PlayerEvent(change: change, snapshot: state))
         pipeline?.follow(plan)
+        armChapterClock()
     }
 
     /// What the pipeline goes by when a track ends by itself, as the state is now.
@@ -173,6 +179,8 @@ package actor Player {
             await handle(event)
         case .checkPosition:
             await checkPosition(announce: true)
+        case .checkChapter:
+            noteChapter()
         case .soundServerBack:
             await soundServerReturned()
         case .sourceArtwork(let entry, let file):

@@ -13,6 +13,8 @@ package enum PlayerCommand: Sendable, Equatable {
     case seek(to: Double)
     /// Jumps by `seconds` (negative: back) from the current position.
     case skip(by: Double)
+    /// Jumps to another chapter of the current track.
+    case chapter(ChapterJump)
     /// Plays this queue entry from `seconds` into it; a pause stays a pause (as Next and GoTo keep it).
     case playEntry(QueueEntry.ID, at: Double)
     /// Plays this entry from its start, also when paused: what OpenUri and `queue play` ask for.
@@ -36,4 +38,14 @@ package enum PlayerCommand: Sendable, Equatable {
     case sleep(at: Date?)
     /// Stops when the current track ends (the next one becomes current); false cancels.
     case stopAfterCurrent(Bool)
+}
+
+/// Where a chapter jump goes.
+package enum ChapterJump: Sendable, Equatable {
+    /// The next chapter's start; from the last chapter, the next track.
+    case next
+    /// This chapter's start, or — within `Player.chapterRestartWindow` of it — the one before.
+    case previous
+    /// The start of the chapter at this index (from 0).
+    case index(Int)
 }

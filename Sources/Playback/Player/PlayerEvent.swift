@@ -30,6 +30,9 @@ package struct PlayerEvent: Sendable {
         case trackFailed(QueueEntry, any Error)
         /// The position jumped (a seek, or a jump to another place).
         case seeked(seconds: Double)
+        /// Another chapter of the current track is heard, as playing went on into it (`index`
+        /// into its chapters). A jump says its new chapter in the snapshot it publishes.
+        case chapterChanged(Chapter?, index: Int?)
         /// The position clients interpolate had drifted from what is heard; it is this now.
         case positionCorrected(seconds: Double)
         case volumeChanged(Double)

@@ -13,6 +13,9 @@ package struct PlayerSnapshot: Sendable {
     package var currentInfo: TrackInfo?
     /// The current track's cover art as a local file.
     package var artwork: URL?
+    /// The chapter being heard: an index into `currentInfo`'s chapters; nil for a track without
+    /// chapters, before its first, or when stopped.
+    package var chapter: Int?
     package var volume = 1.0
     package var position = PositionAnchor()
     /// `sleep`: when playback has faded out and pauses, by the wall clock; nil: no timer.
@@ -29,6 +32,12 @@ package struct PlayerSnapshot: Sendable {
 
     /// The entry being heard, or about to be.
     package var current: QueueEntry? { queue.current }
+
+    /// The current track's chapters (none for most music).
+    package var chapters: [Chapter] { currentInfo?.chapters ?? [] }
+
+    /// The chapter being heard, if the track has chapters.
+    package var currentChapter: Chapter? { chapter.flatMap { chapters.indices.contains($0) ? chapters[$0] : nil } }
 
     /// Seconds into the current track at `now` (0 when stopped), never past its end.
     package func seconds(at now: ContinuousClock.Instant = .now) -> Double {
