@@ -10,11 +10,20 @@ import Parsers
 /// the padding after the edit's length dropped, so albums join gaplessly. AAC plays as 16 bits,
 /// converted from FFmpeg's float as its own `-f wav` does (`lrintf(x·32768)`, clipped); ALAC as
 /// it was encoded, 16 or 24 bits.
+///
+/// HE-AAC (SBR, and PS) decodes at twice its core rate, which its configuration may not say
+/// (implicit signalling): the first frame is decoded when the track opens, and its rate and
+/// channels are the track's. A track that counts time at the core rate (Nero's) has each tick
+/// stand for two frames; one that counts at the output rate (Apple's, fdk-aac's) for one.
 package final class MP4Decoder: AudioDecoder {
     private let source: any ByteSource
     private let track: MP4AudioTrack
     private let ffmpeg: FFmpegCodec
     package let info: TrackInfo
+    /// Frames heard per tick of the track's timescale: 2 for HE-AAC timed at its core rate, else 1.
+    private let scale: Int64
+    /// Samples decoded before the one a start or seek lands in, and dropped (`aacPreRoll`).
+    private let preRoll: Int
     package private(set) var position: Int64 = 0
     /// The sample sent next, and the media time of the next frame the decoder hands out.
     private var nextSample = 0
@@ -53,38 +62,71 @@ package final class MP4Decoder: AudioDecoder {
         case .aac(let bytes): (codec, config) = (.aac, bytes)
         case .alac(let bytes): (codec, config) = (.alac, bytes)
         }
-        guard let ffmpeg = FFmpegCodec(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC, configuration: config,
-                                       sampleRate: track.timescale, channels: track.entry.channels) else {
-            throw DecoderError.invalidStream(codec, "FFmpeg cannot decode its \(codec.rawValue) configuration")
+        func decoder() throws -> FFmpegCodec {
+            guard let ffmpeg = FFmpegCodec(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC, configuration: config,
+                                           sampleRate: track.timescale, channels: track.entry.channels) else {
+                throw DecoderError.invalidStream(codec, "FFmpeg cannot decode its \(codec.rawValue) configuration")
+            }
+            return ffmpeg
         }
+        // The first frame is decoded by a decoder of its own: a flush does not reset all of an
+        // AAC decoder's state (its noise generators), and playing from the start must be
+        // exactly what one decoder gives from the start.
+        let first = try Self.firstFrame(of: track, in: source, try decoder())
+        let ffmpeg = try decoder()
         self.ffmpeg = ffmpeg
-        let channels = ffmpeg.channels
+        let rate = first?.rate ?? track.timescale
+        guard rate == track.timescale || rate == 2 * track.timescale else {
+            throw DecoderError.invalidStream(codec, "it decodes at \(rate) Hz, which its track's \(track.timescale) Hz cannot time")
+        }
+        scale = Int64(rate / track.timescale)
+        let channels = first?.channels ?? ffmpeg.channels
         guard (1...8).contains(channels) else { throw DecoderError.invalidStream(codec, "\(channels) channels (cloudplayerd plays up to 8)") }
+        preRoll = codec == .alac ? 0 : Self.aacPreRoll
         let deep = codec == .alac && ffmpeg.bitsPerRawSample > 16
-        info = TrackInfo(codec: codec, format: PCMFormat(sampleRate: track.timescale, channels: channels, bitsPerSample: deep ? 24 : 16),
-                         totalFrames: track.length)
+        info = TrackInfo(codec: codec, format: PCMFormat(sampleRate: rate, channels: channels, bitsPerSample: deep ? 24 : 16),
+                         totalFrames: track.length * scale)
         try seek(toFrame: 0)
     }
 
+    /// Samples of pre-roll for AAC: one for the overlap of its transform, and two more for SBR,
+    /// whose filter banks delay its output by over a thousand frames (and which the configuration
+    /// may not announce). Cheap: three samples are a few hundred bytes.
+    static let aacPreRoll = 3
+
+    /// The rate and channels of the first frame the track decodes to (nil if its first
+    /// few samples decode to none).
+    private static func firstFrame(of track: MP4AudioTrack, in source: any ByteSource,
+                                   _ ffmpeg: FFmpegCodec) throws -> (rate: Int, channels: Int)? {
+        var found: (rate: Int, channels: Int)?
+        for sample in track.table.samples.prefix(4) where found == nil {
+            let bytes = try source.readBytes(at: sample.offset, count: sample.size)
+            guard bytes.count == sample.size, try ffmpeg.send(bytes) else { continue }
+            ffmpeg.receive { frame in
+                if found == nil { found = (Int(frame.sample_rate), Int(frame.ch_layout.nb_channels)) }
+            }
+        }
+        return found
+    }
+
     package func seek(toFrame target: Int64) throws {
-        let frameTime = track.start + max(0, min(target, track.length))
+        let frameTime = track.start * scale + max(0, min(target, track.length * scale))
         narrow.clear()
         wide.clear()
         held = HeldFailure()
         flushed = false
         ffmpeg.flush()
         guard !track.table.samples.isEmpty else { return }
-        // AAC frames overlap their neighbours: the one before is decoded too, and dropped.
-        nextSample = max(0, track.table.sample(at: frameTime) - (info.codec == .aac ? 1 : 0))
-        decodedTime = track.table.samples[nextSample].time
+        nextSample = max(0, track.table.sample(at: frameTime / scale) - preRoll)
+        decodedTime = track.table.samples[nextSample].time * scale
         skipUntil = frameTime
-        position = frameTime - track.start
+        position = frameTime - track.start * scale
     }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         let channels = info.format.channels
-        let wanted = Int(min(Int64(maxFrames), track.length - position)) * channels
+        let wanted = Int(min(Int64(maxFrames), track.length * scale - position)) * channels
         do {
             while (info.format.isWide ? wide.count : narrow.count) < wanted, try decodeMore() {}
         } catch {
@@ -110,11 +152,11 @@ package final class MP4Decoder: AudioDecoder {
             let bytes = try source.readBytes(at: sample.offset, count: sample.size)
             guard bytes.count == sample.size else {
                 let rate = Double(info.format.sampleRate)
-                throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(track.length) / rate)
+                throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(track.length * scale) / rate)
             }
             nextSample += 1
             // A damaged frame is skipped by FFmpeg's decoders; its time passes in silence.
-            if try !ffmpeg.send(bytes) { decodedTime += Int64(sample.duration) }
+            if try !ffmpeg.send(bytes) { decodedTime += Int64(sample.duration) * scale }
         } else if !flushed {
             flushed = true
             ffmpeg.sendEnd()
@@ -124,7 +166,7 @@ package final class MP4Decoder: AudioDecoder {
         try ffmpeg.receive { frame in
             let count = Int(frame.nb_samples)
             let first = max(0, Int(min(Int64(count), skipUntil - decodedTime)))
-            let end = max(first, Int(min(Int64(count), track.start + track.length - decodedTime)))
+            let end = max(first, Int(min(Int64(count), (track.start + track.length) * scale - decodedTime)))
             decodedTime += Int64(count)
             if end > first { try append(frame, from: first, to: end) }
         }
@@ -134,10 +176,8 @@ package final class MP4Decoder: AudioDecoder {
     private func append(_ frame: AVFrame, from first: Int, to end: Int) throws {
         let channels = info.format.channels
         guard Int(frame.ch_layout.nb_channels) == channels else { throw DecoderError.formatChanged(info.codec) }
-        // HE-AAC whose SBR the configuration does not announce decodes at twice the rate the
-        // track states: its times and trims would all be off.
         guard Int(frame.sample_rate) == info.format.sampleRate else {
-            throw DecoderError.decodeFailed(info.codec, "it decodes at \(frame.sample_rate) Hz, not the \(info.format.sampleRate) Hz its track states (HE-AAC with implicit SBR, not played yet)")
+            throw DecoderError.decodeFailed(info.codec, "its rate changes from \(info.format.sampleRate) Hz to \(frame.sample_rate) Hz")
         }
         let planes = frame.extended_data!
         let count = end - first
