@@ -51,16 +51,26 @@ package struct MP4AudioTrack: Sendable, Equatable {
             self.timescale = timescale
             let total = table.samples.last.map { $0.time + Int64($0.duration) } ?? 0
             let edit = try children(trak).first { $0.type == "edts" }.map { Self.firstEdit(body(try child("elst", of: $0))) } ?? nil
-            (start, length) = Self.heard(total: total, edit: edit, timescale: timescale, movieTimescale: movieTimescale)
+            var gapless: ITunesGapless?
+            if edit == nil, let udta = movie.first(where: { $0.type == "udta" }), let meta = try children(udta).first(where: { $0.type == "meta" }) {
+                let skip = MP4Box.metaChildrenOffset(body(meta))
+                let inner = try MP4Box.children(of: body(meta).dropFirst(skip), at: meta.bodyStart + Int64(skip))
+                let items = try inner.first { $0.type == "ilst" }.map { try children($0).map { ($0.type, body($0)) } } ?? []
+                gapless = MP4ItemList.freeform("iTunSMPB", in: items).flatMap(ITunesGapless.init)
+            }
+            (start, length) = Self.heard(total: total, edit: edit, gapless: gapless, timescale: timescale, movieTimescale: movieTimescale)
             return
         }
         throw ParseError.unsupported("no audio track")
     }
 
     /// What is heard of a media `total` long (in `timescale`): from the edit's media time, for the
-    /// edit's length (in `movieTimescale`), else all of it.
-    static func heard(total: Int64, edit: (mediaTime: Int64, duration: Int64)?, timescale: Int,
+    /// edit's length (in `movieTimescale`); without an edit list, as iTunes' `iTunSMPB` says;
+    /// else all of it. (The edit list wins where both are: the standard's word. FFmpeg takes
+    /// iTunSMPB's delay over it when the tag follows the track; files where they disagree are rare.)
+    static func heard(total: Int64, edit: (mediaTime: Int64, duration: Int64)?, gapless: ITunesGapless? = nil, timescale: Int,
                       movieTimescale: Int?) -> (start: Int64, length: Int64) {
+        if edit == nil, let gapless { return gapless.heard(total: total) }
         let start = min(total, edit?.mediaTime ?? 0)
         var length = total - start
         // In floating point: a damaged duration or timescale must not overflow; a negative

@@ -33,6 +33,13 @@ package struct MP4Box: Sendable, Equatable {
         end = offset + size
     }
 
+    /// Where the children of a `meta` box whose body starts with `head` begin in that body: after
+    /// a version and flags in MP4 (a full box), at once in some QuickTime files (a plain box,
+    /// its first child a `hdlr`).
+    package static func metaChildrenOffset(_ head: ArraySlice<UInt8>) -> Int {
+        head.dropFirst(4).prefix(4).elementsEqual("hdlr".utf8) ? 0 : 4
+    }
+
     /// The boxes in `bytes` (which sit at `offset`), one after another, up to `bytes`' end.
     package static func children(of bytes: ArraySlice<UInt8>, at offset: Int64) throws -> [MP4Box] {
         var boxes: [MP4Box] = []

@@ -44,6 +44,20 @@ package enum MP4ItemList {
         return tags
     }
 
+    /// The text of the freeform item `com.apple.iTunes:NAME` (`iTunSMPB`), if there is one.
+    static func freeform(_ name: String, in items: [(type: String, body: ArraySlice<UInt8>)]) -> String? {
+        for (type, body) in items where type == "----" {
+            let children = (try? MP4Box.children(of: body, at: 0)) ?? []
+            func content(_ type: String) -> ArraySlice<UInt8>? {
+                children.first { $0.type == type }.map { body[(body.startIndex + Int($0.bodyStart))..<(body.startIndex + Int($0.end))] }
+            }
+            guard let label = content("name"), label.count > 4, TextDecoding.utf8(label.dropFirst(4)) == name,
+                  let data = content("data"), data.count >= 8 else { continue }
+            return TextDecoding.utf8(data.dropFirst(8))
+        }
+        return nil
+    }
+
     private static func nonZero(_ high: UInt8, _ low: UInt8) -> Int? {
         let number = Int(high) << 8 | Int(low)
         return number > 0 ? number : nil

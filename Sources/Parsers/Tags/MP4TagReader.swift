@@ -29,7 +29,7 @@ enum MP4TagReader {
             movieTimescale = MP4AudioTrack.timescale(try await boxes.body(mvhd, fetch), versionedFieldsBefore: 2)
         }
         var codec = AudioCodec.aac
-        var duration: Double?
+        var timing: (total: Int64, edit: (mediaTime: Int64, duration: Int64)?, timescale: Int)?
         var audio: [MP4Box] = []
         for trak in movie where trak.type == "trak" {
             let parts = try await boxes.children(trak.bodyStart..<trak.end, fetch)
@@ -47,8 +47,7 @@ enum MP4TagReader {
                 edit = MP4AudioTrack.firstEdit(try await boxes.body(elst, fetch))
             }
             audio = parts
-            let heard = MP4AudioTrack.heard(total: total, edit: edit, timescale: timescale, movieTimescale: movieTimescale)
-            duration = Double(heard.length) / Double(timescale)
+            timing = (total, edit, timescale)
             if let minf = media.first(where: { $0.type == "minf" }),
                let stbl = try await boxes.children(minf.bodyStart..<minf.end, fetch).first(where: { $0.type == "stbl" }),
                let stsd = try await boxes.children(stbl.bodyStart..<stbl.end, fetch).first(where: { $0.type == "stsd" }),
@@ -57,29 +56,31 @@ enum MP4TagReader {
             }
             break
         }
-        var tags = TrackTags()
-        if let items = try await itemBoxes(in: movie, &boxes, fetch) {
-            var read: [(type: String, body: ArraySlice<UInt8>)] = []
-            for item in items where pictures || item.type != "covr" {
-                guard item.end - item.bodyStart <= maxItem else { continue }
-                read.append((item.type, try await boxes.body(item, fetch)))
-            }
-            tags = MP4ItemList.tags(read)
+        var read: [(type: String, body: ArraySlice<UInt8>)] = []
+        for item in try await itemBoxes(in: movie, &boxes, fetch) ?? [] where pictures || item.type != "covr" {
+            guard item.end - item.bodyStart <= maxItem else { continue }
+            read.append((item.type, try await boxes.body(item, fetch)))
+        }
+        let tags = MP4ItemList.tags(read)
+        let duration = timing.map { timing in
+            let gapless = MP4ItemList.freeform("iTunSMPB", in: read).flatMap(ITunesGapless.init)
+            let heard = MP4AudioTrack.heard(total: timing.total, edit: timing.edit, gapless: gapless, timescale: timing.timescale,
+                                            movieTimescale: movieTimescale)
+            return Double(heard.length) / Double(timing.timescale)
         }
         // A file whose chapters cannot be read still plays, without them.
         let chapters = withChapters ? ((try? await MP4ChapterReader.read(movie: movie, audio: audio, length: length, &boxes, fetch)) ?? []) : []
         return ScannedTags(codec: codec, tags: tags, duration: duration, chapters: .ordered(chapters, duration: duration))
     }
 
-    /// `moov/udta/meta/ilst`'s items; `meta` is a full box in MP4 (version and flags before its
-    /// children), a plain one in some QuickTime files.
+    /// `moov/udta/meta/ilst`'s items.
     private static func itemBoxes(in movie: [MP4Box], _ boxes: inout RangedBoxes, isolation: isolated (any Actor)? = #isolation,
                                   _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> [MP4Box]? {
         guard let udta = movie.first(where: { $0.type == "udta" }),
               let meta = try await boxes.children(udta.bodyStart..<udta.end, fetch).first(where: { $0.type == "meta" }),
               meta.end - meta.bodyStart >= 8 else { return nil }
-        let plain = try await boxes.bytes(meta.bodyStart..<min(meta.end, meta.bodyStart + 8), fetch).suffix(4).elementsEqual("hdlr".utf8)
-        let children = try await boxes.children((meta.bodyStart + (plain ? 0 : 4))..<meta.end, fetch)
+        let skip = MP4Box.metaChildrenOffset(try await boxes.bytes(meta.bodyStart..<min(meta.end, meta.bodyStart + 8), fetch))
+        let children = try await boxes.children((meta.bodyStart + Int64(skip))..<meta.end, fetch)
         guard let ilst = children.first(where: { $0.type == "ilst" }) else { return nil }
         return try await boxes.children(ilst.bodyStart..<ilst.end, fetch)
     }
