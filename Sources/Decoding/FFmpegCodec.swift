@@ -7,9 +7,15 @@ final class FFmpegCodec {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var contextToFree: UnsafeMutablePointer<AVCodecContext>?
+    /// What it was made from, for `fresh()`.
+    private let id: AVCodecID
+    private let configuration: [UInt8]
+    private let sampleRate: Int
+    private let channelCount: Int
 
     /// Nil when FFmpeg lacks the decoder or refuses the configuration.
     init?(_ id: AVCodecID, configuration: [UInt8], sampleRate: Int, channels: Int) {
+        (self.id, self.configuration, self.sampleRate, channelCount) = (id, configuration, sampleRate, channels)
         guard let decoder = avcodec_find_decoder(id), let context = avcodec_alloc_context3(decoder) else { return nil }
         self.context = context
         contextToFree = context
@@ -34,9 +40,11 @@ final class FFmpegCodec {
     var channels: Int { Int(context.pointee.ch_layout.nb_channels) }
     var bitsPerRawSample: Int { Int(context.pointee.bits_per_raw_sample) }
 
-    /// Forgets what it was decoding (a seek).
-    func flush() {
-        avcodec_flush_buffers(context)
+    /// Another decoder made as this one was, as it was before its first frame: what a seek starts
+    /// with. (A flush would not do: it leaves an AAC decoder's noise generators and first-frame
+    /// state where they were, so the same samples would not decode the same.)
+    func fresh() -> FFmpegCodec? {
+        FFmpegCodec(id, configuration: configuration, sampleRate: sampleRate, channels: channelCount)
     }
 
     /// Sends one coded frame; false if FFmpeg refused it (damaged), which its decoders skip.

@@ -15,10 +15,20 @@ import Parsers
 /// (implicit signalling): the first frame is decoded when the track opens, and its rate and
 /// channels are the track's. A track that counts time at the core rate (Nero's) has each tick
 /// stand for two frames; one that counts at the output rate (Apple's, fdk-aac's) for one.
+///
+/// A fragmented file's samples are in the `moof` boxes after its `moov`: they join the table
+/// fragment by fragment as playing reaches them (`MP4FragmentWalk`).
 package final class MP4Decoder: AudioDecoder {
     private let source: any ByteSource
     private let track: MP4AudioTrack
-    private let ffmpeg: FFmpegCodec
+    /// Every sample known: all of them, or a fragmented file's up to the last `moof` read.
+    private var table: MP4SampleTable
+    private var fragments: MP4FragmentWalk?
+    /// Where what is heard starts and ends, in frames of the decoded stream (`end`: nil until
+    /// the last sample, for a fragmented file of unstated length).
+    private let start: Int64
+    private let end: Int64?
+    private var ffmpeg: FFmpegCodec
     package let info: TrackInfo
     /// Frames heard per tick of the track's timescale: 2 for HE-AAC timed at its core rate, else 1.
     private let scale: Int64
@@ -46,6 +56,8 @@ package final class MP4Decoder: AudioDecoder {
                 switch try walk.step(bytes[...], at: offset) {
                 case .done(let moov):
                     track = try MP4AudioTrack(moov: try source.readBytes(in: moov)[...], at: moov.lowerBound, fileLength: source.length)
+                    let listed = track?.table.samples.last.map { $0.time + Int64($0.duration) } ?? 0
+                    fragments = track?.fragments.map { MP4FragmentWalk(defaults: $0, after: moov.upperBound, time: listed) }
                 case .need(let range):
                     offset = range.lowerBound
                     bytes = try source.readBytes(in: range)
@@ -56,36 +68,37 @@ package final class MP4Decoder: AudioDecoder {
         }
         guard let track else { throw DecoderError.notAudio }
         self.track = track
+        table = track.table
         let codec: AudioCodec
         let config: [UInt8]
         switch track.entry.codec {
         case .aac(let bytes): (codec, config) = (.aac, bytes)
         case .alac(let bytes): (codec, config) = (.alac, bytes)
         }
-        func decoder() throws -> FFmpegCodec {
-            guard let ffmpeg = FFmpegCodec(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC, configuration: config,
-                                           sampleRate: track.timescale, channels: track.entry.channels) else {
-                throw DecoderError.invalidStream(codec, "FFmpeg cannot decode its \(codec.rawValue) configuration")
-            }
-            return ffmpeg
+        guard let ffmpeg = FFmpegCodec(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC, configuration: config,
+                                       sampleRate: track.timescale, channels: track.entry.channels), let probe = ffmpeg.fresh() else {
+            throw DecoderError.invalidStream(codec, "FFmpeg cannot decode its \(codec.rawValue) configuration")
         }
-        // The first frame is decoded by a decoder of its own: a flush does not reset all of an
-        // AAC decoder's state (its noise generators), and playing from the start must be
-        // exactly what one decoder gives from the start.
-        let first = try Self.firstFrame(of: track, in: source, try decoder())
-        let ffmpeg = try decoder()
         self.ffmpeg = ffmpeg
+        do {
+            if fragments != nil, let samples = try fragments?.nextSamples(from: source) { table.samples += samples }
+        } catch let error as ParseError {
+            throw DecoderError.invalidStream(codec, error.message)
+        }
+        // Decoded by a decoder of its own (`fresh()` says why).
+        let first = try Self.firstFrame(of: table.samples, in: source, probe)
         let rate = first?.rate ?? track.timescale
         guard rate == track.timescale || rate == 2 * track.timescale else {
             throw DecoderError.invalidStream(codec, "it decodes at \(rate) Hz, which its track's \(track.timescale) Hz cannot time")
         }
-        scale = Int64(rate / track.timescale)
+        let scale = Int64(rate / track.timescale), start = track.start * scale
+        (self.scale, self.start, end) = (scale, start, track.length.map { start + $0 * scale })
         let channels = first?.channels ?? ffmpeg.channels
         guard (1...8).contains(channels) else { throw DecoderError.invalidStream(codec, "\(channels) channels (cloudplayerd plays up to 8)") }
         preRoll = codec == .alac ? 0 : Self.aacPreRoll
         let deep = codec == .alac && ffmpeg.bitsPerRawSample > 16
         info = TrackInfo(codec: codec, format: PCMFormat(sampleRate: rate, channels: channels, bitsPerSample: deep ? 24 : 16),
-                         totalFrames: track.length * scale)
+                         totalFrames: track.length.map { $0 * scale })
         try seek(toFrame: 0)
     }
 
@@ -96,10 +109,10 @@ package final class MP4Decoder: AudioDecoder {
 
     /// The rate and channels of the first frame the track decodes to (nil if its first
     /// few samples decode to none).
-    private static func firstFrame(of track: MP4AudioTrack, in source: any ByteSource,
+    private static func firstFrame(of samples: [MP4SampleTable.Sample], in source: any ByteSource,
                                    _ ffmpeg: FFmpegCodec) throws -> (rate: Int, channels: Int)? {
         var found: (rate: Int, channels: Int)?
-        for sample in track.table.samples.prefix(4) where found == nil {
+        for sample in samples.prefix(4) where found == nil {
             let bytes = try source.readBytes(at: sample.offset, count: sample.size)
             guard bytes.count == sample.size, try ffmpeg.send(bytes) else { continue }
             ffmpeg.receive { frame in
@@ -110,23 +123,37 @@ package final class MP4Decoder: AudioDecoder {
     }
 
     package func seek(toFrame target: Int64) throws {
-        let frameTime = track.start * scale + max(0, min(target, track.length * scale))
+        let frameTime = min(start + max(0, target), end ?? .max)
         narrow.clear()
         wide.clear()
         held = HeldFailure()
         flushed = false
-        ffmpeg.flush()
-        guard !track.table.samples.isEmpty else { return }
-        nextSample = max(0, track.table.sample(at: frameTime / scale) - preRoll)
-        decodedTime = track.table.samples[nextSample].time * scale
+        if let fresh = ffmpeg.fresh() { ffmpeg = fresh }
+        // A fragmented file: the fragments up to the target's are read (their `moof`s only).
+        while let last = table.samples.last, (last.time + Int64(last.duration)) * scale <= frameTime, try loadFragment() {}
+        guard !table.samples.isEmpty else { return }
+        nextSample = max(0, table.sample(at: frameTime / scale) - preRoll)
+        decodedTime = table.samples[nextSample].time * scale
         skipUntil = frameTime
-        position = frameTime - track.start * scale
+        position = frameTime - start
+    }
+
+    /// Adds the next fragment's samples to the table; false at the end of the file (or when the
+    /// file is not fragmented).
+    private func loadFragment() throws -> Bool {
+        do {
+            guard let samples = try fragments?.nextSamples(from: source) else { return false }
+            table.samples += samples
+            return true
+        } catch let error as ParseError {
+            throw DecoderError.invalidStream(info.codec, error.message)
+        }
     }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         let channels = info.format.channels
-        let wanted = Int(min(Int64(maxFrames), track.length * scale - position)) * channels
+        let wanted = Int(min(Int64(maxFrames), (end ?? .max) - start - position)) * channels
         do {
             while (info.format.isWide ? wide.count : narrow.count) < wanted, try decodeMore() {}
         } catch {
@@ -147,12 +174,13 @@ package final class MP4Decoder: AudioDecoder {
     /// Sends one sample to FFmpeg (or, after the last, the end) and takes what it hands out;
     /// false once it has nothing more.
     private func decodeMore() throws -> Bool {
-        if nextSample < track.table.samples.count {
-            let sample = track.table.samples[nextSample]
+        if nextSample == table.samples.count, !flushed { _ = try loadFragment() }
+        if nextSample < table.samples.count {
+            let sample = table.samples[nextSample]
             let bytes = try source.readBytes(at: sample.offset, count: sample.size)
             guard bytes.count == sample.size else {
                 let rate = Double(info.format.sampleRate)
-                throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(track.length * scale) / rate)
+                throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: info.totalFrames.map { Double($0) / rate })
             }
             nextSample += 1
             // A damaged frame is skipped by FFmpeg's decoders; its time passes in silence.
@@ -166,7 +194,7 @@ package final class MP4Decoder: AudioDecoder {
         try ffmpeg.receive { frame in
             let count = Int(frame.nb_samples)
             let first = max(0, Int(min(Int64(count), skipUntil - decodedTime)))
-            let end = max(first, Int(min(Int64(count), (track.start + track.length) * scale - decodedTime)))
+            let end = max(first, Int(min(Int64(count), (self.end ?? .max) - decodedTime)))
             decodedTime += Int64(count)
             if end > first { try append(frame, from: first, to: end) }
         }

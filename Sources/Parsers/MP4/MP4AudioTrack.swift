@@ -8,8 +8,12 @@ package struct MP4AudioTrack: Sendable, Equatable {
     package var table: MP4SampleTable
     /// The first media time heard (0 without an edit list), in the timescale.
     package var start: Int64
-    /// How much is heard from `start`, in the timescale: the edit's length, else to the end.
-    package var length: Int64
+    /// How much is heard from `start`, in the timescale: the edit's length, else to the end; nil
+    /// for a fragmented file whose length no box states (it plays to its last fragment).
+    package var length: Int64?
+    /// For a fragmented file: the track's sample defaults. Its samples are not in `table` (which
+    /// is empty) but in the `moof` boxes after the `moov`, read as it plays (`MP4Fragment`).
+    package var fragments: MP4Fragment.Defaults?
 
     /// PulseAudio's highest rate: a timescale above it is no audio rate.
     static let maxRate = 384_000
@@ -30,9 +34,6 @@ package struct MP4AudioTrack: Sendable, Equatable {
             return found
         }
         let movie = try MP4Box.children(of: bytes, at: offset)
-        if movie.contains(where: { $0.type == "mvex" }) {
-            throw ParseError.unsupported("a fragmented MP4 (moof boxes), which cloudplayerd does not play yet")
-        }
         guard let header = movie.first(where: { $0.type == "mvhd" }) else { throw ParseError.malformed("a 'moov' without 'mvhd'") }
         let movieTimescale = Self.timescale(body(header), versionedFieldsBefore: 2)
         for trak in movie where trak.type == "trak" {
@@ -58,6 +59,18 @@ package struct MP4AudioTrack: Sendable, Equatable {
                 let items = try inner.first { $0.type == "ilst" }.map { try children($0).map { ($0.type, body($0)) } } ?? []
                 gapless = MP4ItemList.freeform("iTunSMPB", in: items).flatMap(ITunesGapless.init)
             }
+            if let mvex = movie.first(where: { $0.type == "mvex" }) {
+                guard let id = try children(trak).first(where: { $0.type == "tkhd" }).flatMap({ Self.trackID(body($0)) }) else {
+                    throw ParseError.malformed("a 'trak' without a track id")
+                }
+                let extended = try children(mvex)
+                fragments = extended.filter { $0.type == "trex" }.compactMap { MP4Fragment.Defaults(trex: body($0)) }.first { $0.trackID == id }
+                    ?? MP4Fragment.Defaults(trackID: id, duration: 0, size: 0)
+                let declared = extended.first { $0.type == "mehd" }.flatMap { Self.fragmentDuration(body($0)) }
+                (start, length) = Self.heardFragmented(edit: edit, gapless: gapless, declared: declared, timescale: timescale,
+                                                       movieTimescale: movieTimescale)
+                return
+            }
             (start, length) = Self.heard(total: total, edit: edit, gapless: gapless, timescale: timescale, movieTimescale: movieTimescale)
             return
         }
@@ -82,11 +95,41 @@ package struct MP4AudioTrack: Sendable, Equatable {
         return (start, length)
     }
 
+    /// What is heard of a fragmented track, whose total is not known until its last fragment: from
+    /// the edit's media time (or iTunSMPB's delay), for the edit's length if it states one, else
+    /// for what `mehd` declares (in the movie's timescale), else to the end.
+    static func heardFragmented(edit: (mediaTime: Int64, duration: Int64)?, gapless: ITunesGapless?, declared: Int64?, timescale: Int,
+                                movieTimescale: Int?) -> (start: Int64, length: Int64?) {
+        let start = max(0, edit?.mediaTime ?? gapless?.priming ?? 0)
+        func scaled(_ duration: Int64?) -> Int64? {
+            guard let duration, duration > 0, let movieTimescale, movieTimescale > 0 else { return nil }
+            let value = Double(duration) * Double(timescale) / Double(movieTimescale)
+            return value < Double(Int64.max / 4) ? Int64(value) : nil
+        }
+        if let length = scaled(edit?.duration) { return (start, length) }
+        if edit == nil, let gapless, gapless.samples > 0 { return (start, gapless.samples) }
+        return (start, scaled(declared).map { max(0, $0 - start) })
+    }
+
     /// `mdhd`'s duration, in its timescale: after version and flags, two dates and the timescale.
     static func mediaDuration(_ body: ArraySlice<UInt8>) -> Int64? {
         var reader = ByteReader(body)
         guard let version = reader.u8(), reader.skip(3 + 2 * (version == 1 ? 8 : 4) + 4) else { return nil }
         return reader.bigEndian(version == 1 ? 8 : 4).map { Int64(truncatingIfNeeded: $0) }
+    }
+
+    /// `mehd`'s fragment duration, in the movie's timescale: right after version and flags.
+    static func fragmentDuration(_ body: ArraySlice<UInt8>) -> Int64? {
+        var reader = ByteReader(body)
+        guard let version = reader.u8(), reader.skip(3) else { return nil }
+        return reader.bigEndian(version == 1 ? 8 : 4).map { Int64(truncatingIfNeeded: $0) }
+    }
+
+    /// `tkhd`'s track id: after version and flags, two dates (4 or 8 bytes each by version).
+    package static func trackID(_ tkhd: ArraySlice<UInt8>) -> Int? {
+        var reader = ByteReader(tkhd)
+        guard let version = reader.u8(), reader.skip(3 + 2 * (version == 1 ? 8 : 4)) else { return nil }
+        return reader.u32be()
     }
 
     /// `mvhd`'s or `mdhd`'s timescale: after version and flags and `fields` dates, 4 or 8 bytes each.

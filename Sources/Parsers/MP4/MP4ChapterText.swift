@@ -39,11 +39,4 @@ package enum MP4ChapterText {
         while ids.count < 64, let id = reader.u32be() { ids.append(id) }
         return ids
     }
-
-    /// `tkhd`'s track id: after version and flags, two dates (4 or 8 bytes each by version).
-    package static func trackID(_ tkhd: ArraySlice<UInt8>) -> Int? {
-        var reader = ByteReader(tkhd)
-        guard let version = reader.u8(), reader.skip(3 + 2 * (version == 1 ? 8 : 4)) else { return nil }
-        return reader.u32be()
-    }
 }

@@ -21,7 +21,7 @@ enum MP4ChapterReader {
             for trak in movie where trak.type == "trak" {
                 let parts = try await boxes.children(trak.bodyStart..<trak.end, fetch)
                 guard let tkhd = parts.first(where: { $0.type == "tkhd" }),
-                      let id = MP4ChapterText.trackID(try await boxes.body(tkhd, fetch)), ids.contains(id),
+                      let id = MP4AudioTrack.trackID(try await boxes.body(tkhd, fetch)), ids.contains(id),
                       let mdia = parts.first(where: { $0.type == "mdia" }) else { continue }
                 let found = try await textTrack(mdia, length: length, &boxes, fetch)
                 if !found.isEmpty { return found }
