@@ -30,6 +30,7 @@ public actor Fixtures {
         case oggFLAC = "song.oga"              // FLAC in Ogg (flac --ogg)
         case bigPictureFLAC = "big-picture.flac"  // tags behind a 2 MB PICTURE and 1 MB PADDING
         case longFLAC = "long.flac"            // 60 s, for streaming
+        case longM4A = "long.m4a"              // 60 s AAC, its moov after the audio (ffmpeg's default)
         case vorbis = "song.ogg"               // Ogg Vorbis q3 with tags
         case secondVorbis = "second.ogg"
         case monoVorbis = "mono.ogg"
@@ -143,6 +144,8 @@ public actor Fixtures {
             { try await flac("-o", path(File.flac24), path("h.wav")) },
             { try await flac("-o", path(File.surroundFLAC), path("s.wav")) },
             { try await flac("-o", path(File.longFLAC), path("l.wav")) },
+            { try await ChildProcess.check("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", path("l.wav"), "-c:a", "aac", "-b:a", "160k",
+                                                      "-aac_pns", "0", "-fflags", "+bitexact", path(File.longM4A)]) },
             {
                 try await flac("-T", "TITLE=Big Picture", "-o", path(File.bigPictureFLAC), path("m.wav"))
                 try await ChildProcess.check("metaflac", ["--import-picture-from=3|image/png|Cover|1x1x24|\(path("big.png"))",
