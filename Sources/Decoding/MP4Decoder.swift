@@ -1,4 +1,5 @@
 import CAVCodec
+import CSampleGain
 import Model
 import Parsers
 
@@ -214,11 +215,9 @@ package final class MP4Decoder: AudioDecoder {
         }
         switch AVSampleFormat(rawValue: frame.format) {
         case AV_SAMPLE_FMT_FLTP:
-            narrow.append(frames: count, channels: channels) { channel, out in
-                let input = plane(channel, Float.self)
-                for index in 0..<count {
-                    out[index * channels] = Int16(max(-32768, min(32767, (input[index] * 32768).rounded(.toNearestOrEven))))
-                }
+            narrow.append(count: count * channels) { out in
+                let floats = UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+                cp_float_planes_to_int16(floats, channels, first, count, out)
             }
         case AV_SAMPLE_FMT_S16P:
             narrow.append(frames: count, channels: channels) { channel, out in

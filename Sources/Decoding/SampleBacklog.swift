@@ -54,6 +54,13 @@ struct SampleBacklog<Sample: FixedWidthInteger> {
         }
     }
 
+    /// Appends `count` samples that `fill` writes, interleaved, at the pointer it is given.
+    mutating func append(count: Int, _ fill: (UnsafeMutablePointer<Sample>) -> Void) {
+        let first = samples.count
+        samples.append(contentsOf: repeatElement(0, count: count))
+        samples.withUnsafeMutableBufferPointer { buffer in fill(buffer.baseAddress! + first) }
+    }
+
     /// Takes up to `limit` samples from the front.
     mutating func take(upTo limit: Int) -> [Sample] {
         if start == 0 && limit >= samples.count {  // all of it: handed over, not copied
