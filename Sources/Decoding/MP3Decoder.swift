@@ -8,7 +8,12 @@ import Parsers
 /// Gapless is on (LAME/Xing encoder delay and padding removed) and seeks are sample-accurate, so
 /// the PCM equals `mpg123 -w` of the same file — with one exception: a seek in a VBR file whose
 /// bytes before the target are not here goes through its Xing seek table (`MP3Landing`) instead
-/// of fetching them, and is approximate until the next seek.
+/// of fetching them, and lands near the target (`MP3SeekTests.tableBound`: a quarter of a
+/// second on a one-minute file), in whole frames of the file. The position reported is then the
+/// target's, off by as much, until those bytes arrive and the frames before the landing are
+/// counted (`MP3EstimatedCount`) — the player reads it once, as the track starts, so its clock
+/// stays off by that much until the next seek. The end is exact regardless: the track ends at
+/// its last gapless sample, the padding counted from the end of the stream.
 package final class MP3Decoder: AudioDecoder {
     private let handle: OpaquePointer
     private let cursor: ByteCursor
@@ -19,7 +24,7 @@ package final class MP3Decoder: AudioDecoder {
     /// Where the frames lie, read at the first seek (nil inside: nothing tells).
     private var layout: MPEGStreamLayout??
     /// The last seek landed through the seek table: libmpg123 counts frames from an estimate.
-    private var countIsEstimated = false
+    private var estimated: MP3EstimatedCount?
 
     private static let libraryReady: Void = { _ = mpg123_init() }()
 
@@ -94,21 +99,52 @@ package final class MP3Decoder: AudioDecoder {
 
     package func seek(toFrame frame: Int64) throws {
         let target = min(frame, Self.maxFrames(cursor) ?? frame)
-        if countIsEstimated, let layout = try streamLayout() {
+        if estimated != nil, let layout = try streamLayout() {
             // Back to a count that is true: frame 0 at its place, then on as if never estimated.
+            // A frame seek with gapless on sets libmpg123's end cut again (`clearEndCut`).
             try index([layout.firstFrame], step: 1)
-            guard mpg123_seek(handle, 0, SEEK_SET) >= 0 else { throw Self.failure(handle, cursor, opening: false) }
-            countIsEstimated = false
+            guard mpg123_seek_frame(handle, 0, SEEK_SET) >= 0 else { throw Self.failure(handle, cursor, opening: false) }
+            estimated = nil
         }
         // libmpg123 reads from the last frame its index knows before the target: told where a
         // frame near the target lies, it reads only from there.
         if let layout = try streamLayout(), let landing = try MP3Landing.find(for: target, in: layout, source: cursor.source) {
             try index([layout.firstFrame, landing.offset], step: landing.frame)
-            countIsEstimated = !landing.isExact
+            if !landing.isExact {
+                try clearEndCut(landing)
+                estimated = MP3EstimatedCount(landing: landing, encoderPadding: state(MPG123_ENC_PADDING),
+                                              decoderDelay: state(MPG123_DEC_DELAY))
+            }
         }
         let result = mpg123_seek(handle, off_t(target), SEEK_SET)
         guard result >= 0 else { throw Self.failure(handle, cursor, opening: false) }
         position = Int64(result)
+    }
+
+    /// libmpg123 cuts its gapless end at a frame number of its own count, which after a landing
+    /// through the table runs from the estimate: a count ahead of the file's would cut the last
+    /// real audio (and play the frames after the cut whole, as if appended), one behind keeps the
+    /// padding. Its end cut is cleared by a frame seek with gapless off (libmpg123's
+    /// `frame_set_frameseek` sets no end then), and only a frame seek sets it again: the sample
+    /// seek that follows, gapless on, leaves it cleared, and `MP3EstimatedCount` cuts the end.
+    /// The frame sought is the one whose pre-roll starts at the landing: the bytes read are
+    /// those the sample seek reads anyway.
+    private func clearEndCut(_ landing: MP3Landing) throws {
+        let gapless = Int(MPG123_GAPLESS.rawValue)
+        guard mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), gapless, 0) == MPG123_OK.rawValue else {
+            throw Self.failure(handle, cursor, opening: false)
+        }
+        let result = mpg123_seek_frame(handle, off_t(landing.frame + MP3Landing.libraryPreroll), SEEK_SET)
+        guard mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), gapless, 0) == MPG123_OK.rawValue, result >= 0 else {
+            throw Self.failure(handle, cursor, opening: false)
+        }
+    }
+
+    /// One of libmpg123's numbers about the stream (-1 when it has none).
+    private func state(_ key: mpg123_state) -> Int {
+        var value = 0
+        guard mpg123_getstate2(handle, Int32(key.rawValue), &value, nil) == MPG123_OK.rawValue else { return -1 }
+        return value
     }
 
     /// Replaces libmpg123's frame index: frame `i · step` starts at `offsets[i]`.
@@ -142,13 +178,19 @@ package final class MP3Decoder: AudioDecoder {
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
+        try countLanding()
         let channels = info.format.channels
+        // After a landing through the table, the samples held back come first, and as many more
+        // are decoded as are held back at the end of this read.
+        let carried = estimated?.carried ?? []
+        let wanted = maxFrames * channels + (estimated?.padding ?? 0) * channels
+        var stop = MP3EstimatedCount.Stop.full
         // Uninitialised: libmpg123 writes every sample we keep, so zeroing first is wasted work.
-        let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
-            let bytes = UnsafeMutableRawBufferPointer(buffer)
+        var samples = try [Int16](unsafeUninitializedCapacity: wanted) { buffer, kept in
+            _ = buffer.initialize(from: carried)
+            let bytes = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[carried.count...]))
             var filled = 0
-            var ended = false
-            while filled < bytes.count && !ended {
+            while filled < bytes.count && stop == .full {
                 var done = 0
                 let status = mpg123_read(handle, bytes.baseAddress! + filled, bytes.count - filled, &done)
                 filled += done
@@ -156,33 +198,48 @@ package final class MP3Decoder: AudioDecoder {
                 case MPG123_OK.rawValue:
                     break
                 case MPG123_DONE.rawValue:
-                    ended = true
+                    stop = .streamEnd
                 case MPG123_NEW_FORMAT.rawValue:
                     var rate = 0
                     var newChannels: Int32 = 0
                     var encoding: Int32 = 0
                     mpg123_getformat(handle, &rate, &newChannels, &encoding)
                     if rate != info.format.sampleRate || Int(newChannels) != channels {
-                        try held.hold(DecoderError.formatChanged(.mp3), after: filled)
-                        ended = true
+                        try held.hold(DecoderError.formatChanged(.mp3), after: carried.count + filled)
+                        stop = .failure
                     }
                 default:
-                    try held.hold(Self.failure(handle, cursor, opening: false), after: filled)
-                    ended = true
+                    try held.hold(Self.failure(handle, cursor, opening: false), after: carried.count + filled)
+                    stop = .failure
                 }
             }
-            kept = filled / info.format.bytesPerFrame * channels
+            kept = carried.count + filled / info.format.bytesPerFrame * channels
         }
+        estimated?.release(&samples, channels: channels, stop: stop)
         position += Int64(samples.count / channels)
         if samples.isEmpty { try checkComplete() }
         return .int16(samples)
+    }
+
+    /// Once every byte before a landing through the table is here, counts the frames before it:
+    /// the landing's true frame number corrects the position by the estimate's error (whole
+    /// frames: libmpg123's count is off by exactly that from the landing on). Tried once; a
+    /// stream whose frames do not lie back to back there keeps its estimated position.
+    private func countLanding() throws {
+        guard let run = estimated, !run.counted, cursor.source.holds(0..<run.landing.offset),
+              let layout = try streamLayout() else { return }
+        estimated?.counted = true
+        let source = cursor.source
+        guard let frame = try layout.frameNumber(at: run.landing.offset, read: { try source.readBytes(in: $0) }) else { return }
+        position += (frame - run.landing.frame) * Int64(layout.samplesPerFrame)
+        estimated?.positionKnown = true
     }
 
     /// At the end: a file whose header declares more frames than it yielded is truncated or
     /// damaged. (Two MPEG frames of slack for encoders that count loosely.)
     private func checkComplete() throws {
         // Counted from an estimate, the position at the end says nothing of the file.
-        guard exactLength, !countIsEstimated, let total = info.totalFrames, abs(total - position) > 2 * 1152 else { return }
+        guard exactLength, estimated?.positionKnown ?? true, let total = info.totalFrames, abs(total - position) > 2 * 1152 else { return }
         let rate = Double(info.format.sampleRate)
         throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: Double(total) / rate)
     }

@@ -22,7 +22,8 @@ struct MP3Landing: Equatable {
     /// Where that frame's header starts in the file.
     let offset: Int64
     /// True when `frame` is certain (constant bitrate); false when it is the seek table's
-    /// estimate, so positions from here on are off by the estimate's error.
+    /// estimate, so libmpg123's count from here on is off by the estimate's error, in whole
+    /// frames (`MP3EstimatedCount` cuts the end and corrects the position regardless).
     let isExact: Bool
 
     /// The landing for gapless sample `target` in a stream laid out as `layout`, read from

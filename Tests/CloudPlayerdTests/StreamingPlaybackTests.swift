@@ -91,6 +91,24 @@ import TestSupport
         #expect(Double(sent - aside) <= budget, "sent \(sent), head and tail \(aside), budget \(Int(budget))")
     }
 
+    /// Issue 26: started late in a VBR MP3 whose earlier bytes are not here, the seek lands
+    /// through the Xing table near the target (`MP3SeekTests.tableBound`), yet the track still
+    /// ends at its last gapless sample: the next one follows with none of the first's padding.
+    @Test("an uncached VBR MP3 started late, then another: the join is gapless, sample for sample")
+    func startLateThenGaplessJoin() async throws {
+        let rig = try await StreamingRig([.longMP3, .secondMP3])
+        let (played, result) = try await play([rig.url(.longMP3), rig.url(.secondMP3)], rig: rig, extra: ["--start", "20"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let ours = try #require(played)
+        let first = try await reference(.longMP3)
+        let second = try await reference(.secondMP3)
+        let landed = try #require(first.firstFrame(matching: ours), "not audio of the first file")
+        #expect(abs(landed - 20 * 44100) <= Int(0.25 * 44100))
+        #expect(ours.frameCount == first.frameCount - landed + second.frameCount,
+                "landed at \(landed): \(ours.frameCount - (first.frameCount - landed + second.frameCount)) frames more than the two tracks")
+        #expect(ours == first.frames(from: landed) + second)
+    }
+
     @Test("a server slower than the music: the player waits (buffering) and the track still plays whole, sample for sample")
     func slowServer() async throws {
         let rig = try await StreamingRig([.vbrMP3])

@@ -120,33 +120,76 @@ struct MP3SeekTests {
         #expect(inexact >= targets.count / 2, "\(inexact) of \(targets.count) landed off their target")
     }
 
-    /// libmpg123 counts on from the table's estimate, so it trims the encoder's padding at a
-    /// frame counted wrongly: at most that much (under one frame) moves — the file still plays to
-    /// its last frame, and the end is not taken for a truncation.
-    @Test("after a seek through the Xing table the rest of the file plays to its end, without an error")
-    func seekTablePlaysToTheEnd() async throws {
+    /// libmpg123 counts on from the table's estimate, and would cut the encoder's padding at a
+    /// frame counted wrongly (issue 26: at 20 s in a 36 s file, one frame late, it kept 1,055 of
+    /// the 1,584 samples of padding): the decoder cuts it counted from the end of the stream, so
+    /// the track ends at its last gapless sample wherever it landed, and without an error.
+    @Test("after a seek through the Xing table the rest of the file plays to its last gapless sample, sample for sample",
+          arguments: [20.0, 50.3, 31.5, 8.0])
+    func seekTablePlaysToTheEnd(_ target: Double) async throws {
         let rig = try await StreamingRig([.longMP3])
         let loader = try loader(rig)
-        let landing = try #require(try await seekAndDecode(try await loader.open(rig.url(.longMP3)), to: [50.3], seconds: 20).first)
+        let landing = try #require(try await seekAndDecode(try await loader.open(rig.url(.longMP3)), to: [target], seconds: 60).first)
         await loader.shutdown()
         let reference = try await ReferenceDecoder.mpg123(try await Fixtures.shared.url(.longMP3))
-        let landed = try #require(reference.firstFrame(matching: landing.pcm))
-        #expect(abs(landed - Int((50.3 * 44100).rounded())) <= Self.tableBound)
-        #expect(abs(landed + landing.pcm.frameCount - reference.frameCount) <= 1152,
-                "ended \(landed + landing.pcm.frameCount - reference.frameCount) frames off the end")
-        let before = 44100  // up to a second before the end, sample for sample
-        #expect(landing.pcm.frames(from: 0, to: landing.pcm.frameCount - before)
-                == reference.frames(from: landed, to: landed + landing.pcm.frameCount - before))
+        let landed = try playedToTheEnd(landing.pcm, of: reference)
+        #expect(abs(landed - Int((target * 44100).rounded())) <= Self.tableBound)
     }
 
-    @Test("once every byte before the target is here, a VBR seek is exact again")
+    /// Where `pcm` starts in `reference`, after checking that it is the reference from there to
+    /// its last sample, sample for sample.
+    private func playedToTheEnd(_ pcm: PCMAudio, of reference: PCMAudio) throws -> Int {
+        let landed = try #require(reference.firstFrame(matching: pcm), "not audio of the file")
+        #expect(landed + pcm.frameCount == reference.frameCount,
+                "landed \(landed), played \(pcm.frameCount): ended \(landed + pcm.frameCount - reference.frameCount) frames off the end")
+        #expect(pcm == reference.frames(from: landed), "from \(landed)")
+        return landed
+    }
+
+    /// Until the bytes before the landing are here the position is the target's (off by the
+    /// landing's error, within `tableBound`); once they are, the frames before the landing are
+    /// counted and the position is the file's.
+    @Test("after a seek through the Xing table the position is the file's once the bytes before the landing arrive")
+    func seekTablePositionOncePrefixArrives() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let loader = try loader(rig)
+        let source = try await loader.open(rig.url(.longMP3))
+        let whole = try await loader.open(rig.url(.longMP3))
+        let asked = Int64(20 * 44100)
+        let (reported, pcm, positions) = try await onOwnThread { () throws -> (Int64, PCMAudio, [(read: Int, position: Int64)]) in
+            let decoder = try DecoderActor.open(source)
+            try decoder.seek(toFrame: asked)
+            let reported = decoder.position
+            var samples: [Int16] = []
+            var positions: [(read: Int, position: Int64)] = []
+            while let packet = try decoder.read(maxFrames: 8192).int16, !packet.isEmpty {
+                samples += packet
+                if samples.count == 8192 * 2 { _ = try whole.readBytes(at: 0, count: Int(source.length ?? 0)) }
+                positions.append((samples.count / 2, decoder.position))
+            }
+            return (reported, PCMAudio(sampleRate: 44100, channels: 2, samples: samples), positions)
+        }
+        await loader.shutdown()
+        let reference = try await ReferenceDecoder.mpg123(try await Fixtures.shared.url(.longMP3))
+        let landed = try playedToTheEnd(pcm, of: reference)
+        #expect(landed != Int(asked), "a landing through the table, off its target")
+        #expect(reported == asked)
+        // The first read after the prefix came knows where it is, and so does every one after.
+        let wrong = positions.dropFirst().first { $0.position != Int64(landed + $0.read) }
+        #expect(wrong == nil, "after \(wrong?.read ?? 0) frames: at \(wrong?.position ?? 0), not \(landed + (wrong?.read ?? 0))")
+        #expect(positions.last?.position == Int64(reference.frameCount))
+    }
+
+    /// 52.0 plays to the end: the exact seek sets libmpg123's own end cut again, which the
+    /// landing through the table had cleared.
+    @Test("once every byte before the target is here, a VBR seek is exact again, to the end")
     func seekExactOncePrefixCached() async throws {
         let rig = try await StreamingRig([.longMP3])
         let loader = try loader(rig)
         let source = try await loader.open(rig.url(.longMP3))
         let whole = try await loader.open(rig.url(.longMP3))
         // 44.0 through the table, then the whole file arrives, then 40.0 and 52.0 by the scan.
-        let landings = try await seekAndDecode(source, to: [44.0, 40.0, 52.0], seconds: 0.5) { length in
+        let landings = try await seekAndDecode(source, to: [44.0, 40.0, 52.0], seconds: 10) { length in
             _ = try whole.readBytes(at: 0, count: Int(length))
         }
         await loader.shutdown()
@@ -154,6 +197,7 @@ struct MP3SeekTests {
         for (target, landing) in zip([40.0, 52.0], landings.dropFirst()) {
             let start = Int((target * 44100).rounded())
             #expect(landing.position == Int64(start))
+            #expect(landing.pcm.frameCount == min(441_000, reference.frameCount - start), "at \(target) s")
             #expect(landing.pcm == reference.frames(from: start, to: start + landing.pcm.frameCount), "at \(target) s")
         }
     }
@@ -166,6 +210,26 @@ struct MP3SeekTests {
         let url = try Fixtures.shared.scratchDirectory().appendingPathComponent(name)
         try bytes.write(to: url)
         return url
+    }
+
+    /// The table of `long.mp3` puts each place a frame or few after it is, so libmpg123 counts
+    /// behind the file there. One that says a third of the file lies a 256th earlier (each entry
+    /// from 21 % to 40 % one less: still a valid table) lands before the frame it names: the
+    /// count runs ahead, and libmpg123's own end cut would fall in the track's last real audio.
+    @Test("a seek through a Xing table that lands early also plays to the last gapless sample, sample for sample")
+    func earlyTablePlaysToTheEnd() async throws {
+        let url = try await forged("early-table.mp3") { bytes, xing in
+            for entry in 21...40 { bytes[xing + 16 + entry] -= 1 }
+        }
+        let rig = try await StreamingRig([])
+        try rig.server.publish(url, as: url.lastPathComponent)
+        let loader = try loader(rig)
+        let source = try await loader.open(rig.proxy.baseURL.appendingPathComponent(url.lastPathComponent))
+        let landing = try #require(try await seekAndDecode(source, to: [20.0], seconds: 60).first)
+        await loader.shutdown()
+        let reference = try await ReferenceDecoder.mpg123(url)
+        let landed = try playedToTheEnd(landing.pcm, of: reference)
+        #expect(landed < 20 * 44100, "landed at \(landed): not early")
     }
 
     @Test("a forged Xing header is not trusted: the seek reads from the start and is exact",

@@ -84,6 +84,30 @@ package struct MPEGStreamLayout: Equatable {
         return firstFrame + Int64(table.byteFraction(atTime: fraction) * Double(bytes))
     }
 
+    /// The number of the frame that starts at `offset`, counted by walking the frames from frame 0
+    /// header to header, as libmpg123 counts them in a clean stream; `read` gives the bytes of a
+    /// range (all of them before `offset` must be there). Nil if the walk does not arrive at
+    /// `offset` exactly: junk or damage between frames, where libmpg123 would resync and its
+    /// count is not this one.
+    package func frameNumber(at offset: Int64, read: (Range<Int64>) throws -> [UInt8]) rethrows -> Int64? {
+        var chunk: [UInt8] = []
+        var chunkStart = firstFrame
+        var at = firstFrame
+        var count: Int64 = 0
+        while at < offset {
+            if at + 4 > chunkStart + Int64(chunk.count) {
+                chunkStart = at
+                chunk = try read(at..<min(offset, at + 64 * 1024) + 4)
+                guard chunk.count >= 4 else { return nil }
+            }
+            let index = Int(at - chunkStart)
+            guard let next = MPEGFrameHeader(chunk[index...]), header.continues(with: next) else { return nil }
+            at += Int64(next.length)
+            count += 1
+        }
+        return at == offset ? count : nil
+    }
+
     /// The frame start in `window` (read at `windowStart`) nearest to `estimate`: a header of this
     /// stream that two more follow back to back (of the same bitrate when `bitrate` is given).
     package func frameStart(near estimate: Int64, in window: ArraySlice<UInt8>, windowStart: Int64, bitrate: Int? = nil) -> Int64? {
