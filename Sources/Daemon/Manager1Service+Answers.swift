@@ -27,7 +27,7 @@ extension Manager1Service {
             status.album = tags.album ?? ""
             if snapshot.status != .stopped { status.position = snapshot.seconds() }
             status.duration = snapshot.currentInfo?.duration ?? current.metadata.duration
-            if !snapshot.chapters.isEmpty {
+            if snapshot.status != .stopped, !snapshot.chapters.isEmpty {
                 status.chapters = snapshot.chapters.map { Manager1.Chapter(start: $0.start, title: $0.title) }
                 status.chapter = snapshot.chapter.map { UInt32($0) }
             }

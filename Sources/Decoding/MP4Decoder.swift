@@ -124,7 +124,7 @@ package final class MP4Decoder: AudioDecoder {
     }
 
     package func seek(toFrame target: Int64) throws {
-        let frameTime = min(start + max(0, target), end ?? .max)
+        let frameTime = start + min(max(0, target), (end ?? .max) - start)
         narrow.clear()
         wide.clear()
         held = HeldFailure()
@@ -144,6 +144,9 @@ package final class MP4Decoder: AudioDecoder {
     private func loadFragment() throws -> Bool {
         do {
             guard let samples = try fragments?.nextSamples(from: source) else { return false }
+            guard table.samples.count + samples.count <= MP4SampleTable.maxSamples else {
+                throw ParseError.malformed("fragments of more than \(MP4SampleTable.maxSamples) samples")
+            }
             table.samples += samples
             return true
         } catch let error as ParseError {

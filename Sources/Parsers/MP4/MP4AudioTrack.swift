@@ -52,13 +52,8 @@ package struct MP4AudioTrack: Sendable, Equatable {
             self.timescale = timescale
             let total = table.samples.last.map { $0.time + Int64($0.duration) } ?? 0
             let edit = try children(trak).first { $0.type == "edts" }.map { Self.firstEdit(body(try child("elst", of: $0))) } ?? nil
-            var gapless: ITunesGapless?
-            if edit == nil, let udta = movie.first(where: { $0.type == "udta" }), let meta = try children(udta).first(where: { $0.type == "meta" }) {
-                let skip = MP4Box.metaChildrenOffset(body(meta))
-                let inner = try MP4Box.children(of: body(meta).dropFirst(skip), at: meta.bodyStart + Int64(skip))
-                let items = try inner.first { $0.type == "ilst" }.map { try children($0).map { ($0.type, body($0)) } } ?? []
-                gapless = MP4ItemList.freeform("iTunSMPB", in: items).flatMap(ITunesGapless.init)
-            }
+            // Damaged tags never stop the audio: without them, no iTunSMPB.
+            let gapless = edit == nil ? try? Self.gapless(in: movie, children: children, body: body) : nil
             if let mvex = movie.first(where: { $0.type == "mvex" }) {
                 guard let id = try children(trak).first(where: { $0.type == "tkhd" }).flatMap({ Self.trackID(body($0)) }) else {
                     throw ParseError.malformed("a 'trak' without a track id")
@@ -95,19 +90,35 @@ package struct MP4AudioTrack: Sendable, Equatable {
         return (start, length)
     }
 
+    /// iTunes' gapless item in `moov/udta/meta/ilst`, if there is one.
+    private static func gapless(in movie: [MP4Box], children: (MP4Box) throws -> [MP4Box],
+                                body: (MP4Box) -> ArraySlice<UInt8>) throws -> ITunesGapless? {
+        guard let udta = movie.first(where: { $0.type == "udta" }), let meta = try children(udta).first(where: { $0.type == "meta" }) else {
+            return nil
+        }
+        let skip = MP4Box.metaChildrenOffset(body(meta))
+        let inner = try MP4Box.children(of: body(meta).dropFirst(skip), at: meta.bodyStart + Int64(skip))
+        let items = try inner.first { $0.type == "ilst" }.map { try children($0).map { ($0.type, body($0)) } } ?? []
+        return MP4ItemList.freeform("iTunSMPB", in: items).flatMap(ITunesGapless.init)
+    }
+
+    /// The latest media time a track may start at or last for: past any file's, and far from
+    /// overflowing what is added to it (times twice over for SBR, starts and lengths added).
+    static let maxTime: Int64 = 1 << 50
+
     /// What is heard of a fragmented track, whose total is not known until its last fragment: from
     /// the edit's media time (or iTunSMPB's delay), for the edit's length if it states one, else
     /// for what `mehd` declares (in the movie's timescale), else to the end.
     static func heardFragmented(edit: (mediaTime: Int64, duration: Int64)?, gapless: ITunesGapless?, declared: Int64?, timescale: Int,
                                 movieTimescale: Int?) -> (start: Int64, length: Int64?) {
-        let start = max(0, edit?.mediaTime ?? gapless?.priming ?? 0)
+        let start = min(maxTime, max(0, edit?.mediaTime ?? gapless?.priming ?? 0))
         func scaled(_ duration: Int64?) -> Int64? {
             guard let duration, duration > 0, let movieTimescale, movieTimescale > 0 else { return nil }
             let value = Double(duration) * Double(timescale) / Double(movieTimescale)
-            return value < Double(Int64.max / 4) ? Int64(value) : nil
+            return value < Double(maxTime) ? Int64(value) : nil
         }
         if let length = scaled(edit?.duration) { return (start, length) }
-        if edit == nil, let gapless, gapless.samples > 0 { return (start, gapless.samples) }
+        if edit == nil, let gapless, gapless.samples > 0 { return (start, min(maxTime, gapless.samples)) }
         return (start, scaled(declared).map { max(0, $0 - start) })
     }
 

@@ -40,6 +40,7 @@ package struct MP4Fragment: Sendable, Equatable {
                  fileLength: Int64?) throws {
         samples = []
         var time = time
+        var walked = 0  // samples of every track's runs, ours or not: a bound on the work
         var nextData = moofStart  // where a track fragment's data starts without a stated base
         for traf in try MP4Box.children(of: body, at: bodyStart) where traf.type == "traf" {
             let parts = try MP4Box.children(of: Self.body(traf, in: body, at: bodyStart), at: traf.bodyStart)
@@ -68,7 +69,8 @@ package struct MP4Fragment: Sendable, Equatable {
             for trun in parts where trun.type == "trun" {
                 var reader = ByteReader(Self.body(trun, in: body, at: bodyStart))
                 guard reader.skip(1), let runFlags = reader.bigEndian(3), let count = reader.u32be(),
-                      samples.count + count <= Self.maxSamples else { throw ParseError.malformed("a 'trun' of too many samples") }
+                      walked + count <= Self.maxSamples else { throw ParseError.malformed("a 'moof' of too many samples") }
+                walked += count
                 if runFlags & 0x01 != 0, let offset = reader.u32be() { data = base + Int64(Int32(truncatingIfNeeded: offset)) }
                 if runFlags & 0x04 != 0 { _ = reader.skip(4) }
                 for _ in 0..<count {

@@ -14,7 +14,7 @@ package struct MP4SampleTable: Sendable, Equatable {
     package var samples: [Sample]
 
     /// More samples than a 24-hour 48 kHz AAC track has (4.1 million); a table claiming more is damage.
-    static let maxSamples = 8_000_000
+    package static let maxSamples = 8_000_000
     /// A coded frame bigger than this is damage: ALAC's largest (4096 frames of 8 channels of 32
     /// bits) is 128 KiB.
     static let maxSampleSize = 4 << 20
@@ -23,7 +23,8 @@ package struct MP4SampleTable: Sendable, Equatable {
 
     /// `stbl`: the sample table's boxes, in `bytes` at `offset`; `fileLength` (nil: unknown)
     /// bounds what they may claim: no sample past it, no more bytes of samples than it has.
-    init(_ stbl: [MP4Box], in bytes: ArraySlice<UInt8>, at offset: Int64, fileLength: Int64?) throws {
+    /// `limit`: the most samples taken (a chapter track's are far fewer than audio's).
+    init(_ stbl: [MP4Box], in bytes: ArraySlice<UInt8>, at offset: Int64, fileLength: Int64?, limit: Int = maxSamples) throws {
         func body(_ type: String) throws -> ByteReader {
             guard let box = stbl.first(where: { $0.type == type }) else { throw ParseError.malformed("no '\(type)' box") }
             let from = bytes.startIndex + Int(box.bodyStart - offset)
@@ -33,7 +34,7 @@ package struct MP4SampleTable: Sendable, Equatable {
         }
         func has(_ type: String) -> Bool { stbl.contains { $0.type == type } }
         func count(_ reader: inout ByteReader, each: Int, _ what: String) throws -> Int {
-            guard let count = reader.u32be(), count <= Self.maxSamples, count * each <= reader.remaining else {
+            guard let count = reader.u32be(), count <= limit, count * each <= reader.remaining else {
                 throw ParseError.malformed("a '\(what)' box whose entry count does not fit it")
             }
             return count
@@ -55,7 +56,7 @@ package struct MP4SampleTable: Sendable, Equatable {
             guard stz2.skip(3), let field = stz2.u8().map(Int.init), [4, 8, 16].contains(field) else {
                 throw ParseError.malformed("an 'stz2' box with a field size that is not 4, 8 or 16")
             }
-            guard let total = stz2.u32be(), total <= Self.maxSamples, (total * field + 7) / 8 <= stz2.remaining else {
+            guard let total = stz2.u32be(), total <= limit, (total * field + 7) / 8 <= stz2.remaining else {
                 throw ParseError.malformed("an 'stz2' box whose entry count does not fit it")
             }
             let packed = stz2.rest()

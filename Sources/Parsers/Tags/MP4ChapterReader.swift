@@ -10,6 +10,8 @@ enum MP4ChapterReader {
     /// The most bytes of chapter text fetched, and the most fetched at a time.
     static let maxText: Int64 = 4 << 20
     static let maxFetch: Int64 = 256 * 1024
+    /// A chapter track listing more is damage (a book has tens, a lecture series hundreds).
+    static let maxChapters = 10_000
 
     /// `movie`: `moov`'s boxes; `audio`: the audio `trak`'s.
     static func read(movie: [MP4Box], audio: [MP4Box], length: Int64, _ boxes: inout RangedBoxes,
@@ -44,7 +46,7 @@ enum MP4ChapterReader {
               stbl.end - stbl.bodyStart <= maxTable else { return [] }
         let tableBytes = try await boxes.bytes(stbl.bodyStart..<stbl.end, fetch)
         let table = try MP4SampleTable(try MP4Box.children(of: tableBytes, at: stbl.bodyStart), in: tableBytes, at: stbl.bodyStart,
-                                       fileLength: length)
+                                       fileLength: length, limit: maxChapters)
         let samples = table.samples
         var chapters: [Chapter] = []
         var fetched: Int64 = 0

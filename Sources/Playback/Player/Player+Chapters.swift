@@ -31,7 +31,9 @@ extension Player {
         chapterClock = nil
         let chapters = state.chapters
         let next = state.chapter.map { $0 + 1 } ?? 0
-        guard state.position.moving, state.status == .playing, next < chapters.count else { return }
+        // A chapter the tags place past the end the decoder found is never reached.
+        guard state.position.moving, state.status == .playing, next < chapters.count,
+              chapters[next].start < state.currentInfo?.duration ?? .infinity else { return }
         let wait = max(0, chapters[next].start - state.seconds())
         chapterClock = Task { [mailbox] in
             try? await Task.sleep(for: .seconds(wait))
@@ -39,20 +41,29 @@ extension Player {
         }
     }
 
-    /// A chapter jump: a seek to a chapter's start (Next from the last chapter: the next track).
+    /// A chapter jump: a seek to a chapter's start; Next from the last chapter is the next track,
+    /// Previous at the start of the first the previous one, as with tracks.
     func jumpToChapter(_ jump: ChapterJump) async {
+        guard state.status != .stopped, !state.chapters.isEmpty, let entry = state.current else { return }
+        let heard = await position()
+        // The track may have ended while the output was asked: the jump was for that one.
+        guard state.current?.id == entry.id, heard.map({ $0.entry.id == entry.id }) ?? true else { return }
         let chapters = state.chapters
-        guard state.status != .stopped, !chapters.isEmpty else { return }
-        let now = await position()?.seconds ?? state.seconds()
+        let now = heard?.seconds ?? state.seconds()
         let current = chapters.index(at: now)
         switch jump {
         case .next:
             let next = current.map { $0 + 1 } ?? 0
             await execute(next < chapters.count ? .seek(to: chapters[next].start) : .next)
         case .previous:
-            guard let current else { return await execute(.seek(to: 0)) }
-            let back = now - chapters[current].start <= Self.chapterRestartWindow && current > 0 ? current - 1 : current
-            await execute(.seek(to: chapters[back].start))
+            // Before the first chapter, the track's start counts as one.
+            let backOne = now - (current.map { chapters[$0].start } ?? 0) <= Self.chapterRestartWindow
+            switch (current, backOne) {
+            case (nil, false): await execute(.seek(to: 0))
+            case (let index?, false): await execute(.seek(to: chapters[index].start))
+            case (let index?, true) where index > 0: await execute(.seek(to: chapters[index - 1].start))
+            default: await execute(.previous)
+            }
         case .index(let index):
             guard chapters.indices.contains(index) else { return }
             await execute(.seek(to: chapters[index].start))

@@ -44,7 +44,8 @@ package enum PlayerCommand: Sendable, Equatable {
 package enum ChapterJump: Sendable, Equatable {
     /// The next chapter's start; from the last chapter, the next track.
     case next
-    /// This chapter's start, or — within `Player.chapterRestartWindow` of it — the one before.
+    /// This chapter's start, or — within `Player.chapterRestartWindow` of it — the one before
+    /// (at the first chapter's start: the previous track, as Previous goes).
     case previous
     /// The start of the chapter at this index (from 0).
     case index(Int)
