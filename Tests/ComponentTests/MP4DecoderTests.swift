@@ -17,7 +17,15 @@ import TestSupport
         Variant(name: "aac-mono.m4a", arguments: ["-c:a", "aac", "-ac", "1", "-aac_pns", "0"], wide: false),
         Variant(name: "alac16.m4a", arguments: ["-c:a", "alac"], wide: false),
         Variant(name: "alac24.m4a", arguments: ["-c:a", "alac"], wide: true),
+        // 5.1 from the stereo source (ffmpeg's upmix): six channels in the track's order.
+        Variant(name: "aac-5.1.m4a", arguments: ["-c:a", "aac", "-ac", "6", "-aac_pns", "0"], wide: false),
+        Variant(name: "alac-5.1.m4a", arguments: ["-c:a", "alac", "-ac", "6"], wide: false),
     ]
+
+    /// The channels a variant has.
+    static func channels(_ variant: Variant) -> Int {
+        variant.name.contains("mono") ? 1 : variant.name.contains("5.1") ? 6 : 2
+    }
 
     /// 2 s of noise and a tone (`sox -R`: the same every run), 16- or 24-bit.
     static func source(wide: Bool) async throws -> (url: URL, frames: Int) {
@@ -54,7 +62,7 @@ import TestSupport
         let (file, frames) = try await Self.encode(variant)
         let reference = try await Self.reference(file, wide: variant.wide)
         let decoder = try DecoderActor.open(try FileByteSource(path: file.path))
-        let channels = variant.name.contains("mono") ? 1 : 2
+        let channels = Self.channels(variant)
         #expect(decoder.info.codec == (variant.name.hasPrefix("aac") ? .aac : .alac))
         #expect(decoder.info.format == PCMFormat(sampleRate: 44100, channels: channels, bitsPerSample: variant.wide ? 24 : 16))
         #expect(decoder.info.totalFrames == Int64(frames))
