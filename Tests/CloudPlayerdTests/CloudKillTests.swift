@@ -45,7 +45,8 @@ import TestSupport
         #expect(played.status == 0, "\(played.stderr)")
         #expect(try PCMAudio(wavFile: output) == (try await ReferenceDecoder.mpg123(file)))
         #expect(try cache.entries.allSatisfy { try cache.compare($0, with: origin).wrong == 0 })
-        #expect(cache.entries.contains { $0.ranges == [0..<Int64(origin.count)] }, "the track played to its end is whole")
+        #expect(cache.entries.contains { $0.ranges == [0..<Int64(origin.count)] },
+                "the track played to its end is whole: \(cache.entries.map { "\($0.ranges) of \(origin.count)" })")
         await server.stop()
     }
 }
