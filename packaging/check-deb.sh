@@ -139,6 +139,17 @@ for program in "${programs[@]}"; do
 done
 note "the programs run: ${programs[*]} --help and --version; completions load"
 
+# FFmpeg's libavcodec is loaded when an AAC track plays, not linked (ldd cannot see it): the
+# package's Depends must bring it. Half a second of AAC, made by ffmpeg, plays to its end.
+if command -v ffmpeg >/dev/null; then
+    home=$(mktemp -d)
+    ffmpeg -nostdin -loglevel error -f lavfi -i sine=440:d=0.5 -c:a aac "$home/tone.m4a" || fail "ffmpeg could not make a test AAC file"
+    played=$(env -i PATH=/usr/bin:/bin HOME="$home" /usr/bin/cloudplayerd play --no-mpris --output null --unpaced "$home/tone.m4a" 2>&1) \
+        || { echo "$played" >&2; fail "/usr/bin/cloudplayerd does not play AAC (libavcodec not loaded?)"; }
+    rm -rf "$home"
+    note "an AAC file plays (libavcodec loaded at run time)"
+fi
+
 # The user unit, as installed, as a user manager reads it. systemd-analyze needs a runtime folder
 # for --user (none in a container without a login session); it also runs `man cloudplayerd(1)`
 # for Documentation=.

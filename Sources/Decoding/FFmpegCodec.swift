@@ -1,4 +1,5 @@
 import CAVCodec
+import Model
 
 /// One FFmpeg audio decoder — its context, a packet and a frame — set up from a codec's
 /// configuration bytes and freed together: libavcodec wrapped once, for the MP4 decoder.
@@ -13,28 +14,35 @@ final class FFmpegCodec {
     private let sampleRate: Int
     private let channelCount: Int
 
-    /// Nil when FFmpeg lacks the decoder or refuses the configuration.
+    /// Loads FFmpeg's libraries (once, at the first AAC or ALAC track), or says why it cannot.
+    static func load(for codec: AudioCodec) throws {
+        guard cavcodec_load() == 0 else { return }
+        throw DecoderError.decodeFailed(codec, "FFmpeg's libavcodec cannot be loaded (\(String(cString: cavcodec_load_error())))")
+    }
+
+    /// Nil when FFmpeg lacks the decoder or refuses the configuration (or is not loaded).
     init?(_ id: AVCodecID, configuration: [UInt8], sampleRate: Int, channels: Int) {
+        guard cavcodec_load() != 0 else { return nil }
         (self.id, self.configuration, self.sampleRate, channelCount) = (id, configuration, sampleRate, channels)
-        guard let decoder = avcodec_find_decoder(id), let context = avcodec_alloc_context3(decoder) else { return nil }
+        guard let decoder = cavcodec_find_decoder(id), let context = cavcodec_alloc_context3(decoder) else { return nil }
         self.context = context
         contextToFree = context
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
+        packet = cavcodec_packet_alloc()
+        frame = cavcodec_frame_alloc()
         // FFmpeg reads up to its padding past the end of extradata: allocated with it, zeroed.
-        guard packet != nil, frame != nil, let extra = av_mallocz(configuration.count + Int(cavcodec_input_padding())) else { return nil }
+        guard packet != nil, frame != nil, let extra = cavcodec_mallocz(configuration.count + Int(cavcodec_input_padding())) else { return nil }
         extra.copyMemory(from: configuration, byteCount: configuration.count)
         context.pointee.extradata = extra.assumingMemoryBound(to: UInt8.self)
         context.pointee.extradata_size = Int32(configuration.count)
         context.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_default(&context.pointee.ch_layout, Int32(max(1, channels)))
-        guard avcodec_open2(context, decoder, nil) >= 0 else { return nil }
+        cavcodec_channel_layout_default(&context.pointee.ch_layout, Int32(max(1, channels)))
+        guard cavcodec_open2(context, decoder) >= 0 else { return nil }
     }
 
     deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&contextToFree)
+        cavcodec_frame_free(&frame)
+        cavcodec_packet_free(&packet)
+        cavcodec_free_context(&contextToFree)
     }
 
     var channels: Int { Int(context.pointee.ch_layout.nb_channels) }
@@ -49,22 +57,22 @@ final class FFmpegCodec {
 
     /// Sends one coded frame; false if FFmpeg refused it (damaged), which its decoders skip.
     func send(_ bytes: [UInt8]) throws -> Bool {
-        guard let packet, av_new_packet(packet, Int32(bytes.count)) >= 0 else { throw FFmpegCodecError.outOfMemory }
-        defer { av_packet_unref(packet) }
+        guard let packet, cavcodec_new_packet(packet, Int32(bytes.count)) >= 0 else { throw FFmpegCodecError.outOfMemory }
+        defer { cavcodec_packet_unref(packet) }
         packet.pointee.data.update(from: bytes, count: bytes.count)
-        return avcodec_send_packet(context, packet) >= 0
+        return cavcodec_send_packet(context, packet) >= 0
     }
 
     /// Tells the decoder no more frames come, so it hands out what it holds.
     func sendEnd() {
-        _ = avcodec_send_packet(context, nil)
+        _ = cavcodec_send_packet(context, nil)
     }
 
     /// Calls `body` with each decoded frame ready now.
     func receive(_ body: (AVFrame) throws -> Void) rethrows {
         guard let frame else { return }
-        while avcodec_receive_frame(context, frame) >= 0 {
-            defer { av_frame_unref(frame) }
+        while cavcodec_receive_frame(context, frame) >= 0 {
+            defer { cavcodec_frame_unref(frame) }
             try body(frame.pointee)
         }
     }

@@ -76,6 +76,7 @@ package final class MP4Decoder: AudioDecoder {
         case .aac(let bytes): (codec, config) = (.aac, bytes)
         case .alac(let bytes): (codec, config) = (.alac, bytes)
         }
+        try FFmpegCodec.load(for: codec)
         guard let ffmpeg = FFmpegCodec(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC, configuration: config,
                                        sampleRate: track.timescale, channels: track.entry.channels), let probe = ffmpeg.fresh() else {
             throw DecoderError.invalidStream(codec, "FFmpeg cannot decode its \(codec.rawValue) configuration")
