@@ -17,11 +17,11 @@ package struct TrackInfo: Sendable, Equatable {
         self.chapters = chapters
     }
 
-    /// The same, with `tags` (and `chapters`).
-    package func with(tags: TrackTags, chapters: [Chapter]? = nil) -> TrackInfo {
+    /// The same, with `tags` and `chapters` (the decoder actor's, kept across a change of format).
+    package func with(tags: TrackTags, chapters: [Chapter]) -> TrackInfo {
         var info = self
         info.tags = tags
-        if let chapters { info.chapters = chapters }
+        info.chapters = chapters
         return info
     }
 

@@ -24,9 +24,7 @@ package struct MP4AudioTrack: Sendable, Equatable {
         func children(_ box: MP4Box) throws -> [MP4Box] {
             try MP4Box.children(of: body(box), at: box.bodyStart)
         }
-        func body(_ box: MP4Box) -> ArraySlice<UInt8> {
-            bytes[(bytes.startIndex + Int(box.bodyStart - offset))..<(bytes.startIndex + Int(box.end - offset))]
-        }
+        func body(_ box: MP4Box) -> ArraySlice<UInt8> { box.body(in: bytes, at: offset) }
         func child(_ type: String, of box: MP4Box) throws -> MP4Box {
             guard let found = try children(box).first(where: { $0.type == type }) else {
                 throw ParseError.malformed("a '\(box.type)' box without '\(type)'")
@@ -54,6 +52,7 @@ package struct MP4AudioTrack: Sendable, Equatable {
             let edit = try children(trak).first { $0.type == "edts" }.map { Self.firstEdit(body(try child("elst", of: $0))) } ?? nil
             // Damaged tags never stop the audio: without them, no iTunSMPB.
             let gapless = edit == nil ? try? Self.gapless(in: movie, children: children, body: body) : nil
+            var declared: Int64?
             if let mvex = movie.first(where: { $0.type == "mvex" }) {
                 guard let id = try children(trak).first(where: { $0.type == "tkhd" }).flatMap({ Self.trackID(body($0)) }) else {
                     throw ParseError.malformed("a 'trak' without a track id")
@@ -61,15 +60,26 @@ package struct MP4AudioTrack: Sendable, Equatable {
                 let extended = try children(mvex)
                 fragments = extended.filter { $0.type == "trex" }.compactMap { MP4Fragment.Defaults(trex: body($0)) }.first { $0.trackID == id }
                     ?? MP4Fragment.Defaults(trackID: id, duration: 0, size: 0)
-                let declared = extended.first { $0.type == "mehd" }.flatMap { Self.fragmentDuration(body($0)) }
-                (start, length) = Self.heardFragmented(edit: edit, gapless: gapless, declared: declared, timescale: timescale,
-                                                       movieTimescale: movieTimescale)
-                return
+                declared = extended.first { $0.type == "mehd" }.flatMap { Self.fragmentDuration(body($0)) }
             }
-            (start, length) = Self.heard(total: total, edit: edit, gapless: gapless, timescale: timescale, movieTimescale: movieTimescale)
+            (start, length) = Self.heard(total: total, fragmented: fragments != nil, declared: declared, edit: edit, gapless: gapless,
+                                         timescale: timescale, movieTimescale: movieTimescale)
             return
         }
         throw ParseError.unsupported("no audio track")
+    }
+
+    /// What is heard of a track: for one whose `moov` lists its samples (`total` ticks of them),
+    /// as `heard(total:…)` below; for a fragmented one (`mvex`; `declared`: its `mehd`), whose
+    /// total is not known until its last fragment, as `heardFragmented`. The one place the tag
+    /// reader and the decoder both ask.
+    static func heard(total: Int64, fragmented: Bool, declared: Int64?, edit: (mediaTime: Int64, duration: Int64)?,
+                      gapless: ITunesGapless?, timescale: Int, movieTimescale: Int?) -> (start: Int64, length: Int64?) {
+        guard fragmented else {
+            let heard = heard(total: total, edit: edit, gapless: gapless, timescale: timescale, movieTimescale: movieTimescale)
+            return (heard.start, heard.length)
+        }
+        return heardFragmented(edit: edit, gapless: gapless, declared: declared, timescale: timescale, movieTimescale: movieTimescale)
     }
 
     /// What is heard of a media `total` long (in `timescale`): from the edit's media time, for the
@@ -109,7 +119,7 @@ package struct MP4AudioTrack: Sendable, Equatable {
     /// What is heard of a fragmented track, whose total is not known until its last fragment: from
     /// the edit's media time (or iTunSMPB's delay), for the edit's length if it states one, else
     /// for what `mehd` declares (in the movie's timescale), else to the end.
-    static func heardFragmented(edit: (mediaTime: Int64, duration: Int64)?, gapless: ITunesGapless?, declared: Int64?, timescale: Int,
+    private static func heardFragmented(edit: (mediaTime: Int64, duration: Int64)?, gapless: ITunesGapless?, declared: Int64?, timescale: Int,
                                 movieTimescale: Int?) -> (start: Int64, length: Int64?) {
         let start = min(maxTime, max(0, edit?.mediaTime ?? gapless?.priming ?? 0))
         func scaled(_ duration: Int64?) -> Int64? {

@@ -33,6 +33,11 @@ package struct MP4Box: Sendable, Equatable {
         end = offset + size
     }
 
+    /// The box's body in `bytes`, which sit at `offset` in the file (and hold the whole box).
+    package func body(in bytes: ArraySlice<UInt8>, at offset: Int64) -> ArraySlice<UInt8> {
+        bytes[(bytes.startIndex + Int(bodyStart - offset))..<(bytes.startIndex + Int(end - offset))]
+    }
+
     /// Where the children of a `meta` box whose body starts with `head` begin in that body: after
     /// a version and flags in MP4 (a full box), at once in some QuickTime files (a plain box,
     /// its first child a `hdlr`).

@@ -43,9 +43,9 @@ package struct MP4Fragment: Sendable, Equatable {
         var walked = 0  // samples of every track's runs, ours or not: a bound on the work
         var nextData = moofStart  // where a track fragment's data starts without a stated base
         for traf in try MP4Box.children(of: body, at: bodyStart) where traf.type == "traf" {
-            let parts = try MP4Box.children(of: Self.body(traf, in: body, at: bodyStart), at: traf.bodyStart)
+            let parts = try MP4Box.children(of: traf.body(in: body, at: bodyStart), at: traf.bodyStart)
             guard let tfhd = parts.first(where: { $0.type == "tfhd" }) else { throw ParseError.malformed("a 'traf' without 'tfhd'") }
-            var header = ByteReader(Self.body(tfhd, in: body, at: bodyStart))
+            var header = ByteReader(tfhd.body(in: body, at: bodyStart))
             guard header.skip(1), let flags = header.bigEndian(3), let id = header.u32be() else { throw ParseError.malformed("a short 'tfhd'") }
             let ours = id == defaults.trackID
             var base = flags & 0x020000 != 0 ? moofStart : nextData
@@ -59,7 +59,7 @@ package struct MP4Fragment: Sendable, Equatable {
             if flags & 0x08 != 0 { duration = header.u32be() ?? duration }
             if flags & 0x10 != 0 { size = header.u32be() ?? size }
             if ours, let tfdt = parts.first(where: { $0.type == "tfdt" }) {
-                var reader = ByteReader(Self.body(tfdt, in: body, at: bodyStart))
+                var reader = ByteReader(tfdt.body(in: body, at: bodyStart))
                 if let version = reader.u8(), reader.skip(3), let decodeTime = reader.bigEndian(version == 1 ? 8 : 4),
                    decodeTime < UInt64(Int64.max / 4) {
                     time = Int64(decodeTime)
@@ -67,7 +67,7 @@ package struct MP4Fragment: Sendable, Equatable {
             }
             var data = base
             for trun in parts where trun.type == "trun" {
-                var reader = ByteReader(Self.body(trun, in: body, at: bodyStart))
+                var reader = ByteReader(trun.body(in: body, at: bodyStart))
                 guard reader.skip(1), let runFlags = reader.bigEndian(3), let count = reader.u32be(),
                       walked + count <= Self.maxSamples else { throw ParseError.malformed("a 'moof' of too many samples") }
                 walked += count
@@ -94,8 +94,4 @@ package struct MP4Fragment: Sendable, Equatable {
     }
 
     private static let short = ParseError.malformed("a 'trun' shorter than its samples")
-
-    private static func body(_ box: MP4Box, in bytes: ArraySlice<UInt8>, at offset: Int64) -> ArraySlice<UInt8> {
-        bytes[(bytes.startIndex + Int(box.bodyStart - offset))..<(bytes.startIndex + Int(box.end - offset))]
-    }
 }

@@ -11,10 +11,8 @@ package enum MP4ItemList {
         var loudness = ReplayGainReader()
         for (type, body) in items {
             let children = (try? MP4Box.children(of: body, at: 0)) ?? []
-            func content(_ box: MP4Box) -> ArraySlice<UInt8> {
-                body[(body.startIndex + Int(box.bodyStart))..<(body.startIndex + Int(box.end))]
-            }
-            guard let data = children.first(where: { $0.type == "data" }).map(content), data.count >= 8 else { continue }
+            func content(_ type: String) -> ArraySlice<UInt8>? { children.first { $0.type == type }?.body(in: body, at: 0) }
+            guard let data = content("data"), data.count >= 8 else { continue }
             let kind = Int(data[data.startIndex + 3])
             let value = data.dropFirst(8)
             let text = kind == 1 ? TextDecoding.nonEmpty(TextDecoding.utf8(value)) : nil
@@ -34,7 +32,7 @@ package enum MP4ItemList {
             case "covr" where tags.artwork == nil && !value.isEmpty:
                 tags.artwork = Artwork(data: Array(value), mimeType: kind == 14 ? "image/png" : "image/jpeg")
             case "----":
-                guard let name = children.first(where: { $0.type == "name" }).map(content), name.count > 4, let text else { continue }
+                guard let name = content("name"), name.count > 4, let text else { continue }
                 loudness.take(TextDecoding.utf8(name.dropFirst(4)), text)
             default:
                 break
@@ -48,9 +46,7 @@ package enum MP4ItemList {
     static func freeform(_ name: String, in items: [(type: String, body: ArraySlice<UInt8>)]) -> String? {
         for (type, body) in items where type == "----" {
             let children = (try? MP4Box.children(of: body, at: 0)) ?? []
-            func content(_ type: String) -> ArraySlice<UInt8>? {
-                children.first { $0.type == type }.map { body[(body.startIndex + Int($0.bodyStart))..<(body.startIndex + Int($0.end))] }
-            }
+            func content(_ type: String) -> ArraySlice<UInt8>? { children.first { $0.type == type }?.body(in: body, at: 0) }
             guard let label = content("name"), label.count > 4, TextDecoding.utf8(label.dropFirst(4)) == name,
                   let data = content("data"), data.count >= 8 else { continue }
             return TextDecoding.utf8(data.dropFirst(8))

@@ -63,20 +63,15 @@ enum MP4TagReader {
         }
         let tags = MP4ItemList.tags(read)
         let gapless = MP4ItemList.freeform("iTunSMPB", in: read).flatMap(ITunesGapless.init)
-        var duration: Double?
-        if let timing, let mvex = movie.first(where: { $0.type == "mvex" }) {
-            // Fragmented: the length is known only if the file states it (`mehd`, an edit's length).
-            var declared: Int64?
-            if let mehd = try await boxes.children(mvex.bodyStart..<mvex.end, fetch).first(where: { $0.type == "mehd" }) {
-                declared = MP4AudioTrack.fragmentDuration(try await boxes.body(mehd, fetch))
-            }
-            let heard = MP4AudioTrack.heardFragmented(edit: timing.edit, gapless: gapless, declared: declared, timescale: timing.timescale,
-                                                      movieTimescale: movieTimescale)
-            duration = heard.length.map { Double($0) / Double(timing.timescale) }
-        } else if let timing {
-            let heard = MP4AudioTrack.heard(total: timing.total, edit: timing.edit, gapless: gapless, timescale: timing.timescale,
-                                            movieTimescale: movieTimescale)
-            duration = Double(heard.length) / Double(timing.timescale)
+        // Fragmented: the length is known only if the file states it (`mehd`, an edit's length).
+        let mvex = movie.first { $0.type == "mvex" }
+        var declared: Int64?
+        if let mvex, let mehd = try await boxes.children(mvex.bodyStart..<mvex.end, fetch).first(where: { $0.type == "mehd" }) {
+            declared = MP4AudioTrack.fragmentDuration(try await boxes.body(mehd, fetch))
+        }
+        let duration = timing.flatMap { timing in
+            MP4AudioTrack.heard(total: timing.total, fragmented: mvex != nil, declared: declared, edit: timing.edit, gapless: gapless,
+                                timescale: timing.timescale, movieTimescale: movieTimescale).length.map { Double($0) / Double(timing.timescale) }
         }
         // A file whose chapters cannot be read still plays, without them.
         let chapters = withChapters ? ((try? await MP4ChapterReader.read(movie: movie, audio: audio, length: length, &boxes, fetch)) ?? []) : []
