@@ -21,6 +21,8 @@ public final class FaultProxy: @unchecked Sendable {
     /// Percent of requests that meet a random fault (the soak's weather).
     private var chaos = 0
     private var exchanges: [Exchange] = []
+    /// When the log was last cleared: a request that arrived before is not logged when it finishes.
+    private var clearedAt: ContinuousClock.Instant?
     private var redirectGETs: String?
     private var originAuthorization: String?
     private var open = 0
@@ -154,8 +156,13 @@ public final class FaultProxy: @unchecked Sendable {
         return log
     }
 
+    /// Forgets the exchanges so far, also those still being relayed (an exchange is logged as it
+    /// finishes, which may be after its client has what it asked for and the test moved on).
     public func clearLog() {
-        state.withLock { exchanges.removeAll() }
+        state.withLock {
+            exchanges.removeAll()
+            clearedAt = .now
+        }
     }
 
     // MARK: Serving
@@ -194,6 +201,8 @@ public final class FaultProxy: @unchecked Sendable {
         let asked = request
         defer {
             state.withLock {
+                // An exchange still being relayed when the log was cleared belongs to before.
+                if let clearedAt, arrived < clearedAt { return }
                 exchanges.append(Exchange(method: asked.method, path: asked.target, range: asked["range"],
                                           ifRange: asked["if-range"], authorization: asked["authorization"],
                                           acceptEncoding: asked["accept-encoding"], status: record.status, bodyBytes: record.bytes,
