@@ -22,4 +22,24 @@ package protocol AudioDecoder: AnyObject {
     /// An error met after some samples were decoded is thrown by the next call (`HeldFailure`),
     /// so every sample decoded before it is played.
     func read(maxFrames: Int) throws -> PCMSamples
+
+    /// Bytes of the source the decoder has taken in so far: where in a live stream the samples
+    /// decoded last came from, to time the titles the stream announced at byte offsets.
+    var inputPosition: Int64 { get }
+
+    /// A link of a chained Ogg stream that began in the samples the last read returned — a live
+    /// stream's next song, with its own comments — and how many frames into them; taken once.
+    func takeLinkStart() -> LinkStart?
+}
+
+extension AudioDecoder {
+    package func takeLinkStart() -> LinkStart? { nil }
+    /// Decoders of files only (MP4, WAV/AIFF) never play a live stream.
+    package var inputPosition: Int64 { 0 }
+}
+
+/// Where a chained stream's new link begins in the samples of a read, and what it is called.
+package struct LinkStart: Sendable, Equatable {
+    package var frame: Int
+    package var tags: TrackTags
 }

@@ -49,7 +49,10 @@ package final class ByteCursor {
 
     /// Reads the block at `position`. Bytes that arrived before an error are kept and served
     /// first; the error is thrown only when nothing came, so the decoder gets every byte there was.
+    /// From a live stream (no length) it takes what has come: waiting for a whole block would
+    /// hold the decoder for seconds of a station's audio.
     private func fillBlock() throws {
+        let live = source.length == nil
         block = [UInt8](repeating: 0, count: Self.blockSize)
         blockStart = position
         var filled = 0
@@ -61,6 +64,7 @@ package final class ByteCursor {
                                             at: position + Int64(filled))
                     if n == 0 { break }
                     filled += n
+                    if live { break }
                 } catch where filled > 0 {
                     break
                 }

@@ -105,6 +105,8 @@ package final class FLACDecoder: AudioDecoder {
         position = target
     }
 
+    package var inputPosition: Int64 { cursor.position }
+
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         let channels = info.format.channels

@@ -34,6 +34,7 @@ package enum FormatSniffer {
     static let framesToConfirm = 3
 
     package static func sniff(_ source: any ByteSource) throws -> Format {
+        if source.length == nil { return try sniffLive(source) }
         let head = try source.readBytes(at: 0, count: searchWindow)
         guard !head.isEmpty else { throw DecoderError.empty }
         if let container = containerFormat(head) { return try container() }
@@ -48,6 +49,31 @@ package enum FormatSniffer {
             return .mp3(exactLength: exact)
         }
         throw DecoderError.notAudio
+    }
+
+    /// A stream without a length (a station) is looked at as its bytes come, not once a whole
+    /// window has: at 128 kbit/s the window is four seconds of waiting. A container is known from
+    /// its first page; MPEG audio once `framesToConfirm` frames in a row are here.
+    private static func sniffLive(_ source: any ByteSource) throws -> Format {
+        var head: [UInt8] = []
+        while head.count < searchWindow {
+            var chunk = [UInt8](repeating: 0, count: searchWindow - head.count)
+            let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0, at: Int64(head.count)) }
+            if count == 0 { break }
+            head += chunk[..<count]
+            if let format = try liveFormat(head) { return format }
+        }
+        guard !head.isEmpty else { throw DecoderError.empty }
+        throw DecoderError.notAudio
+    }
+
+    /// What the first bytes of a stream are, once they tell.
+    private static func liveFormat(_ head: [UInt8]) throws -> Format? {
+        guard head.count >= 36 else { return nil }
+        if let container = containerFormat(head) { return try container() }
+        let start = ID3v2Parser.tagSize(head[...]) ?? 0
+        guard start < head.count, mpegStream(in: Array(head[start...]), lengthFromHere: nil) != nil else { return nil }
+        return .mp3(exactLength: false)
     }
 
     /// Formats recognised by a container signature: Ogg Opus, Vorbis or FLAC, native FLAC, WAV

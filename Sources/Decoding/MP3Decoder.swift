@@ -74,7 +74,8 @@ package final class MP3Decoder: AudioDecoder {
             try check(mpg123_format2(handle, rates![index], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue),
                                      Int32(MPG123_ENC_SIGNED_16.rawValue)))
         }
-        try check(mpg123_replace_reader_handle(handle, mp3Read, mp3Seek, nil))
+        // A live stream cannot seek: libmpg123 then reads it as a stream, never looking for its end.
+        try check(mpg123_replace_reader_handle(handle, mp3Read, cursor.source.length == nil ? nil : mp3Seek, nil))
         try check(mpg123_open_handle(handle, Unmanaged.passUnretained(cursor).toOpaque()))
         var rate = 0
         var channels: Int32 = 0
@@ -175,6 +176,8 @@ package final class MP3Decoder: AudioDecoder {
         layout = .some(found)
         return found
     }
+
+    package var inputPosition: Int64 { cursor.position }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()

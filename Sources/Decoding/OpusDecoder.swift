@@ -15,10 +15,16 @@ package final class OpusDecoder: AudioDecoder {
     package let info: TrackInfo
     package private(set) var position: Int64 = 0
     private var held = HeldFailure()
+    /// The link whose samples the last read returned (-1 before the first).
+    private var link: Int32 = -1
+    /// A link that began in the last read's samples.
+    private var linkStart: LinkStart?
 
     init(source: any ByteSource) throws {
         let cursor = ByteCursor(source: source)
-        var callbacks = OpusFileCallbacks(read: opusRead, seek: opusSeek, tell: opusTell, close: nil)
+        // A live stream (no length) is read as a stream: its links come one after another.
+        let live = source.length == nil
+        var callbacks = OpusFileCallbacks(read: opusRead, seek: live ? nil : opusSeek, tell: opusTell, close: nil)
         var error: Int32 = 0
         guard let file = op_open_callbacks(Unmanaged.passUnretained(cursor).toOpaque(), &callbacks, nil, 0, &error) else {
             throw cursor.failure ?? DecoderError.invalidStream(.opus, Self.describe(error))
@@ -26,7 +32,8 @@ package final class OpusDecoder: AudioDecoder {
         self.file = file
         self.cursor = cursor
         op_set_dither_enabled(file, 0)
-        mono = op_link_count(file) == 1 && op_channel_count(file, -1) == 1
+        // A stream's later links may have two channels: it plays as stereo throughout.
+        mono = !live && op_link_count(file) == 1 && op_channel_count(file, -1) == 1
         let total = op_pcm_total(file, -1)
         info = TrackInfo(codec: .opus, format: PCMFormat(sampleRate: 48000, channels: mono ? 1 : 2),
                          totalFrames: total >= 0 ? Int64(total) : nil)
@@ -40,10 +47,20 @@ package final class OpusDecoder: AudioDecoder {
         let status = op_pcm_seek(file, ogg_int64_t(frame))
         guard status == 0 else { throw cursor.failure ?? DecoderError.decodeFailed(.opus, Self.describe(status)) }
         position = frame
+        link = op_current_link(file)
+        linkStart = nil
     }
+
+    package func takeLinkStart() -> LinkStart? {
+        defer { linkStart = nil }
+        return linkStart
+    }
+
+    package var inputPosition: Int64 { cursor.position }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
+        linkStart = nil
         let channels = info.format.channels
         // Uninitialised: opusfile writes every sample we keep, so zeroing first is wasted work.
         let samples = try [Int16](unsafeUninitializedCapacity: maxFrames * channels) { buffer, kept in
@@ -53,7 +70,15 @@ package final class OpusDecoder: AudioDecoder {
                 let start = buffer.baseAddress! + frames * channels
                 let result = mono ? op_read(file, start, room, nil) : op_read_stereo(file, start, room)
                 if result > 0 {
+                    // A read's samples come from one link; one of another link starts a song.
+                    let current = op_current_link(file)
+                    let before = frames
                     frames += Int(result)
+                    if current != link {
+                        link = current
+                        linkStart = LinkStart(frame: before, tags: currentTags())
+                        if before > 0 { break }  // one link start per read
+                    }
                 } else if result == 0 {
                     break
                 } else if result != OP_HOLE {  // a hole (lost pages) skips samples; decoding goes on
@@ -68,6 +93,12 @@ package final class OpusDecoder: AudioDecoder {
             throw DecoderError.truncated(playedSeconds: Double(position) / 48000, expectedSeconds: nil)
         }
         return .int16(samples)
+    }
+
+    /// The comments of the link being read.
+    private func currentTags() -> TrackTags {
+        guard let tags = op_tags(file, -1)?.pointee else { return TrackTags() }
+        return LinkComments.tags(tags.user_comments, lengths: tags.comment_lengths, count: tags.comments)
     }
 
     private static func describe(_ code: Int32) -> String {

@@ -24,14 +24,20 @@ package final class VorbisDecoder: AudioDecoder {
     /// Samples of a link in another format, decoded at the end of the previous read: the next
     /// read switches to that link and starts with them.
     private var carried: (bytes: [UInt8], link: Int32)?
+    /// The link whose samples the last read returned (-1 before the first).
+    private var link: Int32 = -1
+    /// A link that began at the last read's first sample.
+    private var linkStart: LinkStart?
 
     package init(source: any ByteSource) throws {
         let cursor = ByteCursor(source: source)
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
-        var status = Self.open(file, cursor, seekable: true)
+        // A live stream (no length) is read as a stream: its links come one after another.
+        let seekable = source.length != nil
+        var status = Self.open(file, cursor, seekable: seekable)
         // Opening a seekable stream maps every link; a damaged later link fails that. Read as a
         // stream instead, the links before the damage play (and the file cannot seek).
-        if status != 0, status != OV_ENOTVORBIS, cursor.failure == nil, cursor.seek(offset: 0, whence: SEEK_SET) == 0 {
+        if seekable, status != 0, status != OV_ENOTVORBIS, cursor.failure == nil, cursor.seek(offset: 0, whence: SEEK_SET) == 0 {
             status = Self.open(file, cursor, seekable: false)
         }
         guard status == 0 else {
@@ -101,6 +107,7 @@ package final class VorbisDecoder: AudioDecoder {
     package func seek(toFrame frame: Int64) throws {
         held = HeldFailure()
         carried = nil
+        linkStart = nil
         let status = uniform ? ov_pcm_seek(file, ogg_int64_t(frame)) : ov_time_seek(file, Double(frame) / Double(info.format.sampleRate))
         guard status == 0 else { throw cursor.failure ?? DecoderError.decodeFailed(.vorbis, Self.describe(Int(status))) }
         if uniform {
@@ -108,15 +115,29 @@ package final class VorbisDecoder: AudioDecoder {
         } else {
             try switchFormat(to: file.pointee.current_link, at: ov_time_tell(file))
         }
+        link = file.pointee.current_link
     }
+
+    package func takeLinkStart() -> LinkStart? {
+        defer { linkStart = nil }
+        return linkStart
+    }
+
+    package var inputPosition: Int64 { cursor.position }
 
     package func read(maxFrames: Int) throws -> PCMSamples {
         try held.rethrow()
         var start: [UInt8] = []
+        linkStart = nil
         if let carried {
             self.carried = nil
-            // Where the samples played so far end, counted in the new link's rate.
-            try switchFormat(to: carried.link, at: Double(position) / Double(info.format.sampleRate))
+            if let shape = ov_info(file, carried.link)?.pointee,
+               shape.rate != info.format.sampleRate || Int(shape.channels) != info.format.channels {
+                // Where the samples played so far end, counted in the new link's rate.
+                try switchFormat(to: carried.link, at: Double(position) / Double(info.format.sampleRate))
+            }
+            link = carried.link
+            linkStart = LinkStart(frame: 0, tags: tags(of: carried.link))
             start = carried.bytes
         }
         let channels = info.format.channels
@@ -132,9 +153,9 @@ package final class VorbisDecoder: AudioDecoder {
                 let room = Int32(clamping: bytes.count - filled)
                 let result = ov_read(file, (bytes.baseAddress! + filled).assumingMemoryBound(to: CChar.self), room, 0, 2, 1, &link)
                 if result > 0 {
-                    // A link of another shape cannot share this read: its samples wait for the next.
-                    if let shape = ov_info(file, link)?.pointee,
-                       shape.rate != info.format.sampleRate || Int(shape.channels) != channels {
+                    // Another link does not share this read: its samples wait for the next, which
+                    // starts with them (in their format, with their comments).
+                    if link != self.link {
                         carried = (Array(UnsafeRawBufferPointer(rebasing: bytes[filled..<(filled + result)])), link)
                         break
                     }
@@ -157,6 +178,12 @@ package final class VorbisDecoder: AudioDecoder {
             throw DecoderError.truncated(playedSeconds: Double(position) / rate, expectedSeconds: nil)
         }
         return .int16(samples)
+    }
+
+    /// A link's comments (libvorbisfile keeps only the current link's in a stream read as one).
+    private func tags(of link: Int32) -> TrackTags {
+        guard let comment = ov_comment(file, link)?.pointee else { return TrackTags() }
+        return LinkComments.tags(comment.user_comments, lengths: comment.comment_lengths, count: comment.comments)
     }
 
     private func reorder(_ samples: inout [Int16], _ order: [Int]) {

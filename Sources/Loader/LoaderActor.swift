@@ -21,7 +21,7 @@ package actor LoaderActor {
     package private(set) var settings: LoaderSettings
     /// The configured sources; replaced on reload.
     package private(set) var sources: SourceSet
-    private let artwork: ArtworkCache
+    let artwork: ArtworkCache
     let cache: SparseCache
     let logger = Logger(label: "cloudplayerd.loader")
     /// Sources at work, by name, opened on first use.
@@ -41,7 +41,7 @@ package actor LoaderActor {
     /// entries too) though nobody reads or wants them yet, since that call may wait (for the
     /// length, a revalidation) and other work runs on the loader meanwhile.
     private var opening: [String: Int] = [:]
-    private var isShutDown = false
+    private(set) var isShutDown = false
     /// Plays being reported to the sources (a Subsonic `scrobble`).
     let reports = PendingReports()
     /// Files the user keeps for offline use (pinned playlists), by cache name: never evicted.
@@ -51,6 +51,10 @@ package actor LoaderActor {
     var followed: [String: (location: TrackLocation, state: CacheState)] = [:]
     /// Where changes of followed cache states go.
     let cacheStates = Broadcast<CacheStateChange>()
+    /// Tracks whose answer was a live stream (`LoaderError.liveStream`): opened as one from then on.
+    var knownLive: Set<String> = []
+    /// Live streams playing, ended by `shutdown` (each ends by itself once nobody reads it).
+    var liveStreams: [WeakLiveStream] = []
 
     /// `artworkDirectory`: where embedded cover art is written (default: the cache's `art`).
     package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil) {
@@ -87,6 +91,8 @@ package actor LoaderActor {
         let recorded = (try? await BlockingPool.shared.run { open.allSatisfy { $0.waitForCommits(until: deadline) } }) ?? false
         if !recorded { logger.notice("the cache disk is slow: the last bytes downloaded were not all recorded, and will be fetched again") }
         resources = [:]
+        for stream in liveStreams { stream.stream?.cancel() }
+        liveStreams = []
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }
         opened = [:]
@@ -111,6 +117,7 @@ package actor LoaderActor {
         settings.retries = new.retries
         settings.readAhead = new.readAhead
         settings.fillWhole = new.fillWhole
+        settings.streamRetry = new.streamRetry
         settings.perHost = new.perHost
         hosts.setLimit(new.perHost)
         self.sources = sources
@@ -122,25 +129,6 @@ package actor LoaderActor {
             if case .remote(let input) = source.input { return input }
             return nil
         } + (web.map { [$0] } ?? [])
-    }
-
-    /// A local file holding `art`, for MPRIS's `mpris:artUrl`: written and synced on the
-    /// `BlockingPool`, not on the loader's thread that downloads wait for.
-    package nonisolated func storeArtwork(_ art: Artwork) async throws -> URL {
-        try await BlockingPool.shared.run { [artwork] in try artwork.store(art) }
-    }
-
-    /// A local file holding the cover art the source of a track keeps apart from it
-    /// (`RemoteInput.artwork`); nil when it has none, or cannot give it now (that is only logged).
-    package func sourceArtwork(of location: TrackLocation) async -> URL? {
-        guard case .remote(let input)? = try? input(for: location) else { return nil }
-        do {
-            guard let art = try await input.artwork(location) else { return nil }
-            return try await storeArtwork(art)
-        } catch {
-            logger.debug("no cover art from the source", metadata: ["source": "\(input.name)", "reason": "\(error)"])
-            return nil
-        }
     }
 
     // MARK: Reading
@@ -155,7 +143,14 @@ package actor LoaderActor {
         switch try input(for: location) {
         case .disk: return try FileByteSource(path: try Self.path(of: location))
         case .remote(let input):
-            let resource = try await resource(for: location, input: input, revalidatingFirst: starting)
+            if knownLive.contains(location.uri) || input.isLive(location) { return try await openLive(location, input: input, waiting: waiting) }
+            let resource: RemoteResource
+            do {
+                resource = try await self.resource(for: location, input: input, revalidatingFirst: starting)
+            } catch LoaderError.liveStream {
+                knownLive.insert(location.uri)
+                return try await openLive(location, input: input, waiting: waiting)
+            }
             if starting, !resource.isComplete, reachability.isUnreachable(resource.host) {
                 throw LoaderError.unavailableOffline(source: input.name)
             }
@@ -164,8 +159,9 @@ package actor LoaderActor {
     }
 
     /// Starts fetching the head and tail of a track (the next one), so it starts without a wait.
+    /// A station is not: its bytes are live, and connecting early would only waste them.
     package func prefetch(_ location: TrackLocation) async {
-        guard case .remote(let input)? = try? self.input(for: location) else { return }
+        guard !knownLive.contains(location.uri), case .remote(let input)? = try? self.input(for: location), !input.isLive(location) else { return }
         prefetched?.unwant()
         do {
             let resource = try await resource(for: location, input: input)

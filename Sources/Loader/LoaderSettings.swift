@@ -21,6 +21,8 @@ package struct LoaderSettings: Sendable, Equatable {
     package var readAhead: Int64
     /// Every file played is fetched whole, behind the playing position too (`fill = "whole"`).
     package var fillWhole: Bool
+    /// How long a live stream that broke is connected again before it fails (`stream_retry`).
+    package var streamRetry: Double = 120
 
     package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
                  readTimeout: Double = 15, retries: Int = 6, perHost: Int = 4, readAhead: Int64 = 64 << 20, fillWhole: Bool = false) {

@@ -37,10 +37,11 @@ package struct MPRISState: Sendable {
 
     /// The current track's metadata (with its cover art), or none. In a track with chapters (an
     /// audiobook) the title is the chapter heard, and the album the book: what a media widget
-    /// shows in its two lines, and changes as the chapters go by.
+    /// shows in its two lines, and changes as the chapters go by. A station likewise: the song
+    /// heard (title and artist) and the station as the album.
     package var currentMetadata: BusFields {
         guard let entry = player.current else { return BusFields() }
-        var fields = metadata(of: entry, chapter: player.currentChapter.flatMap { $0.title.isEmpty ? nil : $0 })
+        var fields = metadata(of: entry, chapter: player.currentChapter.flatMap { $0.title.isEmpty ? nil : $0 }, song: player.streamSong)
         if let art = player.artwork { fields.entries.append(("mpris:artUrl", .string(art.absoluteString))) }
         return fields
     }
@@ -48,13 +49,14 @@ package struct MPRISState: Sendable {
     /// A queued track's metadata: its tags as the library knew them, or as the decoder read them
     /// once it played; its location at least — never with credentials or a query; how much of
     /// it is cached.
-    package func metadata(of entry: QueueEntry, chapter: Chapter? = nil) -> BusFields {
+    package func metadata(of entry: QueueEntry, chapter: Chapter? = nil, song: TrackTags? = nil) -> BusFields {
         let tags = entry.metadata.tags
-        var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))),
-                                            ("xesam:title", .string(chapter?.title ?? entry.title))]
+        let songTitle = song?.title
+        let title = songTitle ?? chapter?.title ?? entry.title
+        var fields: [(String, BusValue)] = [("mpris:trackid", .objectPath(Self.trackID(entry))), ("xesam:title", .string(title))]
         if let duration = entry.metadata.duration { fields.append(("mpris:length", .int64(MPRIS.microseconds(duration)))) }
-        if let artist = tags.artist { fields.append(("xesam:artist", [artist].busValue)) }
-        if let album = chapter != nil ? entry.title : tags.album { fields.append(("xesam:album", .string(album))) }
+        if let artist = songTitle != nil ? song?.artist : tags.artist { fields.append(("xesam:artist", [artist].busValue)) }
+        if let album = chapter != nil || songTitle != nil ? entry.title : tags.album { fields.append(("xesam:album", .string(album))) }
         if let albumArtist = tags.albumArtist { fields.append(("xesam:albumArtist", [albumArtist].busValue)) }
         if let number = tags.trackNumber { fields.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
         if let genre = tags.genre { fields.append(("xesam:genre", [genre].busValue)) }

@@ -14,6 +14,7 @@ package actor OutputActor {
     private enum Mark {
         case start(QueueEntry, TrackInfo, startFrame: Int64)
         case end(QueueEntry)
+        case tags(QueueEntry, TrackTags)
     }
 
     /// Frames per device write (about 0.09 s at 44.1 kHz).
@@ -65,6 +66,9 @@ package actor OutputActor {
                 case .samples(let samples):
                     guard rejected == nil, let format else { continue }
                     try await write(samples, format: format)
+                case .streamTags(let entry, let tags):
+                    guard rejected == nil else { continue }
+                    pending.append((streamFrames, .tags(entry, tags)))
                 case .trackEnd(let entry):
                     guard rejected == nil else { continue }
                     pending.append((streamFrames, .end(entry)))
@@ -163,6 +167,8 @@ package actor OutputActor {
                     seconds = Double(audible.startFrame + first.frame - audible.streamFrame) / Double(audible.info.format.sampleRate)
                 }
                 report?(.trackEnded(entry, seconds: seconds))
+            case .tags(let entry, let tags):
+                report?(.streamTagsHeard(entry, tags))
             }
         }
     }

@@ -8,6 +8,8 @@ package enum OutputEvent: Sendable {
     /// The last frame of a track has been heard, `seconds` into it: its end, or where an error
     /// stopped its decoding.
     case trackEnded(QueueEntry, seconds: Double)
+    /// A live stream's song changed here, as heard: these are its tags now.
+    case streamTagsHeard(QueueEntry, TrackTags)
     /// The output could not take this track (say, a WAV file of another format); it was skipped.
     case trackRejected(QueueEntry, any Error)
     /// Everything was played; the stream has drained.

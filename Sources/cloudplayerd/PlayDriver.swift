@@ -64,6 +64,9 @@ struct PlayDriver: Service {
                 if !quiet, let chapter, let index {
                     say("Chapter \(index + 1)/\(event.snapshot.chapters.count): \(chapter.title)")
                 }
+            case .streamSongChanged(let song):
+                let names = [song.artist, song.title].compactMap { $0 }
+                if !quiet, !names.isEmpty { say("Now: \(names.joined(separator: " – "))") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
                  .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
                  .listenStarted, .listened, .cacheChanged:

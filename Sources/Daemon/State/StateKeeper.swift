@@ -87,7 +87,7 @@ package actor StateKeeper {
     private func note(_ event: PlayerEvent) {
         latest = event.snapshot
         switch event.change {
-        case .buffering, .artworkReady, .trackEnded, .positionCorrected, .cacheChanged, .listenStarted, .listened: return
+        case .buffering, .artworkReady, .trackEnded, .positionCorrected, .cacheChanged, .listenStarted, .listened, .streamSongChanged: return
         // Already playing when it started watching: the position is saved from now on.
         case .subscribed: if event.snapshot.status == .playing { schedule(after: Self.positionEvery) }
         case .queueChanged, .queueReplaced, .volumeChanged, .loopChanged, .shuffleChanged, .timersChanged:

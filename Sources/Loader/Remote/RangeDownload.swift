@@ -140,6 +140,11 @@ package struct RangeDownload {
         }
         let response = try await resource.input.get(resource.location, headers: headers)
         reachability.answered(resource.host)
+        // A station: no length (and no end), or a SHOUTcast/Icecast answer. It is played from a
+        // connection of its own (`LiveStream`), and nothing of it is cached.
+        if first, response.status == .ok, Self.isLive(response.headers, input: resource.input, location: resource.location) {
+            throw LoaderError.liveStream
+        }
         let stated = ResourceInfo.version(in: response.headers)
         let validator = stated?.text
         let sameValidator = Validator.sameVersion(stated?.text, state.validator) != false
@@ -201,6 +206,13 @@ package struct RangeDownload {
             }
             throw failure
         }
+    }
+
+    /// Whether a first answer of 200 is a live stream: one with `icy-` headers, or without a
+    /// length from a source whose answers without one do not end.
+    static func isLive(_ headers: HTTPHeaders, input: any RemoteInput, location: TrackLocation) -> Bool {
+        if headers.contains(name: "icy-metaint") || headers.contains(name: "icy-name") || headers.contains(name: "icy-br") { return true }
+        return !headers.contains(name: "Content-Length") && !input.answersWithoutLengthEnd(location)
     }
 
     /// The most of a stream without a length that is taken (in memory, until it ends).

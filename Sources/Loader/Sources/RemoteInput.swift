@@ -34,9 +34,18 @@ package protocol RemoteInput: Sendable {
 
     /// Closes its connections.
     func shutdown() async
+
+    /// Whether an answer without a length is a whole file made as it is sent (a Subsonic
+    /// transcode), gathered and cached once whole; otherwise it is a live stream (a station).
+    func answersWithoutLengthEnd(_ location: TrackLocation) -> Bool
+
+    /// Whether a track is a live stream whatever its answer says (a `radio` source's station).
+    func isLive(_ location: TrackLocation) -> Bool
 }
 
 extension RemoteInput {
+    package func answersWithoutLengthEnd(_ location: TrackLocation) -> Bool { false }
+    package func isLive(_ location: TrackLocation) -> Bool { false }
     package nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws {}
     package nonisolated(nonsending) func artwork(_ location: TrackLocation) async throws -> Artwork? { nil }
 }

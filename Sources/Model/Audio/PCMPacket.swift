@@ -4,6 +4,9 @@ package enum PCMPacket: Sendable {
     case trackStart(QueueEntry, TrackInfo, startFrame: Int64)
     /// Interleaved samples of the current track.
     case samples(PCMSamples)
+    /// A live stream's song changes here: what follows is heard as `TrackTags` say (the title
+    /// and artist a station announced; empty between songs).
+    case streamTags(QueueEntry, TrackTags)
     /// The current track was decoded to its end (or as far as it could be).
     case trackEnd(QueueEntry)
 }

@@ -36,6 +36,12 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     /// The server's own protocol said no (a Subsonic answer's error): final, and said in the
     /// source's name, since the answer was an HTTP 200.
     case service(source: String, reason: String)
+    /// The answer is a live stream (no length, or a station's `icy-` headers): it is played as it
+    /// comes, from a connection of its own, never cached (`LiveStream`).
+    case liveStream
+    /// A station's stream could not be had again after it broke, for as long as
+    /// `[network] stream_retry` allows.
+    case streamLost(station: String, after: Int, reason: String)
 
     package var description: String {
         switch self {
@@ -58,6 +64,9 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .cancelled: "cancelled"
         case .wholeFileOnly: "the server sends whole files only, and this part of the file is far from its start"
         case .service(let source, let reason): "\(source): \(reason)"
+        case .liveStream: "a live stream"
+        case .streamLost(let station, let seconds, let reason):
+            "\(station): the stream broke and could not be had again within \(seconds) s (\(reason))"
         }
     }
 

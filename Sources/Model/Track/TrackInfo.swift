@@ -8,6 +8,9 @@ package struct TrackInfo: Sendable, Equatable {
     package var tags: TrackTags
     /// The track's chapters (an audiobook's), as its tags list them; empty for most music.
     package var chapters: [Chapter]
+    /// A live stream (a station): it has no length and cannot seek, and its songs change as
+    /// it plays (`PCMPacket.streamTags`).
+    package var isLive = false
 
     package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags = TrackTags(), chapters: [Chapter] = []) {
         self.codec = codec

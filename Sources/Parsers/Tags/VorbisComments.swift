@@ -12,12 +12,22 @@ package enum VorbisComments {
     /// past the end are lost, the ones before them kept.
     static func parse(_ body: ArraySlice<UInt8>) -> TrackTags {
         var reader = ByteReader(body)
-        var tags = TrackTags()
-        guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else { return tags }
-        var pictures = PictureChoice()
-        var loudness = ReplayGainReader()
+        guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else { return TrackTags() }
+        var comments: [ArraySlice<UInt8>] = []
         for _ in 0..<min(count, maxComments) {
             guard let length = reader.u32le(), let comment = reader.take(length) else { break }
+            comments.append(comment)
+        }
+        return tags(comments)
+    }
+
+    /// The tags in `KEY=value` comments as a decoder library hands them (a chained stream's
+    /// link, from libvorbisfile or libopusfile).
+    package static func tags(_ comments: [ArraySlice<UInt8>]) -> TrackTags {
+        var tags = TrackTags()
+        var pictures = PictureChoice()
+        var loudness = ReplayGainReader()
+        for comment in comments.prefix(maxComments) {
             guard let equals = comment.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let key = TextDecoding.latin1(comment[..<equals].prefix(64)).uppercased()
             let raw = comment[(equals + 1)...]

@@ -14,6 +14,11 @@ extension Player {
             noteHeard(entry, at: seconds)
             publish(.trackEnded(entry))
             if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
+        case .streamTagsHeard(let entry, let tags):
+            guard entry.id == state.current?.id else { return }
+            state.streamSong = tags
+            logger.info("station song", metadata: ["entry": "\(entry.id)", "song": "\([tags.artist, tags.title].compactMap { $0 }.joined(separator: " - "))"])
+            publish(.streamSongChanged(tags))
         case .trackRejected(let entry, let error):
             publish(.trackFailed(entry, error))
         case .finished:
@@ -35,6 +40,7 @@ extension Player {
             state.queue.setCurrent(entry)
             state.queue.update(entry.id, metadata: known.filled(from: TrackMetadata(tags: info.tags, duration: info.duration)))
             state.artwork = nil
+            state.streamSong = nil
             var decoded = info
             decoded.tags = TrackTags()
             state.currentInfo = decoded
@@ -43,7 +49,8 @@ extension Player {
         }
         // A new play: another track, or this one again from its very start (a loop, Previous).
         let newPlay = !again || fromStart
-        let started = listens.started(entry.id, at: seconds, newPlay: newPlay)
+        // A station's songs are not listens: what is heard of them, and how long they are, is unknown.
+        let started = info.isLive ? nil : listens.started(entry.id, at: seconds, newPlay: newPlay)
         if newPlay { Task { [loader] in await loader.played(entry.location, heard: false) } }
         state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
         publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))

@@ -33,6 +33,8 @@ package struct PlayerEvent: Sendable {
         /// Another chapter of the current track is heard, as playing went on into it (`index`
         /// into its chapters). A jump says its new chapter in the snapshot it publishes.
         case chapterChanged(Chapter?, index: Int?)
+        /// A live stream's song changed, as heard (the snapshot's `streamSong`).
+        case streamSongChanged(TrackTags)
         /// The position clients interpolate had drifted from what is heard; it is this now.
         case positionCorrected(seconds: Double)
         case volumeChanged(Double)

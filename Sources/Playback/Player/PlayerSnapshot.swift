@@ -16,6 +16,9 @@ package struct PlayerSnapshot: Sendable {
     /// The chapter being heard: an index into `currentInfo`'s chapters; nil for a track without
     /// chapters, before its first, or when stopped.
     package var chapter: Int?
+    /// The song a live stream (a station) says is playing, as heard: its title and artist from
+    /// ICY metadata or an Ogg link's comments. Nil for files, and before a station said anything.
+    package var streamSong: TrackTags?
     package var volume = 1.0
     package var position = PositionAnchor()
     /// `sleep`: when playback has faded out and pauses, by the wall clock; nil: no timer.

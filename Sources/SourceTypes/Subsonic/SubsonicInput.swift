@@ -50,6 +50,9 @@ struct SubsonicInput: RemoteInput {
         throw client.failure(in: Array(body.readableBytesView))
     }
 
+    /// A song's answer always ends: a transcode without a length is gathered whole and cached.
+    func answersWithoutLengthEnd(_ location: TrackLocation) -> Bool { true }
+
     /// `scrobble`: "now playing" when a track starts, a play counted once it has been heard
     /// (a server that forwards these to Last.fm or ListenBrainz forwards them too).
     nonisolated(nonsending) func played(_ location: TrackLocation, heard: Bool) async throws {

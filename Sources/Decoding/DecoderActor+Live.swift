@@ -1,0 +1,81 @@
+import Base
+import Model
+
+/// Live streams: decoded part after part (one per connection), their songs marked in the PCM
+/// where they begin.
+extension DecoderActor {
+    /// Decodes a station from its first part on, until the stream fails or the task is cancelled.
+    /// Each part (a reconnect) gets a decoder of its own; positions run on from the start of
+    /// listening. A song change — a new Ogg link, an ICY title — goes into the queue as
+    /// `.streamTags` at the frame where it begins, so the output reports it as it is heard.
+    func decodeLive(_ entry: QueueEntry, from first: any LiveByteSource, into packets: BoundedQueue<PCMPacket>) async throws {
+        var part = first
+        var decoder = try Self.open(part)
+        var info = decoder.info
+        info.totalFrames = nil
+        info.isLive = true
+        info.tags = part.station.tags
+        await packets.send(.trackStart(entry, info, startFrame: 0))
+        // Frames sent (in the current format's rate), and the input bytes the last read ended at.
+        var played: Int64 = 0
+        var consumed: Int64 = 0
+        do {
+            var size = Self.firstPacketFrames
+            while !Task.isCancelled {
+                let samples = try decoder.read(maxFrames: size)
+                if samples.isEmpty {
+                    // The connection ended here; the next one (a reconnect) is a stream of its own.
+                    part = try part.next()
+                    decoder = try Self.open(part)
+                    consumed = 0
+                    continue
+                }
+                if decoder.info.format != info.format {
+                    // Another rate or channel count (a new link, a new connection): the output reopens.
+                    let seconds = Double(played) / Double(info.format.sampleRate)
+                    info.format = decoder.info.format
+                    played = Int64((seconds * Double(info.format.sampleRate)).rounded())
+                    await packets.send(.trackStart(entry, info, startFrame: played))
+                }
+                let frames = samples.count / info.format.channels
+                let marks = songStarts(in: frames, of: decoder, part: part, since: consumed)
+                consumed = decoder.inputPosition
+                await send(samples, marking: marks, of: entry, channels: info.format.channels, into: packets)
+                played += Int64(frames)
+                size = min(size * 2, Self.packetFrames)
+            }
+        } catch {
+            await packets.send(.trackEnd(entry))
+            throw error
+        }
+        await packets.send(.trackEnd(entry))
+    }
+
+    /// Where songs begin in the `frames` the last read returned: a new link at its frame; an ICY
+    /// title at the share of the read's input bytes that came before it (exact for constant bit
+    /// rates, within a read otherwise).
+    private func songStarts(in frames: Int, of decoder: any AudioDecoder, part: any LiveByteSource,
+                            since consumed: Int64) -> [(frame: Int, tags: TrackTags)] {
+        var marks: [(frame: Int, tags: TrackTags)] = []
+        if let link = decoder.takeLinkStart() { marks.append((min(link.frame, frames), link.tags)) }
+        let position = decoder.inputPosition
+        for title in part.takeTitles(through: position) {
+            let share = position > consumed ? Double(title.offset - consumed) / Double(position - consumed) : 0
+            marks.append((Int((min(max(share, 0), 1) * Double(frames)).rounded()), title.tags))
+        }
+        return marks.sorted { $0.frame < $1.frame }
+    }
+
+    /// Sends `samples` cut where `marks` fall, each mark's tags between the pieces.
+    private func send(_ samples: PCMSamples, marking marks: [(frame: Int, tags: TrackTags)], of entry: QueueEntry,
+                      channels: Int, into packets: BoundedQueue<PCMPacket>) async {
+        var from = 0
+        for mark in marks {
+            let at = mark.frame * channels
+            if at > from { await packets.send(.samples(samples.slice(from..<at))) }
+            await packets.send(.streamTags(entry, mark.tags))
+            from = max(from, at)
+        }
+        if from < samples.count { await packets.send(.samples(from == 0 ? samples : samples.slice(from..<samples.count))) }
+    }
+}

@@ -1,0 +1,198 @@
+import AsyncHTTPClient
+import FoundationEssentials
+import Logging
+import Model
+import NIOCore
+import NIOHTTP1
+import Parsers
+
+/// The connections of a live stream: the first made before the stream is handed out (so a
+/// station that answers 404 or a web page is one error at once), then made again whenever one
+/// breaks, with backoff.
+extension LiveStream {
+    /// Connects to the station and returns its first part, its connection running. A station that
+    /// cannot be had now is an error at once, not retried: a station list goes on to its next entry.
+    static func open(_ location: TrackLocation, input: any RemoteInput, retryWindow: Duration, logger: Logger,
+                     waiting: (@Sendable (Bool) -> Void)?) async throws -> LivePart {
+        let stream = LiveStream(location: location, input: input, retryWindow: retryWindow, logger: logger)
+        let response = try await stream.connect()
+        stream.begin(response, number: 0)
+        let task = Task { await stream.run(first: response) }
+        stream.condition.withLock { stream.connections = task }
+        return LivePart(stream: stream, index: 0, lifetime: LivePart.Lifetime(stream), waiting: waiting)
+    }
+
+    /// Attempts a broken stream makes again at once, a second apart, before backing off.
+    static let quickAttempts = 5
+    /// The longest wait between two attempts.
+    static let slowestAttempt = Duration.seconds(15)
+    /// Audio bytes a connection brings before it counts as a recovery: a server that accepts and
+    /// closes at once must not keep a stream trying for ever.
+    static let recoveredAfter: Int64 = 64 << 10
+
+    /// Runs the connections until the stream is cancelled or gives up.
+    private func run(first: HTTPClientResponse) async {
+        var response: HTTPClientResponse? = first
+        var number = 0
+        var attempts = 0
+        var brokeAt: ContinuousClock.Instant?
+        var reason = LoaderError.network("the station closed the connection")
+        while !Task.isCancelled {
+            if let answer = response {
+                response = nil
+                let received = await receive(answer, part: number)
+                finish(part: number)
+                if received.bytes >= Self.recoveredAfter, brokeAt != nil {
+                    logger.info("station is back", metadata: ["station": "\(stationName)"])
+                    (brokeAt, attempts) = (nil, 0)
+                }
+                reason = received.error ?? .network("the station closed the connection")
+                if Task.isCancelled { return }
+                if brokeAt == nil {
+                    brokeAt = .now
+                    logger.notice("station stream broke; connecting again", metadata: ["station": "\(stationName)", "reason": "\(reason)"])
+                }
+            }
+            guard await readerCaughtUp(to: number) else { return }
+            if let brokeAt, ContinuousClock.now - brokeAt >= retryWindow {
+                fail(.streamLost(station: stationName, after: Int(retryWindow.components.seconds), reason: reason.description))
+                return
+            }
+            attempts += 1
+            let delay = attempts <= Self.quickAttempts ? .seconds(1) : min(.seconds(1 << min(attempts - Self.quickAttempts, 4)), Self.slowestAttempt)
+            do {
+                try await Task.sleep(for: delay)
+                let answer = try await connect()
+                number += 1
+                begin(answer, number: number)
+                response = answer
+            } catch is CancellationError {
+                return
+            } catch {
+                reason = HTTPTransport.loaderError(error)
+                logger.debug("station not back yet", metadata: ["station": "\(stationName)", "reason": "\(reason)", "attempt": "\(attempts)"])
+            }
+        }
+    }
+
+    /// One request for the stream, with ICY metadata asked for; an answer that is not audio is
+    /// an error that says what it is.
+    func connect() async throws -> HTTPClientResponse {
+        let response = try await input.get(location, headers: ["Icy-MetaData": "1", "Accept-Encoding": "identity"])
+        guard response.status == .ok else { throw input.failure(response.status) }
+        let type = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
+        if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") {
+            throw LoaderError.badResponse("the station's address answers a web page, not audio")
+        }
+        return response
+    }
+
+    /// Adds part `number` for an answer that just came.
+    private func begin(_ response: HTTPClientResponse, number: Int) {
+        condition.withLock {
+            parts[number] = Part(station: Self.station(in: response.headers))
+            newest = number
+            condition.broadcast()
+        }
+    }
+
+    /// Writes the answer's body into part `number` until it ends, breaks or the stream is
+    /// cancelled: the audio bytes, and titles at the audio offsets they came at. Returns how much
+    /// audio came, and why it ended (nil: the server closed it).
+    private func receive(_ response: HTTPClientResponse, part number: Int) async -> (bytes: Int64, error: LoaderError?) {
+        let interval = response.headers.first(name: "icy-metaint").flatMap { Int($0.trimmingWhitespace()) }
+        var demuxer = interval.flatMap(ICYDemuxer.init(interval:))
+        if let interval, demuxer == nil, !condition.withLock({ defer { warnedOfInterval = true }; return warnedOfInterval }) {
+            logger.warning("the station's icy-metaint makes no sense; its stream is taken as audio only",
+                           metadata: ["station": "\(stationName)", "icy-metaint": "\(interval)"])
+        }
+        var received: Int64 = 0
+        var lastTitle: TrackTags?
+        do {
+            for try await buffer in response.body {
+                var audio: [UInt8] = []
+                audio.reserveCapacity(buffer.readableBytes)
+                let blocks: [ICYDemuxer.Block] = buffer.withUnsafeReadableBytes { bytes in
+                    if demuxer != nil { return demuxer!.feed(bytes, audio: &audio) }
+                    audio.append(contentsOf: bytes)
+                    return []
+                }
+                var titles: [StreamTitleChange] = []
+                for block in blocks where block.metadata.streamTitle != nil {
+                    let song = block.metadata.song
+                    let tags = TrackTags(title: song?.title, artist: song?.artist)
+                    if tags == lastTitle { continue }
+                    lastTitle = tags
+                    titles.append(StreamTitleChange(offset: block.audioOffset, tags: tags))
+                }
+                received += Int64(audio.count)
+                await deliver(audio, titles: titles, part: number)
+                if Task.isCancelled { return (received, .cancelled) }
+            }
+            return (received, nil)
+        } catch {
+            return (received, HTTPTransport.loaderError(error))
+        }
+    }
+
+    /// Appends to part `number`, then waits while its ring is full (the reader paused, or slower
+    /// than the station).
+    private func deliver(_ audio: [UInt8], titles: [StreamTitleChange], part number: Int) async {
+        condition.withLock {
+            parts[number]?.ring.append(audio)
+            parts[number]?.titles.append(contentsOf: titles)
+            condition.broadcast()
+        }
+        await waitUntil { $0.parts[number]?.ring.hasRoom ?? true }
+    }
+
+    /// Marks part `number` ended: its reader reads to its end, then asks for the next.
+    private func finish(part number: Int) {
+        condition.withLock {
+            parts[number]?.ring.ended = true
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until the reader is at part `number`: never more than one part is kept ahead of the
+    /// reader (a paused stream does not gather connection after connection). False if cancelled.
+    private func readerCaughtUp(to number: Int) async -> Bool {
+        await waitUntil { $0.reading >= number }
+        return !Task.isCancelled && !condition.withLock { cancelled }
+    }
+
+    /// Suspends (no thread held) until `ready` holds, checked under the lock each time the reader
+    /// makes progress, or the stream is cancelled.
+    private func waitUntil(_ ready: (LiveStream) -> Bool) async {
+        while !Task.isCancelled, !condition.withLock({ cancelled || ready(self) }) {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    // Resumed by the reader (`read`, `part(after:)`) or by `cancel()`; checked again.
+                    let now: Bool = condition.withLock {
+                        if cancelled || ready(self) { return true }
+                        roomWaiter = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            } onCancel: {
+                cancel()
+            }
+        }
+    }
+
+    /// Fails the stream: the reader throws `error` once it has read what the parts hold.
+    private func fail(_ error: LoaderError) {
+        condition.withLock {
+            failure = error
+            condition.broadcast()
+        }
+    }
+
+    /// The `icy-*` headers of an answer.
+    static func station(in headers: HTTPHeaders) -> StationInfo {
+        func text(_ name: String) -> String? { headers.first(name: name).flatMap(TextDecoding.nonEmpty) }
+        let bitRate = text("icy-br").flatMap { Int($0.prefix { $0.isNumber }) }
+        return StationInfo(name: text("icy-name"), genre: text("icy-genre"), url: text("icy-url"), bitRate: bitRate)
+    }
+}

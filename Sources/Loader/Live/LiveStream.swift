@@ -1,0 +1,159 @@
+import Base
+import FoundationEssentials
+import Logging
+import Model
+
+/// A live stream at work (internet radio): one connection after another, each a part of bytes in
+/// a `LiveRing`, read by the decoder as they come. Nothing of it goes to the cache.
+///
+/// The connections run in a task of their own (`+Connection`); the decoder's thread reads and
+/// blocks here (`LivePart`). One lock, with its condition, guards the parts: the connection
+/// appends and the reader takes. A connection that breaks is made again with backoff, for as
+/// long as `retryWindow` allows; meanwhile the reader plays what the ring still holds, then
+/// waits (buffering), and goes on with the next part when the server is back.
+package final class LiveStream: @unchecked Sendable {
+    /// One connection's bytes, titles and what its answer said of the station.
+    struct Part {
+        var ring = LiveRing()
+        var station: StationInfo
+        /// Titles announced in the part's bytes, not yet taken by the decoder.
+        var titles: [StreamTitleChange] = []
+    }
+
+    let location: TrackLocation
+    let input: any RemoteInput
+    /// How long a broken stream is tried again before it fails (`[network] stream_retry`).
+    let retryWindow: Duration
+    let logger: Logger
+
+    let condition = ThreadCondition()
+    // Guarded by `condition`:
+    /// Parts not yet read to their end, by number; the connection adds the last.
+    var parts: [Int: Part] = [:]
+    /// The number of the newest part.
+    var newest = 0
+    /// The part the reader is at.
+    var reading = 0
+    var failure: LoaderError?
+    var cancelled = false
+    /// A station whose `icy-metaint` makes no sense was said so (once, not at every reconnect).
+    var warnedOfInterval = false
+    /// The connection, waiting for room in the ring (or for the reader to reach the newest part).
+    var roomWaiter: CheckedContinuation<Void, Never>?
+    /// The task that runs the connections (set once, as the stream opens).
+    var connections: Task<Void, Never>?
+
+    init(location: TrackLocation, input: any RemoteInput, retryWindow: Duration, logger: Logger) {
+        self.location = location
+        self.input = input
+        self.retryWindow = retryWindow
+        self.logger = logger
+    }
+
+    /// The station's name for messages: what it calls itself, else the source's name.
+    var stationName: String {
+        condition.withLock { parts[newest]?.station.name } ?? input.name
+    }
+
+    /// Ends the stream: the connection closes, and readers waiting in it throw
+    /// `LoaderError.cancelled`. Safe from any thread, more than once.
+    package func cancel() {
+        let (waiter, task) = condition.withLock {
+            cancelled = true
+            condition.broadcast()
+            defer { roomWaiter = nil }
+            return (roomWaiter, connections)
+        }
+        waiter?.resume()
+        task?.cancel()
+    }
+
+    // MARK: The reader's side (the decoder's thread; may block)
+
+    /// Copies bytes of part `index` at `offset`; 0 once the part's connection ended there.
+    /// Waits for bytes; `waiting` hears when a wait grows long (buffering) and when it ends.
+    func read(part index: Int, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64,
+              waiting: ((Bool) -> Void)?) throws -> Int {
+        try waitFor(waiting: waiting) { waiter in
+            guard parts[index] != nil else { throw LoaderError.cancelled }
+            switch parts[index]!.ring.copy(into: buffer, at: offset) {
+            case .gone:
+                throw LoaderError.badResponse("the live stream moved on past what the decoder asked for")
+            case .bytes(let count) where count > 0 || buffer.isEmpty:
+                if parts[index]!.ring.hasRoom { waiter = takeRoomWaiter() }
+                return count
+            case .bytes:
+                return parts[index]!.ring.ended ? 0 : nil
+            }
+        }
+    }
+
+    /// Blocks until the part after `index` begins, and moves the reader there.
+    func part(after index: Int, waiting: ((Bool) -> Void)?) throws -> (index: Int, station: StationInfo) {
+        try waitFor(waiting: waiting) { waiter in
+            if let next = parts[index + 1] {
+                parts[index] = nil
+                reading = index + 1
+                waiter = takeRoomWaiter()  // a connection may wait for the reader to get here
+                return (index + 1, next.station)
+            }
+            if let failure { throw failure }
+            return nil
+        }
+    }
+
+    /// Runs `attempt` under the lock until it gives a value, waiting for the connection between
+    /// tries. `attempt` may hand out the connection's waiter, resumed once the lock is let go.
+    private func waitFor<T>(waiting: ((Bool) -> Void)?,
+                            _ attempt: (inout CheckedContinuation<Void, Never>?) throws -> T?) throws -> T {
+        var waited = false
+        var since: ContinuousClock.Instant?
+        defer { if waited { waiting?(false) } }
+        var waiter: CheckedContinuation<Void, Never>?
+        defer { waiter?.resume() }
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if cancelled { throw LoaderError.cancelled }
+            if let value = try attempt(&waiter) { return value }
+            waitForMore(since: &since, waited: &waited, waiting: waiting)
+        }
+    }
+
+    /// Takes the titles of part `index` announced at or before `offset`.
+    func takeTitles(part index: Int, through offset: Int64) -> [StreamTitleChange] {
+        condition.withLock {
+            guard let titles = parts[index]?.titles, titles.first.map({ $0.offset <= offset }) == true else { return [] }
+            let due = titles.prefix { $0.offset <= offset }
+            parts[index]!.titles.removeFirst(due.count)
+            return Array(due)
+        }
+    }
+
+    /// What part `index`'s answer said of the station.
+    func station(of index: Int) -> StationInfo {
+        condition.withLock { parts[index]?.station } ?? StationInfo()
+    }
+
+    /// A read that waits this long has outrun what the output holds (the PCM queue, about 3 s,
+    /// and the sound server's buffer): it is reported as buffering. Shorter waits are how a live
+    /// stream is read: the decoder keeps up with the station, and waits for each piece it sends.
+    static let starvedAfter = Duration.seconds(2)
+
+    /// Waits a moment for the connection (the lock held), saying so once the wait is long.
+    private func waitForMore(since: inout ContinuousClock.Instant?, waited: inout Bool, waiting: ((Bool) -> Void)?) {
+        let now = ContinuousClock.now
+        if let since, !waited, now - since >= Self.starvedAfter {
+            waited = true
+            waiting?(true)
+        }
+        if since == nil { since = now }
+        condition.wait(seconds: 0.3)
+    }
+
+    /// The connection's waiter, if the reader's progress lets it go on (the lock held).
+    private func takeRoomWaiter() -> CheckedContinuation<Void, Never>? {
+        defer { roomWaiter = nil }
+        return roomWaiter
+    }
+}

@@ -1,0 +1,25 @@
+import Base
+import FoundationEssentials
+import Model
+
+/// Cover art as local files, for MPRIS's `mpris:artUrl`.
+extension LoaderActor {
+    /// A local file holding `art`, for MPRIS's `mpris:artUrl`: written and synced on the
+    /// `BlockingPool`, not on the loader's thread that downloads wait for.
+    package nonisolated func storeArtwork(_ art: Artwork) async throws -> URL {
+        try await BlockingPool.shared.run { [artwork] in try artwork.store(art) }
+    }
+
+    /// A local file holding the cover art the source of a track keeps apart from it
+    /// (`RemoteInput.artwork`); nil when it has none, or cannot give it now (that is only logged).
+    package func sourceArtwork(of location: TrackLocation) async -> URL? {
+        guard case .remote(let input)? = try? input(for: location) else { return nil }
+        do {
+            guard let art = try await input.artwork(location) else { return nil }
+            return try await storeArtwork(art)
+        } catch {
+            logger.debug("no cover art from the source", metadata: ["source": "\(input.name)", "reason": "\(error)"])
+            return nil
+        }
+    }
+}
