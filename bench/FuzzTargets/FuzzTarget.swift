@@ -47,7 +47,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case tagsMP4 = "tags-mp4"
     /// Podcast feeds (RSS, Atom).
     case feed
-    /// Playlist files (M3U, M3U8, PLS).
+    /// Playlist files (M3U, M3U8, PLS) and station lists (those, XSPF and ASX, told apart from
+    /// HLS, web pages and audio by `StationList`).
     case playlist
     /// Subsonic answers, JSON or XML.
     case subsonic
@@ -141,6 +142,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             let base = URL(string: "https://example.org/music/list.m3u")!
             _ = try? PlaylistFileParser.parse(bytes, name: "list.m3u", base: base)
             _ = try? PlaylistFileParser.parse(bytes, name: "list.pls", base: URL(fileURLWithPath: "/music/list.pls"))
+            _ = StationList.looksLikeList(contentType: nil, firstBytes: bytes)
+            _ = try? StationList.read(bytes, contentType: nil, base: base)
+            _ = try? XSPFParser.parse(bytes, base: base)
+            _ = try? ASXParser.parse(bytes, base: base)
         case .subsonic:
             _ = try? SubsonicAnswerParser.parse(bytes)
         case .xml:

@@ -18,8 +18,9 @@ package enum TextDecoding {
         String(decoding: bytes.prefix(maxBytes), as: UTF8.self)
     }
 
-    /// UTF-16 whose byte order a BOM may give; without one, `bigEndianDefault` decides.
-    static func utf16(_ bytes: ArraySlice<UInt8>, bigEndianDefault: Bool) -> String {
+    /// UTF-16 whose byte order a BOM may give; without one, `bigEndianDefault` decides. Cut
+    /// after `limit` bytes.
+    static func utf16(_ bytes: ArraySlice<UInt8>, bigEndianDefault: Bool, limit: Int = maxBytes) -> String {
         var body = bytes
         var bigEndian = bigEndianDefault
         if body.count >= 2 {
@@ -33,9 +34,9 @@ package enum TextDecoding {
             }
         }
         var units: [UInt16] = []
-        units.reserveCapacity(min(body.count, maxBytes) / 2)
+        units.reserveCapacity(min(body.count, limit) / 2)
         var index = body.startIndex
-        while index + 1 < body.endIndex, units.count < maxBytes / 2 {
+        while index + 1 < body.endIndex, units.count < limit / 2 {
             let high = UInt16(body[index]), low = UInt16(body[index + 1])
             units.append(bigEndian ? high << 8 | low : low << 8 | high)
             index += 2
@@ -44,8 +45,12 @@ package enum TextDecoding {
     }
 
     /// The whole input as text, UTF-8 if valid else ISO-8859-1, without the length cap (for
-    /// documents, which their parsers bound by other means). A UTF-8 byte order mark is dropped.
+    /// documents, which their parsers bound by other means). A UTF-8 byte order mark is dropped;
+    /// a UTF-16 one (Windows Notepad's "Unicode") says the text is UTF-16.
     static func document(_ bytes: [UInt8]) -> String {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return utf16(bytes[...], bigEndianDefault: true, limit: bytes.count)
+        }
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         if let text = String(validating: body, as: UTF8.self) { return text }
         var scalars = String.UnicodeScalarView()

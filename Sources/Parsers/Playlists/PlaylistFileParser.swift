@@ -10,14 +10,12 @@ package enum PlaylistFileParser {
     /// `name` is the file name (its extension tells the format when the content does not);
     /// `base` is the playlist's own URL.
     package static func parse(_ data: [UInt8], name: String, base: URL) throws -> [PlaylistItem] {
-        let text = TextDecoding.document(data)
-        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            .lazy.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        let lines = lines(of: data)
         let first = lines.first?.lowercased()
         let file = name.split(separator: "/").last ?? ""
         let ext = file.contains(".") ? file.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
         if first == "[playlist]" || (ext == "pls" && first?.hasPrefix("#extm3u") != true) {
-            return try pls(Array(lines), base: base)
+            return try pls(lines, base: base)
         }
         if first?.hasPrefix("#extm3u") == true || ext == "m3u" || ext == "m3u8" {
             return m3u(lines, base: base)
@@ -25,9 +23,26 @@ package enum PlaylistFileParser {
         throw ParseError.unsupported("a playlist that is neither M3U nor PLS (\(name))")
     }
 
+    /// A document already known to be M3U (`StationList` decides by type and content too).
+    static func m3u(_ data: [UInt8], base: URL) -> [PlaylistItem] {
+        m3u(lines(of: data), base: base)
+    }
+
+    /// A document already known to be PLS.
+    static func pls(_ data: [UInt8], base: URL) throws -> [PlaylistItem] {
+        try pls(lines(of: data), base: base)
+    }
+
+    /// The non-blank lines, trimmed, whatever ends them.
+    private static func lines(of data: [UInt8]) -> [String] {
+        TextDecoding.document(data)
+            .split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
     // MARK: M3U
 
-    private static func m3u(_ lines: some Sequence<String>, base: URL) -> [PlaylistItem] {
+    private static func m3u(_ lines: [String], base: URL) -> [PlaylistItem] {
         var items: [PlaylistItem] = []
         var pending: (duration: Double?, title: String?)?
         for line in lines {
@@ -96,21 +111,36 @@ package enum PlaylistFileParser {
 
     // MARK: Entries
 
-    /// An entry's URL: http(s) URLs as they are; file URLs and absolute paths only in a local
-    /// playlist; other paths relative to the playlist; any other scheme dropped.
-    private static func entry(_ text: String, base: URL) -> URL? {
+    /// How a list writes its entries. M3U and PLS hold paths or URLs as people type them, where
+    /// a `%`, `?` or `#` in a path is just a character and a leading `/` is a local file; XSPF and
+    /// ASX hold URI references (RFC 3986), whose `%XX` escapes stand and whose `/stream` is a
+    /// path on the list's own server.
+    enum EntryText { case pathOrURL, uriReference }
+
+    /// An entry's URL: http(s) URLs as they are; file URLs and local paths only in a local
+    /// playlist; other references relative to the playlist; any other scheme dropped. Every
+    /// kind of list goes through here, so a list from a server never reaches a local file.
+    static func entry(_ text: String, base: URL, written: EntryText = .pathOrURL) -> URL? {
         if let scheme = LinkResolver.scheme(of: text) {
             guard ["http", "https", "file"].contains(scheme) else { return nil }
             return LinkResolver.url(text, relativeTo: base)
         }
-        if text.hasPrefix("/") || text.hasPrefix("\\") {
-            guard base.isFileURL, !text.hasPrefix("//"), !text.hasPrefix("\\\\") else { return nil }
+        switch written {
+        case .pathOrURL:
+            if text.hasPrefix("/") || text.hasPrefix("\\") {
+                guard base.isFileURL, !text.hasPrefix("//"), !text.hasPrefix("\\\\") else { return nil }
+            }
+            return LinkResolver.path(text, relativeTo: base)
+        case .uriReference:
+            // A backslash starts a Windows drive-relative path or share; `//host` under a local
+            // list's file: URL would be a share too.
+            guard !text.hasPrefix("\\"), !(base.isFileURL && text.hasPrefix("//")) else { return nil }
+            return LinkResolver.url(text, relativeTo: base)
         }
-        return LinkResolver.path(text, relativeTo: base)
     }
 
     /// Seconds from "123" or "123.5"; negative (−1 is "unknown") or garbage is nil.
-    private static func seconds(_ text: String) -> Double? {
+    static func seconds(_ text: String) -> Double? {
         guard text.count <= 32, let value = Double(text.trimmingWhitespace()),
               value.isFinite, value >= 0 else { return nil }
         return value

@@ -91,7 +91,7 @@ struct XMLInput {
         }
     }
 
-    private static func utf16ToUTF8(_ input: [UInt8], bigEndian: Bool, rules: XMLRules) throws -> [UInt8] {
+    static func utf16ToUTF8(_ input: [UInt8], bigEndian: Bool, rules: XMLRules) throws -> [UInt8] {
         var units: [UInt16] = []
         units.reserveCapacity(input.count / 2)
         var index = 2
@@ -111,7 +111,7 @@ struct XMLInput {
         return output
     }
 
-    private static let singleByteNames: Set = ["iso-8859-1", "latin1", "latin-1", "iso8859-1", "iso_8859-1", "windows-1252", "cp1252"]
+    static let singleByteNames: Set = ["iso-8859-1", "latin1", "latin-1", "iso8859-1", "iso_8859-1", "windows-1252", "cp1252"]
 
     /// windows-1252's characters for 0x80–0x9F (where ISO-8859-1 has control characters);
     /// 0 marks the five bytes it leaves undefined, read as ISO-8859-1's.
@@ -120,7 +120,7 @@ struct XMLInput {
         0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
     ]
 
-    private static func singleByteToUTF8(_ bytes: ArraySlice<UInt8>, windows: Bool) -> [UInt8] {
+    static func singleByteToUTF8(_ bytes: ArraySlice<UInt8>, windows: Bool) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {
