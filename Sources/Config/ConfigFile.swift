@@ -20,6 +20,8 @@ package struct ConfigFile {
     package var retries: Int?
     /// `[network] per_host`: downloads at a time per host.
     package var perHost: Int?
+    /// `[network] stream_retry`, in seconds: how long a station whose stream broke is tried again.
+    package var streamRetry: Double?
     /// `[playback] replaygain`: "off", "track", "album" or "auto" (checked here).
     package var replayGainMode: String?
     /// `[playback] replaygain_preamp`, in dB.
@@ -28,6 +30,8 @@ package struct ConfigFile {
     package var replayGainClip: Bool?
     /// `[playback] resume_longer_than`, in seconds.
     package var resumeLongerThan: Double?
+    /// `[playback] live_resume_within`, in seconds: a station paused longer plays live again.
+    package var liveResumeWithin: Double?
     /// `[scrobble] listenbrainz_token` (or `_file`, `_command`): listens go to ListenBrainz.
     package var listenBrainzToken: Secret.Origin?
     /// `[scrobble] listenbrainz_url`: another ListenBrainz server than the public one.
@@ -84,7 +88,8 @@ package struct ConfigFile {
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ["read_timeout", "retries", "per_host"], in: "network")
+            try reader.allow(network, keys: ["read_timeout", "retries", "per_host", "stream_retry"], in: "network")
+            file.streamRetry = try reader.duration(network, "stream_retry", in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {
                 guard timeout.value > 0 else { throw ConfigError(line: timeout.line, key: "network.read_timeout", "must be more than 0 seconds") }
                 file.readTimeout = timeout.value
@@ -101,7 +106,9 @@ package struct ConfigFile {
             }
         }
         if let playback = try reader.table(document, "playback") {
-            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip", "resume_longer_than"], in: "playback")
+            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip", "resume_longer_than", "live_resume_within"],
+                             in: "playback")
+            file.liveResumeWithin = try reader.duration(playback, "live_resume_within", in: "playback")
             if let mode = try reader.string(playback, "replaygain", in: "playback") {
                 let modes = ["off", "track", "album", "auto"]
                 guard modes.contains(mode.value) else {
@@ -116,13 +123,7 @@ package struct ConfigFile {
                 file.replayGainPreamp = preamp.value
             }
             file.replayGainClip = try reader.boolean(playback, "replaygain_clip", in: "playback")?.value
-            if let resume = try reader.string(playback, "resume_longer_than", in: "playback") {
-                guard let seconds = DurationText.seconds(resume.value) else {
-                    throw ConfigError(line: resume.line, key: "playback.resume_longer_than",
-                                      "expected a duration such as \"10m\" or \"1h30m\", found \"\(resume.value)\"")
-                }
-                file.resumeLongerThan = seconds
-            }
+            file.resumeLongerThan = try reader.duration(playback, "resume_longer_than", in: "playback")
         }
         if let scrobble = try reader.table(document, "scrobble") {
             try reader.allow(scrobble, keys: ["listenbrainz_token", "listenbrainz_token_file", "listenbrainz_token_command", "listenbrainz_url"],

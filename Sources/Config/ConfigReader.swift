@@ -51,6 +51,16 @@ package struct ConfigReader {
         }
     }
 
+    /// A duration written as text ("2 min", "30s", "1h30m"), in seconds.
+    package func duration(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> Double? {
+        guard let text = try string(table, key, in: section) else { return nil }
+        guard let seconds = DurationText.seconds(text.value) else {
+            throw ConfigError(line: text.line, key: qualified(key, section),
+                              "expected a duration such as \"30s\", \"10m\" or \"1h30m\", found \"\(text.value)\"")
+        }
+        return seconds
+    }
+
     package func number(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> (value: Double, line: Int)? {
         switch table[key] {
         case nil: return nil

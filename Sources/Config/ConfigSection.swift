@@ -11,17 +11,31 @@ package struct ConfigSection {
     /// The line of the table's header.
     package let line: Int
     private let reader: ConfigReader
+    /// For a table inside the source's (`[[source.station]]`): its key and a dot.
+    private let prefix: String
 
-    package init(table: TOMLTable, name: String, line: Int, reader: ConfigReader) {
+    package init(table: TOMLTable, name: String, line: Int, reader: ConfigReader, prefix: String = "") {
         self.table = table
         self.name = name
         self.line = line
         self.reader = reader
+        self.prefix = prefix
+    }
+
+    /// A table inside this one (`[[source.station]]`), read the same way: its errors name it
+    /// `source 'NAME'.KEY.…`.
+    package func nested(_ table: TOMLTable, line: Int, key: String) -> ConfigSection {
+        ConfigSection(table: table, name: name, line: line, reader: reader, prefix: "\(prefix)\(key).")
+    }
+
+    /// What the reader's own errors name a key within: `source`, or the nested table.
+    private var scope: String {
+        prefix.isEmpty ? "source" : "source '\(name)'.\(prefix.dropLast())"
     }
 
     /// How errors name a key of it.
     package func key(_ key: String) -> String {
-        "source '\(name)'.\(key)"
+        "source '\(name)'.\(prefix)\(key)"
     }
 
     package func error(_ key: String, line: Int? = nil, _ problem: String) -> ConfigError {
@@ -30,11 +44,11 @@ package struct ConfigSection {
 
     /// Refuses keys other than these (and `name` and `type`): a typo must not silently do nothing.
     package func allow(_ keys: Set<String>) throws(ConfigError) {
-        try reader.allow(table, keys: keys.union(["name", "type"]), in: "source")
+        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ["name", "type"] : ["name"]), in: scope)
     }
 
     package func string(_ key: String) throws(ConfigError) -> (value: String, line: Int)? {
-        try reader.string(table, key, in: "source")
+        try reader.string(table, key, in: scope)
     }
 
     package func boolean(_ key: String) throws(ConfigError) -> (value: Bool, line: Int)? {

@@ -53,12 +53,14 @@ extension Configuration {
         if let perHost = file.perHost { settings.perHost = perHost }
         if let readAhead = file.readAhead { settings.readAhead = readAhead }
         if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
+        if let retry = file.streamRetry { settings.streamRetry = retry }
         let sources = try SourceTypes.configure(file.sources, types: types)
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }
         if let preamp = file.replayGainPreamp { playback.loudness.preamp = preamp }
         if let clip = file.replayGainClip { playback.loudness.preventClipping = clip }
         if let seconds = file.resumeLongerThan { playback.resumeLongerThan = seconds }
+        if let seconds = file.liveResumeWithin { playback.liveResumeWithin = seconds }
         let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0) }
         return Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
     }

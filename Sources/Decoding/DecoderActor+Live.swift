@@ -10,6 +10,9 @@ extension DecoderActor {
     /// `.streamTags` at the frame where it begins, so the output reports it as it is heard.
     func decodeLive(_ entry: QueueEntry, from first: any LiveByteSource, into packets: BoundedQueue<PCMPacket>) async throws {
         var part = first
+        // Where in the part the decoder's bytes begin: past 0 once a change of rate mid-stream
+        // made a decoder afresh there.
+        var shift: Int64 = 0
         var decoder = try Self.open(part)
         var info = decoder.info
         info.totalFrames = nil
@@ -22,10 +25,21 @@ extension DecoderActor {
         do {
             var size = Self.firstPacketFrames
             while !Task.isCancelled {
-                let samples = try decoder.read(maxFrames: size)
+                let samples: PCMSamples
+                do {
+                    samples = try decoder.read(maxFrames: size)
+                } catch DecoderError.formatChanged {
+                    // An MP3 station that changed its rate (an advert): libmpg123 takes one rate
+                    // a stream, so a decoder starts afresh from here, and the output reopens.
+                    shift += decoder.inputPosition
+                    decoder = try Self.open(ShiftedSource(base: part, shift: shift))
+                    consumed = shift
+                    continue
+                }
                 if samples.isEmpty {
                     // The connection ended here; the next one (a reconnect) is a stream of its own.
                     part = try part.next()
+                    shift = 0
                     decoder = try Self.open(part)
                     consumed = 0
                     continue
@@ -38,8 +52,8 @@ extension DecoderActor {
                     await packets.send(.trackStart(entry, info, startFrame: played))
                 }
                 let frames = samples.count / info.format.channels
-                let marks = songStarts(in: frames, of: decoder, part: part, since: consumed)
-                consumed = decoder.inputPosition
+                let marks = songStarts(in: frames, of: decoder, part: part, shift: shift, since: consumed)
+                consumed = shift + decoder.inputPosition
                 await send(samples, marking: marks, of: entry, channels: info.format.channels, into: packets)
                 played += Int64(frames)
                 size = min(size * 2, Self.packetFrames)
@@ -54,11 +68,11 @@ extension DecoderActor {
     /// Where songs begin in the `frames` the last read returned: a new link at its frame; an ICY
     /// title at the share of the read's input bytes that came before it (exact for constant bit
     /// rates, within a read otherwise).
-    private func songStarts(in frames: Int, of decoder: any AudioDecoder, part: any LiveByteSource,
+    private func songStarts(in frames: Int, of decoder: any AudioDecoder, part: any LiveByteSource, shift: Int64,
                             since consumed: Int64) -> [(frame: Int, tags: TrackTags)] {
         var marks: [(frame: Int, tags: TrackTags)] = []
         if let link = decoder.takeLinkStart() { marks.append((min(link.frame, frames), link.tags)) }
-        let position = decoder.inputPosition
+        let position = shift + decoder.inputPosition
         for title in part.takeTitles(through: position) {
             let share = position > consumed ? Double(title.offset - consumed) / Double(position - consumed) : 0
             marks.append((Int((min(max(share, 0), 1) * Double(frames)).rounded()), title.tags))
@@ -77,5 +91,21 @@ extension DecoderActor {
             from = max(from, at)
         }
         if from < samples.count { await packets.send(.samples(from == 0 ? samples : samples.slice(from..<samples.count))) }
+    }
+}
+
+/// A live part from `shift` on: what a decoder made afresh mid-stream reads.
+private struct ShiftedSource: ByteSource {
+    let base: any LiveByteSource
+    let shift: Int64
+
+    var length: Int64? { nil }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        try base.read(into: buffer, at: offset + shift)
+    }
+
+    func cancel() {
+        base.cancel()
     }
 }

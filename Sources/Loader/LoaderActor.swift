@@ -32,7 +32,7 @@ package actor LoaderActor {
     /// Room for downloads per host (`[network] per_host`), shared by every file.
     private let hosts: HostLimiter
     /// Hosts that could not be connected to lately.
-    private let reachability = HostReachability()
+    let reachability = HostReachability()
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
     private var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
@@ -53,6 +53,8 @@ package actor LoaderActor {
     let cacheStates = Broadcast<CacheStateChange>()
     /// Tracks whose answer was a live stream (`LoaderError.liveStream`): opened as one from then on.
     var knownLive: Set<String> = []
+    /// Tracks whose server called them station lists (`LoaderError.stationList`).
+    var knownLists: Set<String> = []
     /// Live streams playing, ended by `shutdown` (each ends by itself once nobody reads it).
     var liveStreams: [WeakLiveStream] = []
 
@@ -132,31 +134,6 @@ package actor LoaderActor {
     }
 
     // MARK: Reading
-
-    /// Opens a track for reading. `waiting` hears when a read starts and stops waiting for the
-    /// network (buffering).
-    /// `starting`: the track starts (not a seek in one that plays): one that is not wholly
-    /// cached, from a source whose server cannot be reached, is refused as not available offline
-    /// rather than waited for. A track that plays keeps waiting for its bytes.
-    package func open(_ location: TrackLocation, starting: Bool = true,
-                      waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
-        switch try input(for: location) {
-        case .disk: return try FileByteSource(path: try Self.path(of: location))
-        case .remote(let input):
-            if knownLive.contains(location.uri) || input.isLive(location) { return try await openLive(location, input: input, waiting: waiting) }
-            let resource: RemoteResource
-            do {
-                resource = try await self.resource(for: location, input: input, revalidatingFirst: starting)
-            } catch LoaderError.liveStream {
-                knownLive.insert(location.uri)
-                return try await openLive(location, input: input, waiting: waiting)
-            }
-            if starting, !resource.isComplete, reachability.isUnreachable(resource.host) {
-                throw LoaderError.unavailableOffline(source: input.name)
-            }
-            return NetworkByteSource(resource: resource, waiting: waiting)
-        }
-    }
 
     /// Starts fetching the head and tail of a track (the next one), so it starts without a wait.
     /// A station is not: its bytes are live, and connecting early would only waste them.
@@ -272,7 +249,7 @@ package actor LoaderActor {
     }
 
     /// The path of a track on this machine.
-    private static func path(of location: TrackLocation) throws -> String {
+    static func path(of location: TrackLocation) throws -> String {
         guard let url = location.url, url.isFileURL else { throw LoaderError.unsupportedScheme(location.url?.scheme ?? TrackLocation.scheme) }
         return url.path
     }

@@ -32,7 +32,10 @@ struct MPRISProperty: Sendable {
         MPRISProperty(interface: MPRIS.root, name: "SupportedMimeTypes", announcement: .constant) { _ in mimeTypes },
 
         // org.mpris.MediaPlayer2.Player
-        MPRISProperty(interface: MPRIS.player, name: "PlaybackStatus", announcement: .newValue) { $0.player.status.rawValue },
+        // A station waiting for its server to come back shows as paused, as it sounds.
+        MPRISProperty(interface: MPRIS.player, name: "PlaybackStatus", announcement: .newValue) {
+            $0.player.status == .playing && $0.player.streamStalled ? PlaybackStatus.paused.rawValue : $0.player.status.rawValue
+        },
         MPRISProperty(interface: MPRIS.player, name: "LoopStatus", announcement: .newValue,
                       read: { $0.player.queue.loop.rawValue }) { text, player in
             guard let mode = LoopMode(rawValue: text) else {

@@ -16,6 +16,7 @@ package enum SourceTypes {
         DropboxSource.self,
         OneDriveSource.self,
         GoogleDriveSource.self,
+        RadioSource.self,
     ]
 
     /// Each `[[source]]` read by the type it names (`types`: those it may name).

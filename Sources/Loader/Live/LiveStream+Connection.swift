@@ -80,11 +80,11 @@ extension LiveStream {
     func connect() async throws -> HTTPClientResponse {
         let response = try await input.get(location, headers: ["Icy-MetaData": "1", "Accept-Encoding": "identity"])
         guard response.status == .ok else { throw input.failure(response.status) }
-        let type = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
-        if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") {
-            throw LoaderError.badResponse("the station's address answers a web page, not audio")
+        switch StationList.looksLikeList(contentType: response.headers.first(name: "Content-Type"), firstBytes: []) {
+        case .list: throw LoaderError.stationList
+        case .webPage: throw LoaderError.badResponse("the station's address answers a web page, not audio")
+        case .media: return response
         }
-        return response
     }
 
     /// Adds part `number` for an answer that just came.

@@ -142,8 +142,11 @@ package struct RangeDownload {
         reachability.answered(resource.host)
         // A station: no length (and no end), or a SHOUTcast/Icecast answer. It is played from a
         // connection of its own (`LiveStream`), and nothing of it is cached.
-        if first, response.status == .ok, Self.isLive(response.headers, input: resource.input, location: resource.location) {
-            throw LoaderError.liveStream
+        if first, response.status == .ok {
+            if StationList.looksLikeList(contentType: response.headers.first(name: "Content-Type"), firstBytes: []) == .list {
+                throw LoaderError.stationList
+            }
+            if Self.isLive(response.headers, input: resource.input, location: resource.location) { throw LoaderError.liveStream }
         }
         let stated = ResourceInfo.version(in: response.headers)
         let validator = stated?.text

@@ -6,9 +6,12 @@ package struct FetchedDocument: Sendable {
     package var bytes: [UInt8]
     /// ETag, else Last-Modified; nil when the server gives neither.
     package var validator: String?
+    /// What the server said it is (`Content-Type`); nil for a file of this machine.
+    package var contentType: String?
 
-    package init(bytes: [UInt8], validator: String?) {
+    package init(bytes: [UInt8], validator: String?, contentType: String? = nil) {
         self.bytes = bytes
         self.validator = validator
+        self.contentType = contentType
     }
 }

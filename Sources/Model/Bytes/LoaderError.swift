@@ -39,6 +39,8 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     /// The answer is a live stream (no length, or a station's `icy-` headers): it is played as it
     /// comes, from a connection of its own, never cached (`LiveStream`).
     case liveStream
+    /// The answer is a station list (its `Content-Type`): its entries are played instead.
+    case stationList
     /// A station's stream could not be had again after it broke, for as long as
     /// `[network] stream_retry` allows.
     case streamLost(station: String, after: Int, reason: String)
@@ -65,6 +67,7 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .wholeFileOnly: "the server sends whole files only, and this part of the file is far from its start"
         case .service(let source, let reason): "\(source): \(reason)"
         case .liveStream: "a live stream"
+        case .stationList: "a station list"
         case .streamLost(let station, let seconds, let reason):
             "\(station): the stream broke and could not be had again within \(seconds) s (\(reason))"
         }

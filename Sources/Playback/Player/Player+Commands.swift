@@ -19,6 +19,11 @@ extension Player {
                 if pipeline == nil, let current = state.current {
                     // Held since the sound server went away: the pipeline starts again where it was.
                     await start(current, at: state.position.seconds)
+                } else if let current = state.current, state.currentInfo?.isLive == true, let pausedAt,
+                          ContinuousClock.now - pausedAt > .seconds(settings.liveResumeWithin) {
+                    // What the buffer holds is stale: the station is taken up live again.
+                    logger.info("station paused longer than its buffer holds: playing it live", metadata: ["entry": "\(current.id)"])
+                    await start(current, at: 0)
                 } else {
                     state.position = PositionAnchor(seconds: state.position.seconds, moving: state.currentInfo != nil)
                 }
@@ -32,6 +37,7 @@ extension Player {
                 return
             }
             await output.setPaused(true)
+            pausedAt = .now
             let heard = await output.position()
             state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
             if let current = state.current {

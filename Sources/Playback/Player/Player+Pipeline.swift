@@ -59,6 +59,7 @@ extension Player {
 
     func teardown() async {
         generation += 1
+        state.streamStalled = false
         if let pipeline {
             self.pipeline = nil
             await pipeline.stop()
@@ -77,6 +78,7 @@ extension Player {
         case .buffering(let entry, let waiting):
             // Bytes again: the output may have run dry meanwhile, so take its word for where it is.
             if !waiting { await checkPosition(announce: false) }
+            state.streamStalled = waiting && entry.id == state.current?.id && state.currentInfo?.isLive == true
             publish(.buffering(entry, waiting))
         }
     }

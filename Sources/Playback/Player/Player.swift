@@ -71,6 +71,9 @@ package actor Player {
     var sleepTask: Task<Void, Never>?
     /// While a track with chapters plays: wakes the player when the next chapter starts.
     var chapterClock: Task<Void, Never>?
+    /// When playback was last paused: a station paused longer than `liveResumeWithin` is taken
+    /// up live again rather than from its buffer.
+    var pausedAt: ContinuousClock.Instant?
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor, settings: PlaybackSettings = PlaybackSettings()) {
         self.loader = loader

@@ -19,6 +19,8 @@ package struct PlayerSnapshot: Sendable {
     /// The song a live stream (a station) says is playing, as heard: its title and artist from
     /// ICY metadata or an Ogg link's comments. Nil for files, and before a station said anything.
     package var streamSong: TrackTags?
+    /// A station's stream ran dry and waits for its server (a reconnect): clients show it paused.
+    package var streamStalled = false
     package var volume = 1.0
     package var position = PositionAnchor()
     /// `sleep`: when playback has faded out and pauses, by the wall clock; nil: no timer.

@@ -1,0 +1,51 @@
+import FoundationEssentials
+import Model
+import Parsers
+
+/// Station lists (`.pls`, `.m3u`, `.xspf`, `.asx`) opened as a track: their entries are one
+/// station's streams — the mirrors a radio directory lists — tried in order until one plays.
+extension LoaderActor {
+    /// How deep lists may name lists before one is refused (a list that names itself).
+    static let listNesting = 3
+
+    /// The names of station lists, by extension: the name decides before any request is made.
+    private static let listExtensions: Set<String> = ["pls", "m3u", "m3u8", "xspf", "asx", "wax"]
+
+    /// Whether a location's name says it is a station list.
+    static func namesStationList(_ location: TrackLocation) -> Bool {
+        let path = location.url?.path ?? URL(string: location.key)?.path ?? location.key
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        return listExtensions.contains(path[path.index(after: dot)...].lowercased())
+    }
+
+    /// Fetches a station list whole and plays the first of its entries that opens; nil when the
+    /// document turns out to be no list (audio after all), to be played as a file.
+    func openStationList(_ location: TrackLocation, depth: Int, waiting: (@Sendable (Bool) -> Void)?) async throws -> (any ByteSource)? {
+        guard depth < Self.listNesting else { throw LoaderError.badResponse("station lists that name each other, \(Self.listNesting) deep") }
+        guard let document = try await document(location, limit: StationList.maxBytes) else { return nil }
+        let base = location.url ?? URL(string: location.key) ?? URL(fileURLWithPath: "/")
+        let items: [PlaylistItem]
+        switch try StationList.read(document.bytes, contentType: document.contentType, name: base.lastPathComponent, base: base) {
+        case .stations(_, let entries): items = entries
+        case .hls: throw LoaderError.badResponse("an HLS playlist, which cloudplayerd does not play yet")
+        case .webPage: throw LoaderError.badResponse("the station's address answers a web page, not audio")
+        case .notAList: return nil
+        }
+        var last: (any Error)?
+        for url in items.flatMap(\.urls) {
+            // A list of a source without URLs of its own (a `radio` source's station) names that
+            // source's streams; any other list's entries are placed among the sources (an entry on
+            // a configured server is that source's, with its credentials).
+            let entry = location.url == nil && location.source != nil
+                ? TrackLocation(source: location.source!, key: url.absoluteString) : sources.location(of: url)
+            do {
+                return try await open(entry, starting: true, depth: depth + 1, waiting: waiting)
+            } catch {
+                if Task.isCancelled { throw LoaderError.cancelled }
+                logger.notice("station list entry does not play; trying the next", metadata: ["reason": "\(error)"])
+                last = error
+            }
+        }
+        throw LoaderError.badResponse("no entry of the station list plays" + (last.map { " (the last: \($0))" } ?? ""))
+    }
+}
