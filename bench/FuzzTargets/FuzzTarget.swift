@@ -50,6 +50,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// Playlist files (M3U, M3U8, PLS) and station lists (those, XSPF and ASX, told apart from
     /// HLS, web pages and audio by `StationList`).
     case playlist
+    /// A station's body with ICY metadata blocks: the first two bytes choose the interval and
+    /// how the rest is cut into reads; every block's text is read as a title.
+    case icy
     /// Subsonic answers, JSON or XML.
     case subsonic
     /// Our XML reader alone, every event read, under the most permissive rules (feeds', with
@@ -146,6 +149,17 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? StationList.read(bytes, contentType: nil, base: base)
             _ = try? XSPFParser.parse(bytes, base: base)
             _ = try? ASXParser.parse(bytes, base: base)
+        case .icy:
+            guard bytes.count > 2, var demuxer = ICYDemuxer(interval: Int(bytes[0]) * 64 + 1) else { return }
+            let read = Int(bytes[1]) + 1
+            var audio: [UInt8] = []
+            var start = 2
+            while start < bytes.count {
+                let end = min(start + read, bytes.count)
+                for block in bytes[start..<end].withUnsafeBytes({ demuxer.feed($0, audio: &audio) }) { _ = block.metadata.song }
+                start = end
+            }
+            _ = ICYMetadata(bytes).song
         case .subsonic:
             _ = try? SubsonicAnswerParser.parse(bytes)
         case .xml:
