@@ -9,7 +9,10 @@
 #                                       sound server); mutagen (PyPI) writes the tags taggers write;
 #                                       for S3 the moto server with boto3 and botocore (the
 #                                       reference signer), and a Subsonic server (Supysonic on
-#                                       waitress), all from PyPI
+#                                       waitress), all from PyPI; for internet radio Icecast 2
+#                                       and its source clients ezstream and ices2 (the tests start
+#                                       Icecasts of their own: noninteractive, debconf leaves
+#                                       icecast2's own service unconfigured and it is not started)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -23,7 +26,8 @@ python_modules=()
 for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
-                      nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg)
+                      nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg
+                      icecast2 ezstream ices2)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;
