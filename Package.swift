@@ -98,7 +98,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ] + answerParsers.map(answers), exclude: answerParsers.map { "\($0)/Answers" }),
         // Bytes to PCM: libmpg123, libopusfile, libFLAC and libvorbisfile, on a thread of their own.
-        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile", "CAVCodec", "CSampleGain"]),
+        .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile", "CAVCodec", "CSampleGain", logging]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
         .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
         // SQLite (the system's, with FTS5): connections, statements, transactions, migrations.

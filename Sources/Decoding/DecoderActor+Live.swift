@@ -1,4 +1,5 @@
 import Base
+import Logging
 import Model
 
 /// Live streams: decoded part after part (one per connection), their songs marked in the PCM
@@ -10,11 +11,11 @@ extension DecoderActor {
     /// `.streamTags` at the frame where it begins, so the output reports it as it is heard.
     func decodeLive(_ entry: QueueEntry, from first: any LiveByteSource, into packets: BoundedQueue<PCMPacket>) async throws {
         var part = first
-        // Where in the part the decoder's bytes begin: past 0 once a change of rate mid-stream
-        // made a decoder afresh there.
+        // Where in the part the decoder's bytes begin: past 0 once a decoder was made afresh
+        // mid-stream (a damaged stretch, a change of rate).
         var shift: Int64 = 0
-        var decoder = try Self.open(part)
-        var info = decoder.info
+        var decoder: (any AudioDecoder)? = try Self.open(part)
+        var info = decoder!.info
         info.totalFrames = nil
         info.isLive = true
         info.tags = part.station.tags
@@ -22,38 +23,48 @@ extension DecoderActor {
         // Frames sent (in the current format's rate), and the input bytes the last read ended at.
         var played: Int64 = 0
         var consumed: Int64 = 0
+        var warned = false
         do {
             var size = Self.firstPacketFrames
             while !Task.isCancelled {
+                guard let current = decoder else {
+                    // The connection ended here; the next one (a reconnect) is a stream of its own.
+                    part = try part.next()
+                    (shift, consumed) = (0, 0)
+                    decoder = try Self.decoder(for: part, from: &shift)
+                    continue
+                }
                 let samples: PCMSamples
                 do {
-                    samples = try decoder.read(maxFrames: size)
-                } catch DecoderError.formatChanged {
-                    // An MP3 station that changed its rate (an advert): libmpg123 takes one rate
-                    // a stream, so a decoder starts afresh from here, and the output reopens.
-                    shift += decoder.inputPosition
-                    decoder = try Self.open(ShiftedSource(base: part, shift: shift))
+                    samples = try current.read(maxFrames: size)
+                } catch let error as DecoderError {
+                    // A damaged stretch (or a connection cut mid-frame), or an MP3 station that
+                    // changed its rate (an advert): libmpg123 takes one rate a stream. A decoder
+                    // starts afresh from here, past what is not audio, and plays on.
+                    if case .formatChanged = error {} else if !warned {
+                        warned = true
+                        Self.logger.warning("a damaged stretch in a station's stream: played on past it",
+                                            metadata: ["station": "\(part.station.name ?? entry.displayName)", "reason": "\(error)"])
+                    }
+                    shift += current.inputPosition
                     consumed = shift
+                    decoder = try Self.decoder(for: part, from: &shift)
                     continue
                 }
                 if samples.isEmpty {
-                    // The connection ended here; the next one (a reconnect) is a stream of its own.
-                    part = try part.next()
-                    shift = 0
-                    decoder = try Self.open(part)
-                    consumed = 0
+                    decoder = nil
                     continue
                 }
-                if decoder.info.format != info.format {
+                if current.info.format != info.format {
                     // Another rate or channel count (a new link, a new connection): the output reopens.
                     let seconds = Double(played) / Double(info.format.sampleRate)
-                    info.format = decoder.info.format
+                    info.format = current.info.format
                     played = Int64((seconds * Double(info.format.sampleRate)).rounded())
                     await packets.send(.trackStart(entry, info, startFrame: played))
                 }
                 let frames = samples.count / info.format.channels
-                let marks = songStarts(in: frames, of: decoder, part: part, shift: shift, since: consumed)
-                consumed = shift + decoder.inputPosition
+                let marks = songStarts(in: frames, of: current, part: part, shift: shift, since: consumed)
+                consumed = shift + current.inputPosition
                 await send(samples, marking: marks, of: entry, channels: info.format.channels, into: packets)
                 played += Int64(frames)
                 size = min(size * 2, Self.packetFrames)
@@ -63,6 +74,20 @@ extension DecoderActor {
             throw error
         }
         await packets.send(.trackEnd(entry))
+    }
+
+    /// A decoder for `part` from `shift` on, past stretches that are not audio (`shift` moves on
+    /// past them); nil once the part has ended.
+    private static func decoder(for part: any LiveByteSource, from shift: inout Int64) throws -> (any AudioDecoder)? {
+        while true {
+            do {
+                return try open(shift == 0 ? part : ShiftedSource(base: part, shift: shift))
+            } catch DecoderError.empty {
+                return nil
+            } catch DecoderError.notAudio {
+                shift += Int64(FormatSniffer.searchWindow)
+            }
+        }
     }
 
     /// Where songs begin in the `frames` the last read returned: a new link at its frame; an ICY

@@ -1,4 +1,5 @@
 import Base
+import Logging
 import Model
 import Parsers
 
@@ -16,6 +17,7 @@ package actor DecoderActor {
     package static let packetFrames = 32768
 
     private let executor = ThreadExecutor(name: "decoder")
+    static let logger = Logger(label: "cloudplayerd.decoder")
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -86,8 +88,10 @@ package actor DecoderActor {
     }
 
     /// What codec the bytes are, without opening a decoder; throws what playing them would.
-    package func probe(_ source: any ByteSource) throws -> AudioCodec {
-        try FormatSniffer.sniff(source).codec
+    /// On the blocking pool, not this actor's thread: that one may be held by a track whose
+    /// station stalls, and an `OpenUri` checks its new track while the old one still plays.
+    package nonisolated func probe(_ source: any ByteSource) async throws -> AudioCodec {
+        try await BlockingPool.shared.run { try FormatSniffer.sniff(source).codec }
     }
 
     package static func open(_ source: any ByteSource) throws -> any AudioDecoder {

@@ -1,3 +1,5 @@
+import AsyncHTTPClient
+import Cache
 import FoundationEssentials
 import Model
 
@@ -31,7 +33,8 @@ extension LoaderActor {
                     resource = try await self.resource(for: location, input: input, revalidatingFirst: starting)
                 } catch LoaderError.liveStream {
                     knownLive.insert(location.uri)
-                    return try await openLive(location, input: input, waiting: waiting)
+                    let answer = resources[SparseCache.identity(of: location.uri).name]?.takeLiveAnswer()
+                    return try await openLive(location, input: input, answer: answer, waiting: waiting)
                 }
                 if starting, !resource.isComplete, reachability.isUnreachable(resource.host) {
                     throw LoaderError.unavailableOffline(source: input.name)
@@ -49,8 +52,10 @@ extension LoaderActor {
     }
 
     /// Connects to a live stream (a station): its bytes are read as they come, never cached.
-    func openLive(_ location: TrackLocation, input: any RemoteInput, waiting: (@Sendable (Bool) -> Void)?) async throws -> any ByteSource {
-        let part = try await LiveStream.open(location, input: input, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)),
+    /// `answer`: the station's answer to the first request, which found it live.
+    func openLive(_ location: TrackLocation, input: any RemoteInput, answer: HTTPClientResponse? = nil,
+                  waiting: (@Sendable (Bool) -> Void)?) async throws -> any ByteSource {
+        let part = try await LiveStream.open(location, input: input, answer: answer, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)),
                                              logger: logger, waiting: waiting)
         liveStreams = liveStreams.filter { $0.stream != nil } + [WeakLiveStream(stream: part.stream)]
         if isShutDown { part.cancel() }

@@ -34,7 +34,7 @@ package actor LoaderActor {
     /// Hosts that could not be connected to lately.
     let reachability = HostReachability()
     /// Remote files in use, by cache name. Dropped when no one reads or wants them.
-    private var resources: [String: RemoteResource] = [:]
+    var resources: [String: RemoteResource] = [:]
     /// The next track's resource, kept from eviction until the next prefetch.
     private var prefetched: RemoteResource?
     /// Resources `resource(for:)` is handing out, by name, with how many calls: kept (their cache

@@ -12,10 +12,12 @@ import Parsers
 extension LiveStream {
     /// Connects to the station and returns its first part, its connection running. A station that
     /// cannot be had now is an error at once, not retried: a station list goes on to its next entry.
-    static func open(_ location: TrackLocation, input: any RemoteInput, retryWindow: Duration, logger: Logger,
-                     waiting: (@Sendable (Bool) -> Void)?) async throws -> LivePart {
+    /// `answer`: an answer to a request already made, which found the station live.
+    static func open(_ location: TrackLocation, input: any RemoteInput, answer: HTTPClientResponse?, retryWindow: Duration,
+                     logger: Logger, waiting: (@Sendable (Bool) -> Void)?) async throws -> LivePart {
         let stream = LiveStream(location: location, input: input, retryWindow: retryWindow, logger: logger)
-        let response = try await stream.connect()
+        let response: HTTPClientResponse
+        if let answer { response = try Self.check(answer) } else { response = try await stream.connect() }
         stream.begin(response, number: 0)
         let task = Task { await stream.run(first: response) }
         stream.condition.withLock { stream.connections = task }
@@ -80,6 +82,11 @@ extension LiveStream {
     func connect() async throws -> HTTPClientResponse {
         let response = try await input.get(location, headers: ["Icy-MetaData": "1", "Accept-Encoding": "identity"])
         guard response.status == .ok else { throw input.failure(response.status) }
+        return try Self.check(response)
+    }
+
+    /// The answer, if it is audio: a station list or a web page is an error that says so.
+    static func check(_ response: HTTPClientResponse) throws -> HTTPClientResponse {
         switch StationList.looksLikeList(contentType: response.headers.first(name: "Content-Type"), firstBytes: []) {
         case .list: throw LoaderError.stationList
         case .webPage: throw LoaderError.badResponse("the station's address answers a web page, not audio")
@@ -122,8 +129,10 @@ extension LiveStream {
                     let song = block.metadata.song
                     let tags = TrackTags(title: song?.title, artist: song?.artist)
                     if tags == lastTitle { continue }
+                    // The first block comes `icy-metaint` bytes in, and names the song the
+                    // connection began in: it is heard from the connection's first byte.
+                    titles.append(StreamTitleChange(offset: lastTitle == nil ? 0 : block.audioOffset, tags: tags))
                     lastTitle = tags
-                    titles.append(StreamTitleChange(offset: block.audioOffset, tags: tags))
                 }
                 received += Int64(audio.count)
                 await deliver(audio, titles: titles, part: number)

@@ -38,6 +38,9 @@ package final class LiveStream: @unchecked Sendable {
     var cancelled = false
     /// A station whose `icy-metaint` makes no sense was said so (once, not at every reconnect).
     var warnedOfInterval = false
+    /// Since when the reader has waited without getting a mouthful; whether it was said.
+    var starvingSince: ContinuousClock.Instant?
+    var saidStarved = false
     /// The connection, waiting for room in the ring (or for the reader to reach the newest part).
     var roomWaiter: CheckedContinuation<Void, Never>?
     /// The task that runs the connections (set once, as the stream opens).
@@ -71,7 +74,7 @@ package final class LiveStream: @unchecked Sendable {
     // MARK: The reader's side (the decoder's thread; may block)
 
     /// Copies bytes of part `index` at `offset`; 0 once the part's connection ended there.
-    /// Waits for bytes; `waiting` hears when a wait grows long (buffering) and when it ends.
+    /// Waits for bytes; `waiting` hears when the reader starves (buffering) and when it is fed again.
     func read(part index: Int, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64,
               waiting: ((Bool) -> Void)?) throws -> Int {
         try waitFor(waiting: waiting) { waiter in
@@ -81,9 +84,9 @@ package final class LiveStream: @unchecked Sendable {
                 throw LoaderError.badResponse("the live stream moved on past what the decoder asked for")
             case .bytes(let count) where count > 0 || buffer.isEmpty:
                 if parts[index]!.ring.hasRoom { waiter = takeRoomWaiter() }
-                return count
+                return (count, fed: count >= Self.mouthful || count == buffer.count)
             case .bytes:
-                return parts[index]!.ring.ended ? 0 : nil
+                return parts[index]!.ring.ended ? (0, fed: true) : nil
             }
         }
     }
@@ -95,28 +98,51 @@ package final class LiveStream: @unchecked Sendable {
                 parts[index] = nil
                 reading = index + 1
                 waiter = takeRoomWaiter()  // a connection may wait for the reader to get here
-                return (index + 1, next.station)
+                return ((index + 1, next.station), fed: true)
             }
             if let failure { throw failure }
             return nil
         }
     }
 
+    /// A read that brings this much (or all it asked for) feeds the reader: a station sends its
+    /// audio in pieces of kilobytes; one that trickles a byte at a time starves it as surely as
+    /// one that stalls.
+    static let mouthful = 1024
+
+    /// A reader that has gone this long without a mouthful has outrun what the output holds
+    /// (the PCM queue, about 3 s, and the sound server's buffer): it is reported as buffering, and
+    /// clients show the station paused. Shorter waits are how a live stream is read: the decoder
+    /// keeps up with the station, and waits for each piece it sends.
+    static let starvedAfter = Duration.seconds(2)
+
     /// Runs `attempt` under the lock until it gives a value, waiting for the connection between
-    /// tries. `attempt` may hand out the connection's waiter, resumed once the lock is let go.
+    /// tries; whether the value `fed` the reader ends its starving. `attempt` may hand out the
+    /// connection's waiter, resumed once the lock is let go.
     private func waitFor<T>(waiting: ((Bool) -> Void)?,
-                            _ attempt: (inout CheckedContinuation<Void, Never>?) throws -> T?) throws -> T {
-        var waited = false
-        var since: ContinuousClock.Instant?
-        defer { if waited { waiting?(false) } }
+                            _ attempt: (inout CheckedContinuation<Void, Never>?) throws -> (T, fed: Bool)?) throws -> T {
+        var fedAgain = false
+        defer { if fedAgain { waiting?(false) } }
         var waiter: CheckedContinuation<Void, Never>?
         defer { waiter?.resume() }
         condition.lock()
         defer { condition.unlock() }
         while true {
             if cancelled { throw LoaderError.cancelled }
-            if let value = try attempt(&waiter) { return value }
-            waitForMore(since: &since, waited: &waited, waiting: waiting)
+            if let (value, fed) = try attempt(&waiter) {
+                if fed {
+                    fedAgain = saidStarved
+                    (starvingSince, saidStarved) = (nil, false)
+                }
+                return value
+            }
+            let now = ContinuousClock.now
+            if let since = starvingSince, !saidStarved, now - since >= Self.starvedAfter {
+                saidStarved = true
+                waiting?(true)
+            }
+            if starvingSince == nil { starvingSince = now }
+            condition.wait(seconds: 0.3)
         }
     }
 
@@ -133,22 +159,6 @@ package final class LiveStream: @unchecked Sendable {
     /// What part `index`'s answer said of the station.
     func station(of index: Int) -> StationInfo {
         condition.withLock { parts[index]?.station } ?? StationInfo()
-    }
-
-    /// A read that waits this long has outrun what the output holds (the PCM queue, about 3 s,
-    /// and the sound server's buffer): it is reported as buffering. Shorter waits are how a live
-    /// stream is read: the decoder keeps up with the station, and waits for each piece it sends.
-    static let starvedAfter = Duration.seconds(2)
-
-    /// Waits a moment for the connection (the lock held), saying so once the wait is long.
-    private func waitForMore(since: inout ContinuousClock.Instant?, waited: inout Bool, waiting: ((Bool) -> Void)?) {
-        let now = ContinuousClock.now
-        if let since, !waited, now - since >= Self.starvedAfter {
-            waited = true
-            waiting?(true)
-        }
-        if since == nil { since = now }
-        condition.wait(seconds: 0.3)
     }
 
     /// The connection's waiter, if the reader's progress lets it go on (the lock held).

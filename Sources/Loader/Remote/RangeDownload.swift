@@ -130,6 +130,8 @@ package struct RangeDownload {
         // Bytes as stored: offsets, lengths and validators are those of the file, not of a
         // compressed form of it (RFC 9110 §12.5.3).
         var headers: HTTPHeaders = ["Accept-Encoding": "identity"]
+        // A station's first answer is played as it is (`handOver`): with its titles, if it has any.
+        if first { headers.add(name: "Icy-MetaData", value: "1") }
         var sentCondition = false
         if state.acceptsRanges || first {
             headers.add(name: "Range", value: "bytes=\(cursor)-\(end - 1)")
@@ -146,7 +148,10 @@ package struct RangeDownload {
             if StationList.looksLikeList(contentType: response.headers.first(name: "Content-Type"), firstBytes: []) == .list {
                 throw LoaderError.stationList
             }
-            if Self.isLive(response.headers, input: resource.input, location: resource.location) { throw LoaderError.liveStream }
+            if Self.isLive(response.headers, input: resource.input, location: resource.location) {
+                resource.handOver(response)
+                return
+            }
         }
         let stated = ResourceInfo.version(in: response.headers)
         let validator = stated?.text

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Base
 import Cache
 import Model
@@ -210,6 +211,21 @@ extension RemoteResource {
             _ = condition.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
         }
         return true
+    }
+
+    /// The first answer is a live stream: kept for `takeLiveAnswer()`, and the resource fails
+    /// with `LoaderError.liveStream` (nothing of it is cached).
+    func handOver(_ answer: HTTPClientResponse) {
+        locked { liveAnswer = answer }
+        fail(.liveStream)
+    }
+
+    /// The live answer `handOver` kept, once.
+    func takeLiveAnswer() -> HTTPClientResponse? {
+        locked {
+            defer { liveAnswer = nil }
+            return liveAnswer
+        }
     }
 
     /// A download failed for good: waiting readers get `error`.

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Base
 import Cache
 import FoundationEssentials
@@ -62,6 +63,9 @@ package final class RemoteResource: @unchecked Sendable {
     var firstRequestPending = false
     /// Bumped when the server's file turns out to have changed.
     var generation = 0
+    /// The first answer, when it was a live stream (`LoaderError.liveStream`): handed to the
+    /// `LiveStream` that plays it, so a station is connected to once, not twice.
+    var liveAnswer: HTTPClientResponse?
 
     /// `known`: what the server said of the file a moment ago (a folder listing), so no request
     /// is needed to learn it.

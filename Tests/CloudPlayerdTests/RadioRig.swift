@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The daemon on a private bus (null output), for the radio tests: MPRIS read with playerctl,
+/// Manager1 with cloudplayerctl.
+struct RadioRig {
+    static let name = "org.mpris.MediaPlayer2.cloudplayerd"
+    static let path = "/org/mpris/MediaPlayer2"
+    static let player = "org.mpris.MediaPlayer2.Player"
+
+    let bus: DBusTestBus
+    let daemon: ChildProcess
+    let home: URL
+
+    /// Starts the daemon with `config` as its config file (its cache and data in a fresh folder).
+    static func start(config: String = "") async throws -> RadioRig {
+        let bus = try await DBusTestBus()
+        let home = try Fixtures.shared.scratchDirectory()
+        let file = home.appendingPathComponent("config.toml")
+        try config.write(to: file, atomically: true, encoding: .utf8)
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", file.path],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": home.path, "XDG_DATA_HOME": home.path]) { $1 })
+        #expect(try await bus.waitForName(Self.name), "\(daemon.errorSoFar())")
+        return RadioRig(bus: bus, daemon: daemon, home: home)
+    }
+
+    func ctl(_ arguments: String...) async throws -> ProcessResult {
+        try await bus.run(BuiltProducts.cloudplayerctl, arguments)
+    }
+
+    func status() async throws -> [String: Any] {
+        let result = try await bus.run(BuiltProducts.cloudplayerctl, ["status", "--json"])
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// An MPRIS metadata field as playerctl prints it ("" when absent).
+    func metadata(_ key: String) async throws -> String {
+        try await bus.run("playerctl", ["-p", "cloudplayerd", "metadata", key]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// An MPRIS property of the player, as `busctl get-property` prints it.
+    func property(_ name: String) async throws -> String {
+        try await bus.run("busctl", ["--address=\(bus.address)", "get-property", Self.name, Self.path, Self.player, name])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Calls an MPRIS player method (`Stop`, `Next`; `OpenUri` with its URL).
+    func call(_ method: String, _ arguments: String...) async throws -> ProcessResult {
+        try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path, Self.player, method]
+                          + (arguments.isEmpty ? [] : ["s"] + arguments))
+    }
+
+    /// Opens `url` (MPRIS `OpenUri`) and waits until it plays.
+    func open(_ url: URL) async throws {
+        let opened = try await call("OpenUri", url.absoluteString)
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(try await eventually(within: 30) { try await property("PlaybackStatus") == "s \"Playing\"" }, "\(daemon.errorSoFar())")
+    }
+
+    /// Waits (30 s at most) until MPRIS's title is `title`.
+    func waitForTitle(_ title: String) async throws -> Bool {
+        try await eventually(within: 30) { try await metadata("title") == title }
+    }
+
+    func stop() async {
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
+        await bus.stop()
+    }
+}

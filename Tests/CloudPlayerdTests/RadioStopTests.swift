@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Stop means stop, whatever a station does: one that stalls mid-stream, one that sends a byte a
+/// second, one that never answers. Stop, Next and a new OpenUri take effect within a second (as
+/// MPRIS shows them), and so do SIGTERM and Ctrl-C (the process is gone).
+@Suite(.timeLimit(.minutes(4))) struct RadioStopTests {
+    private static let bound = Duration.seconds(1)
+
+    enum Misbehaviour: String, CaseIterable, CustomStringConvertible {
+        case stalls, trickles, neverAnswers
+        var description: String { rawValue }
+
+        var fault: ICYStreamServer.Options.Fault {
+            switch self {
+            case .stalls: .stall(afterBytes: 48_000)
+            case .trickles: .trickle(afterBytes: 48_000, secondsPerByte: 1)
+            case .neverAnswers: .neverAnswer
+            }
+        }
+    }
+
+    enum Action: String, CaseIterable, CustomStringConvertible {
+        case stop, next, openUri, sigterm, sigint
+        var description: String { rawValue }
+    }
+
+    /// A station misbehaving as told, played by the daemon, with a local file queued after it;
+    /// returns once the misbehaviour has begun (the request came; the bytes before a stall were sent).
+    private func misbehavingStation(_ misbehaviour: Misbehaviour) async throws -> (ICYStreamServer, RadioRig, URL) {
+        var options = ICYStreamServer.Options()
+        options.pace = .asFastAsPossible
+        options.fault = misbehaviour.fault
+        let server = try await ICYStreamServer(file: try await RadioFixtures.shared.url(.station), options: options)
+        let rig = try await RadioRig.start()
+        let song = try await Fixtures.shared.url(.vbrMP3)
+        #expect(try await rig.ctl("queue", "add", server.url.absoluteString, song.path).status == 0)
+        #expect(try await rig.ctl("queue", "play", "1").status == 0)
+        _ = try await server.waitForRequests(1)
+        if misbehaviour != .neverAnswers {
+            // The 3 s before the stall are played out, and the player waits for more.
+            #expect(try await eventually(within: 30) { try await rig.property("PlaybackStatus") == "s \"Paused\"" },
+                    "a starved station shows as paused; \(rig.daemon.errorSoFar())")
+        }
+        return (server, rig, song)
+    }
+
+    /// How long from `start` until `check` holds, looked at as often as a bus call allows; nil if
+    /// it did not within ten times the bound.
+    private func time(from start: ContinuousClock.Instant, until check: () async throws -> Bool) async throws -> Duration? {
+        while ContinuousClock.now - start < Self.bound * 10 {
+            if try await check() { return ContinuousClock.now - start }
+        }
+        return nil
+    }
+
+    @Test("Stop, Next, OpenUri, SIGTERM and Ctrl-C take effect within a second while a station misbehaves",
+          arguments: Misbehaviour.allCases, Action.allCases)
+    func stopMeansStop(_ misbehaviour: Misbehaviour, _ action: Action) async throws {
+        let (server, rig, song) = try await misbehavingStation(misbehaviour)
+        defer { Task { await rig.stop() } }
+        let start = ContinuousClock.now
+        let took: Duration?
+        switch action {
+        case .stop:
+            _ = try await rig.call("Stop")
+            took = try await time(from: start) { try await rig.property("PlaybackStatus") == "s \"Stopped\"" }
+        case .next:
+            _ = try await rig.call("Next")
+            took = try await time(from: start) { try await rig.metadata("title") == "Vbr Title" }
+        case .openUri:
+            _ = try await rig.call("OpenUri", song.absoluteString)
+            took = try await time(from: start) {
+                guard try await rig.metadata("title") == "Vbr Title" else { return false }
+                return try await rig.property("PlaybackStatus") == "s \"Playing\""
+            }
+        case .sigterm, .sigint:
+            rig.daemon.signal(action == .sigterm ? SIGTERM : SIGINT)
+            let result = await rig.daemon.wait()
+            took = result.endedAt - start
+            #expect(!result.killedBySignal && result.status == 0, "stderr: \(result.stderr)")
+        }
+        let elapsed = try #require(took, "\(action) did not take effect; \(rig.daemon.errorSoFar())")
+        #expect(elapsed < Self.bound, "\(action) took \(elapsed)")
+        await server.stop()
+    }
+}

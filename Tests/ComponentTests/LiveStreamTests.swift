@@ -1,0 +1,146 @@
+import Base
+import Decoding
+import Foundation
+import Loader
+import Model
+import Testing
+import TestSupport
+
+/// A station as the loader and the decoder take it, against the ICY test station (a real HTTP
+/// server sending as SHOUTcast and Icecast do): it plays from its first bytes, equal to the
+/// reference decode of what was sent, each title marked where its song is in the PCM; nothing is
+/// cached; a dropped connection is made again; a station that stays away is one clear error.
+@Suite(.timeLimit(.minutes(3))) struct LiveStreamTests {
+    /// What the decoder put into the PCM queue for a station, and how it ended.
+    struct Played {
+        var pcm: [Int16] = []
+        var channels = 2
+        /// The frames at which songs began, with their tags.
+        var songs: [(frame: Int, tags: TrackTags)] = []
+        var error: (any Error)?
+
+        var frames: Int { pcm.count / channels }
+    }
+
+    /// Plays `url` through a loader (its cache in a fresh folder) until `enough` holds or the
+    /// decoding ends, then stops it; returns what was played and the cache folder.
+    static func play(_ url: URL, settings: (inout LoaderSettings) -> Void = { _ in },
+                     until enough: @escaping @Sendable (Played) -> Bool) async throws -> (Played, URL) {
+        let folder = try Fixtures.shared.scratchDirectory()
+        var loaderSettings = LoaderSettings(cacheDirectory: folder)
+        settings(&loaderSettings)
+        let loader = LoaderActor(settings: loaderSettings)
+        let entry = QueueEntry(id: 1, location: TrackLocation(url: url))
+        let queue = BoundedQueue<PCMPacket>(capacity: 4)
+        let source = try await loader.open(entry.location)
+        let decoding = Task {
+            defer { queue.finish() }
+            try await DecoderActor().decode(entry, from: source, startingAt: 0, into: queue)
+        }
+        var played = Played()
+        while let packet = await queue.next() {
+            switch packet {
+            case .trackStart(_, let info, _): played.channels = info.format.channels
+            case .samples(let samples): played.pcm += samples.int16 ?? []
+            case .streamTags(_, let tags): played.songs.append((played.frames, tags))
+            case .trackEnd: break
+            }
+            if enough(played) { break }
+        }
+        source.cancel()
+        decoding.cancel()
+        do { try await decoding.value } catch { played.error = error }
+        await loader.shutdown()
+        return (played, folder)
+    }
+
+    /// Files the cache folder holds (its data and records): none for a station.
+    static func cachedFiles(in folder: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.appendingPathComponent("data").path)?.allObjects as? [String] ?? [])
+            .filter { !$0.hasSuffix("/") && !$0.isEmpty }
+    }
+
+    @Test("an endless MP3 station plays from its first bytes, equal to mpg123 of what it sent; ICY titles at their frames; nothing cached")
+    func mp3Station() async throws {
+        let file = try await RadioFixtures.shared.url(.station)
+        var options = ICYStreamServer.Options()
+        // The station runs far ahead of the decoder (the ring fills): a title is in hand long
+        // before its song's audio is decoded, and must be placed by its offset.
+        options.pace = .asFastAsPossible
+        // Byte offsets of a 16,000 B/s stream: 0 s and 20 s (882,000 frames at 44.1 kHz).
+        options.titles = [.init(at: 0, "Artist A - Song One"), .init(at: 320_000, "Artist B - Song Two")]
+        let server = try await ICYStreamServer(file: file, options: options)
+        let (played, cache) = try await Self.play(server.url) { $0.frames >= 25 * 44100 }
+        let expected = try await ReferenceDecoder.mpg123(file)
+        #expect(PCMAudio(sampleRate: 44100, channels: 2, samples: Array(played.pcm.prefix(25 * 44100 * 2)))
+                == expected.frames(from: 0, to: 25 * 44100))
+        try #require(played.songs.count == 2, "\(played.songs)")
+        // The first block comes 16,000 bytes (1 s) in: its song is shown from the first audio
+        // decoded once it has come, as soon as it is known.
+        #expect(played.songs[0].frame <= 44100 && played.songs[0].tags == TrackTags(title: "Song One", artist: "Artist A"),
+                "\(played.songs[0])")
+        #expect(played.songs[1].tags == TrackTags(title: "Song Two", artist: "Artist B"))
+        // Placed by the share of a read's bytes: within an MPEG frame or two of 20 s, never where
+        // the title arrived.
+        #expect(abs(played.songs[1].frame - 882_000) <= 2 * 1152, "song two at frame \(played.songs[1].frame)")
+        #expect(Self.cachedFiles(in: cache).isEmpty, "\(Self.cachedFiles(in: cache))")
+        // One connection: the first answer, found live, is the one played.
+        let requests = try server.requests()
+        #expect(requests.count == 1 && requests.first?.header("Icy-MetaData") == "1", "\(requests)")
+    }
+
+    @Test("a chained Ogg Vorbis station: each link's comments at its first sample, the audio equal to oggdec of each link")
+    func oggStation() async throws {
+        let songs = try await RadioFixtures.shared.urls(RadioFixtures.vorbisSongs)
+        let chain = try Fixtures.shared.scratchDirectory().appendingPathComponent("chain.ogg")
+        try Data(songs.map { try Data(contentsOf: $0) }.joined()).write(to: chain)
+        var options = ICYStreamServer.Options()
+        options.contentType = "application/ogg"
+        options.pace = .asFastAsPossible
+        let server = try await ICYStreamServer(file: chain, options: options)
+        var references: [PCMAudio] = []
+        for song in songs { references.append(try await ReferenceDecoder.oggdec(song)) }
+        let total = references.reduce(0) { $0 + $1.frameCount }
+        let (played, _) = try await Self.play(server.url) { $0.frames >= total }
+        #expect(played.songs.map(\.frame) == [0, references[0].frameCount, references[0].frameCount + references[1].frameCount])
+        #expect(played.songs.map(\.tags.title) == RadioFixtures.songs.map(\.title))
+        #expect(played.songs.map(\.tags.artist) == RadioFixtures.songs.map(\.artist))
+        let expected = references.flatMap(\.samples)
+        #expect(Array(played.pcm.prefix(expected.count)) == expected)
+    }
+
+    @Test("a connection dropped mid-stream is made again and the station plays on from the new one")
+    func reconnects() async throws {
+        let file = try await RadioFixtures.shared.url(.station)
+        var options = ICYStreamServer.Options()
+        options.pace = .times(8)
+        options.fault = .drop(afterBytes: 80_000, connections: 1, resume: true)
+        let server = try await ICYStreamServer(file: file, options: options)
+        // Past the drop (5 s in) by 5 s: only a second connection brings that.
+        let (played, _) = try await Self.play(server.url) { $0.frames >= 10 * 44100 }
+        let requests = try server.requests()
+        #expect(requests.count == 2, "\(requests)")
+        #expect(requests.last?.start ?? 0 >= 80_000)
+        #expect(played.frames >= 10 * 44100)
+    }
+
+    @Test("a station that stays away after its stream broke: one clear error naming it, once stream_retry has passed")
+    func givesUp() async throws {
+        let file = try await RadioFixtures.shared.url(.station)
+        var options = ICYStreamServer.Options()
+        options.pace = .asFastAsPossible
+        options.fault = .drop(afterBytes: 32_000)
+        options.name = "Gone FM"
+        let server = try await ICYStreamServer(file: file, options: options)
+        let stopped = Task {
+            _ = try await server.waitForRequests(1)
+            await server.stop()
+        }
+        let (played, _) = try await Self.play(server.url, settings: { $0.streamRetry = 1 }) { _ in false }
+        try await stopped.value
+        let error = try #require(played.error as? LoaderError)
+        guard case .streamLost(let station, _, _) = error else { Issue.record("\(error)"); return }
+        #expect(station == "Gone FM")
+        #expect(error.description.hasPrefix("Gone FM: the stream broke and could not be had again within 1 s"), "\(error)")
+    }
+}
