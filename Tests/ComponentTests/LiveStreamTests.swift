@@ -15,6 +15,8 @@ import TestSupport
     struct Played {
         var pcm: [Int16] = []
         var channels = 2
+        /// The sample rate of each `.trackStart` (the first, then each change of format).
+        var rates: [Int] = []
         /// The frames at which songs began, with their tags.
         var songs: [(frame: Int, tags: TrackTags)] = []
         var error: (any Error)?
@@ -38,18 +40,25 @@ import TestSupport
             try await DecoderActor().decode(entry, from: source, startingAt: 0, into: queue)
         }
         var played = Played()
+        var stopped = false
         while let packet = await queue.next() {
             switch packet {
-            case .trackStart(_, let info, _): played.channels = info.format.channels
+            case .trackStart(_, let info, _):
+                played.channels = info.format.channels
+                played.rates.append(info.format.sampleRate)
             case .samples(let samples): played.pcm += samples.int16 ?? []
             case .streamTags(_, let tags): played.songs.append((played.frames, tags))
             case .trackEnd: break
             }
-            if enough(played) { break }
+            if enough(played) {
+                stopped = true
+                break
+            }
         }
         source.cancel()
         decoding.cancel()
-        do { try await decoding.value } catch { played.error = error }
+        // Stopped here, it ends with `cancelled` or without an error, as the moment falls.
+        do { try await decoding.value } catch { if !stopped { played.error = error } }
         await loader.shutdown()
         return (played, folder)
     }
