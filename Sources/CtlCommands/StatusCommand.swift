@@ -18,7 +18,11 @@ struct StatusCommand: AsyncParsableCommand {
             let duration = Formatting.duration(status.duration)
             if !position.isEmpty { line += "  \(position)" + (duration.isEmpty ? "" : " / \(duration)") }
         }
+        if status.live == true { line += "  (live)" }
         say(TextTable.printable(line))
+        if let song = status.songTitle {
+            say(TextTable.printable("now: " + [status.songArtist, song].compactMap { $0 }.joined(separator: " – ")))
+        }
         if let chapters = status.chapters, !chapters.isEmpty {
             let current = status.chapter.map { Int($0) }.flatMap { chapters.indices.contains($0) ? $0 : nil }
             say(TextTable.printable("chapter \(current.map { String($0 + 1) } ?? "–")/\(chapters.count)"

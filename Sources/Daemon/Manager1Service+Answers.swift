@@ -31,6 +31,11 @@ extension Manager1Service {
                 status.chapters = snapshot.chapters.map { Manager1.Chapter(start: $0.start, title: $0.title) }
                 status.chapter = snapshot.chapter.map { UInt32($0) }
             }
+            if snapshot.status != .stopped, snapshot.currentInfo?.isLive == true {
+                status.live = true
+                status.songTitle = snapshot.streamSong?.title
+                status.songArtist = snapshot.streamSong?.artist
+            }
         }
         do {
             let summary = try await library.summary(sources: [])

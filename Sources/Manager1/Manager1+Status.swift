@@ -31,6 +31,11 @@ extension Manager1 {
         /// The current track's chapters, if it has any, and the index of the one heard.
         package var chapters: [Chapter]?
         package var chapter: UInt32?
+        /// The current track is a live stream (a station): no length, no seek.
+        package var live: Bool?
+        /// The song a station says it plays, as heard.
+        package var songTitle: String?
+        package var songArtist: String?
 
         package init(status: String, volume: Double, loop: String, shuffle: Bool, queueLength: UInt32, scanning: Bool) {
             self.status = status

@@ -26,6 +26,10 @@ import TestSupport
         let position = try await rig.status()["position"] as? Double ?? 0
         #expect(position >= 9 && position < 14, "the second song shown at \(position) s")
         #expect(try await rig.metadata("artist") == "Artist B")
+        let status = try await rig.status()
+        #expect(status["live"] as? Bool == true && status["song_title"] as? String == "Song Two" && status["song_artist"] as? String == "Artist B",
+                "\(status)")
+        #expect(try await rig.ctl("status").stdout.contains("now: Artist B – Song Two"))
     }
 
     @Test("Icecast 2: an MP3 mount fed by ffmpeg (titles set through the admin API) and by ezstream (each track's tags), an Ogg mount by ices2 (each link's comments)",
