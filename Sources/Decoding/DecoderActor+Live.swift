@@ -29,7 +29,9 @@ extension DecoderActor {
             while !Task.isCancelled {
                 guard let current = decoder else {
                     // The connection ended here; the next one (a reconnect) is a stream of its own.
-                    part = try part.next()
+                    // None: the stream ended (a file sent without a length), and so does the track.
+                    guard let next = try part.next() else { break }
+                    part = next
                     (shift, consumed) = (0, 0)
                     decoder = try Self.decoder(for: part, from: &shift)
                     continue

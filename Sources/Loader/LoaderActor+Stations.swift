@@ -32,12 +32,13 @@ extension LoaderActor {
         case .notAList: return nil
         }
         var last: (any Error)?
+        // A `radio` source's station list names that source's streams; any other list's entries are
+        // placed among the sources (an entry on a configured server is that source's, with its
+        // credentials).
+        let radio: Bool
+        if case .remote(let input)? = try? input(for: location), location.url == nil { radio = input.isLive(location) } else { radio = false }
         for url in items.flatMap(\.urls) {
-            // A list of a source without URLs of its own (a `radio` source's station) names that
-            // source's streams; any other list's entries are placed among the sources (an entry on
-            // a configured server is that source's, with its credentials).
-            let entry = location.url == nil && location.source != nil
-                ? TrackLocation(source: location.source!, key: url.absoluteString) : sources.location(of: url)
+            let entry = radio ? TrackLocation(source: location.source!, key: url.absoluteString) : sources.location(of: url)
             do {
                 return try await open(entry, starting: true, depth: depth + 1, waiting: waiting)
             } catch {

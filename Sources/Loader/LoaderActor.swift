@@ -81,6 +81,10 @@ package actor LoaderActor {
     package func shutdown(recordingWithin bound: Duration = .seconds(30)) async {
         guard !isShutDown else { return }
         isShutDown = true
+        // Stations first: a read or a check blocked on one holds a thread of the pool the
+        // cache's last commits need.
+        for stream in liveStreams { stream.stream?.cancel() }
+        liveStreams = []
         await reports.finish(logger: logger)
         // What arrived is kept for the next run: recorded, unless the disk takes longer than
         // `bound` (a record left behind vouches for fewer bytes, never for more).
@@ -93,8 +97,6 @@ package actor LoaderActor {
         let recorded = (try? await BlockingPool.shared.run { open.allSatisfy { $0.waitForCommits(until: deadline) } }) ?? false
         if !recorded { logger.notice("the cache disk is slow: the last bytes downloaded were not all recorded, and will be fetched again") }
         resources = [:]
-        for stream in liveStreams { stream.stream?.cancel() }
-        liveStreams = []
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }
         opened = [:]
@@ -144,6 +146,10 @@ package actor LoaderActor {
             let resource = try await resource(for: location, input: input)
             prefetched = resource
             resource.prefetch()
+        } catch LoaderError.liveStream {
+            // A station: its answer is let go (closed) — kept unread it would go stale.
+            knownLive.insert(location.uri)
+            _ = resources[SparseCache.identity(of: location.uri).name]?.takeLiveAnswer()
         } catch {
             logger.debug("prefetch failed", metadata: ["reason": "\(error)"])
         }

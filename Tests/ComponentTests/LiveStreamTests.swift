@@ -118,6 +118,21 @@ import TestSupport
         #expect(Array(played.pcm.prefix(expected.count)) == expected)
     }
 
+    @Test("a file sent whole without a length and without icy- headers plays as it comes, to its end, once: the track ends, no reconnect")
+    func fileWithoutLength() async throws {
+        let file = try await RadioFixtures.shared.url(.firstSongMP3)
+        var options = ICYStreamServer.Options()
+        options.plain = true
+        options.pace = .asFastAsPossible
+        let server = try await ICYStreamServer(file: file, options: options)
+        let (played, cache) = try await Self.play(server.url) { _ in false }
+        #expect(played.error == nil, "\(String(describing: played.error))")
+        let expected = try await ReferenceDecoder.mpg123(file)
+        #expect(PCMAudio(sampleRate: 44100, channels: played.channels, samples: played.pcm) == expected)
+        #expect(try server.requests().count == 1)
+        #expect(Self.cachedFiles(in: cache).isEmpty)
+    }
+
     @Test("a connection dropped mid-stream is made again and the station plays on from the new one")
     func reconnects() async throws {
         let file = try await RadioFixtures.shared.url(.station)

@@ -17,6 +17,7 @@ Options (offsets are bytes of the audio file; fault thresholds count this connec
   --content-type T     default audio/mpeg
   --name, --genre, --url, --bitrate KBPS    icy-name, icy-genre, icy-url, icy-br; the bitrate also paces
   --icy-status         answer `ICY 200 OK` instead of `HTTP/1.0 200 OK`
+  --plain              no icy- header and no metadata at all: a plain server sending a file without a length
   --metaint N          the icy-metaint header as given (default 16000); blocks are inserted every N
                        audio bytes when N is a whole number > 0, so "0", "-5", "abc" or
                        "99999999999" go out as they are and no block is ever reached
@@ -62,6 +63,7 @@ def parse_args(argv):
     parser.add_argument("--url")
     parser.add_argument("--bitrate", type=int, default=128)
     parser.add_argument("--icy-status", action="store_true")
+    parser.add_argument("--plain", action="store_true")
     parser.add_argument("--metaint", default="16000")
     parser.add_argument("--always-metadata", action="store_true")
     parser.add_argument("--title", action="append", default=[])
@@ -183,7 +185,7 @@ class Connection(socketserver.BaseRequestHandler):
             sock.sendall(b"HTTP/1.0 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
             return
         asked = any(name.lower() == "icy-metadata" and value.strip() == "1" for name, value in headers)
-        with_metadata = asked or args.always_metadata
+        with_metadata = (asked or args.always_metadata) and not args.plain
         sock.sendall(self.answer_head(with_metadata))
         if method == "HEAD":
             return
@@ -232,6 +234,8 @@ class Connection(socketserver.BaseRequestHandler):
     def answer_head(self, with_metadata):
         args = self.station.args
         lines = ["ICY 200 OK" if args.icy_status else "HTTP/1.0 200 OK", "Content-Type: " + args.content_type]
+        if args.plain:
+            return ("\r\n".join(lines) + "\r\n\r\n").encode(args.header_encoding)
         for name, value in (("icy-name", args.name), ("icy-genre", args.genre), ("icy-url", args.url)):
             if value is not None:
                 lines.append("%s: %s" % (name, value))

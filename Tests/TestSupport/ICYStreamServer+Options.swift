@@ -16,6 +16,8 @@ extension ICYStreamServer {
         public var bitrate = 128
         /// SHOUTcast's `ICY 200 OK` status line instead of `HTTP/1.0 200 OK`.
         public var icyStatusLine = false
+        /// No `icy-` header and no metadata at all: a plain server sending a file without a length.
+        public var plain = false
         /// The `icy-metaint` header, sent as it is. Blocks go in every that many audio bytes when
         /// it is a whole number above 0; "0", "-1", "abc" or "99999999999" are sent and no block
         /// is ever reached.
@@ -90,7 +92,7 @@ extension ICYStreamServer {
             case .drop(let bytes, let connections, _, _): flags += [("drop-after", String(bytes)), ("drops", String(connections ?? 0))]
             }
             let switches: [(String, Bool)] = [
-                ("icy-status", icyStatusLine), ("always-metadata", alwaysInsertMetadata), ("loop", loop),
+                ("icy-status", icyStatusLine), ("plain", plain), ("always-metadata", alwaysInsertMetadata), ("loop", loop),
                 ("overlong-continues", overlongBlock?.continues == true), ("never-answer", neverAnswers),
                 ("resume", dropping?.resume == true), ("drop-reset", dropping?.reset == true),
             ]

@@ -52,8 +52,8 @@ final class LivePart: LiveByteSource, @unchecked Sendable {
         range.isEmpty
     }
 
-    func next() throws -> any LiveByteSource {
-        let (next, _) = try stream.part(after: index, waiting: waiting)
+    func next() throws -> (any LiveByteSource)? {
+        guard let (next, _) = try stream.part(after: index, waiting: waiting) else { return nil }
         return LivePart(stream: stream, index: next, lifetime: lifetime, waiting: waiting)
     }
 

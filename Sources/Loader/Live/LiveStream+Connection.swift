@@ -19,10 +19,17 @@ extension LiveStream {
         let response: HTTPClientResponse
         if let answer { response = try Self.check(answer) } else { response = try await stream.connect() }
         stream.begin(response, number: 0)
-        let task = Task { await stream.run(first: response) }
+        // A station says it is one (a `radio` source's, or `icy-` headers): connected to again
+        // when its stream ends. Any other answer without a length is a file made as it is sent,
+        // which ends where it ends; only a connection that breaks is made again.
+        let reconnects = input.isLive(location) || response.headers.contains { $0.name.lowercased().hasPrefix("icy-") }
+        let task = Task { await stream.run(first: response, reconnects: reconnects) }
         stream.condition.withLock { stream.connections = task }
         return LivePart(stream: stream, index: 0, lifetime: LivePart.Lifetime(stream), waiting: waiting)
     }
+
+    /// Titles kept waiting for their audio to be decoded, per part.
+    static let titlesKept = 64
 
     /// Attempts a broken stream makes again at once, a second apart, before backing off.
     static let quickAttempts = 5
@@ -33,7 +40,7 @@ extension LiveStream {
     static let recoveredAfter: Int64 = 64 << 10
 
     /// Runs the connections until the stream is cancelled or gives up.
-    private func run(first: HTTPClientResponse) async {
+    private func run(first: HTTPClientResponse, reconnects: Bool) async {
         var response: HTTPClientResponse? = first
         var number = 0
         var attempts = 0
@@ -43,7 +50,8 @@ extension LiveStream {
             if let answer = response {
                 response = nil
                 let received = await receive(answer, part: number)
-                finish(part: number)
+                finish(part: number, stream: received.error == nil && !reconnects)
+                if received.error == nil && !reconnects { return }
                 if received.bytes >= Self.recoveredAfter, brokeAt != nil {
                     logger.info("station is back", metadata: ["station": "\(stationName)"])
                     (brokeAt, attempts) = (nil, 0)
@@ -150,15 +158,22 @@ extension LiveStream {
         condition.withLock {
             parts[number]?.ring.append(audio)
             parts[number]?.titles.append(contentsOf: titles)
+            // A station that changes its title at every block (an icy-metaint of 1) keeps only
+            // its latest titles waiting: the ring's worth would be millions.
+            if let count = parts[number]?.titles.count, count > Self.titlesKept {
+                parts[number]?.titles.removeFirst(count - Self.titlesKept)
+            }
             condition.broadcast()
         }
         await waitUntil { $0.parts[number]?.ring.hasRoom ?? true }
     }
 
-    /// Marks part `number` ended: its reader reads to its end, then asks for the next.
-    private func finish(part number: Int) {
+    /// Marks part `number` ended: its reader reads to its end, then asks for the next — or,
+    /// with `stream`, learns that the stream ended there.
+    private func finish(part number: Int, stream: Bool = false) {
         condition.withLock {
             parts[number]?.ring.ended = true
+            if stream { ended = true }
             condition.broadcast()
         }
     }

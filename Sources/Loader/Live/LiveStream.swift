@@ -35,11 +35,15 @@ package final class LiveStream: @unchecked Sendable {
     /// The part the reader is at.
     var reading = 0
     var failure: LoaderError?
+    /// The stream ended where its last part ends: a file sent without a length, whole.
+    var ended = false
     var cancelled = false
     /// A station whose `icy-metaint` makes no sense was said so (once, not at every reconnect).
     var warnedOfInterval = false
-    /// Since when the reader has waited without getting a mouthful; whether it was said.
+    /// Since when the reader has waited without getting a mouthful, what it got meanwhile, and
+    /// whether it was said.
     var starvingSince: ContinuousClock.Instant?
+    var starvingBytes = 0
     var saidStarved = false
     /// The connection, waiting for room in the ring (or for the reader to reach the newest part).
     var roomWaiter: CheckedContinuation<Void, Never>?
@@ -84,43 +88,46 @@ package final class LiveStream: @unchecked Sendable {
                 throw LoaderError.badResponse("the live stream moved on past what the decoder asked for")
             case .bytes(let count) where count > 0 || buffer.isEmpty:
                 if parts[index]!.ring.hasRoom { waiter = takeRoomWaiter() }
-                return (count, fed: count >= Self.mouthful || count == buffer.count)
+                return (count, count: count)
             case .bytes:
-                return parts[index]!.ring.ended ? (0, fed: true) : nil
+                return parts[index]!.ring.ended ? (0, count: Self.mouthful) : nil
             }
         }
     }
 
-    /// Blocks until the part after `index` begins, and moves the reader there.
-    func part(after index: Int, waiting: ((Bool) -> Void)?) throws -> (index: Int, station: StationInfo) {
-        try waitFor(waiting: waiting) { waiter in
+    /// Blocks until the part after `index` begins, and moves the reader there; nil when the
+    /// stream ended with part `index`.
+    func part(after index: Int, waiting: ((Bool) -> Void)?) throws -> (index: Int, station: StationInfo)? {
+        try waitFor(waiting: waiting) { waiter -> ((index: Int, station: StationInfo)?, count: Int)? in
             if let next = parts[index + 1] {
                 parts[index] = nil
                 reading = index + 1
                 waiter = takeRoomWaiter()  // a connection may wait for the reader to get here
-                return ((index + 1, next.station), fed: true)
+                return ((index + 1, next.station), count: Self.mouthful)
             }
+            if ended { return (nil, count: Self.mouthful) }
             if let failure { throw failure }
             return nil
         }
     }
 
-    /// A read that brings this much (or all it asked for) feeds the reader: a station sends its
-    /// audio in pieces of kilobytes; one that trickles a byte at a time starves it as surely as
-    /// one that stalls.
-    static let mouthful = 1024
+    /// Bytes that feed a reader that had to wait: a quarter of a second of a 128 kbit/s station.
+    /// Fewer in `starvedAfter` (a station that trickles a byte at a time) starve it as surely as
+    /// none (a station that stalls).
+    static let mouthful = 4096
 
-    /// A reader that has gone this long without a mouthful has outrun what the output holds
-    /// (the PCM queue, about 3 s, and the sound server's buffer): it is reported as buffering, and
-    /// clients show the station paused. Shorter waits are how a live stream is read: the decoder
-    /// keeps up with the station, and waits for each piece it sends.
+    /// A reader that has gone this long since it first had to wait without getting a mouthful
+    /// has outrun what the output holds (the PCM queue, about 3 s, and the sound server's
+    /// buffer): it is reported as buffering, and clients show the station paused. Shorter waits
+    /// are how a live stream is read: the decoder keeps up with the station, and waits for each
+    /// piece it sends.
     static let starvedAfter = Duration.seconds(2)
 
-    /// Runs `attempt` under the lock until it gives a value, waiting for the connection between
-    /// tries; whether the value `fed` the reader ends its starving. `attempt` may hand out the
-    /// connection's waiter, resumed once the lock is let go.
+    /// Runs `attempt` under the lock until it gives a value and the bytes it brought, waiting for
+    /// the connection between tries; a mouthful since the reader first waited ends its starving.
+    /// `attempt` may hand out the connection's waiter, resumed once the lock is let go.
     private func waitFor<T>(waiting: ((Bool) -> Void)?,
-                            _ attempt: (inout CheckedContinuation<Void, Never>?) throws -> (T, fed: Bool)?) throws -> T {
+                            _ attempt: (inout CheckedContinuation<Void, Never>?) throws -> (T, count: Int)?) throws -> T {
         var fedAgain = false
         defer { if fedAgain { waiting?(false) } }
         var waiter: CheckedContinuation<Void, Never>?
@@ -129,10 +136,13 @@ package final class LiveStream: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if cancelled { throw LoaderError.cancelled }
-            if let (value, fed) = try attempt(&waiter) {
-                if fed {
-                    fedAgain = saidStarved
-                    (starvingSince, saidStarved) = (nil, false)
+            if let (value, count) = try attempt(&waiter) {
+                if starvingSince != nil {
+                    starvingBytes += count
+                    if starvingBytes >= Self.mouthful {
+                        fedAgain = saidStarved
+                        (starvingSince, saidStarved) = (nil, false)
+                    }
                 }
                 return value
             }
@@ -141,7 +151,7 @@ package final class LiveStream: @unchecked Sendable {
                 saidStarved = true
                 waiting?(true)
             }
-            if starvingSince == nil { starvingSince = now }
+            if starvingSince == nil { (starvingSince, starvingBytes) = (now, 0) }
             condition.wait(seconds: 0.3)
         }
     }

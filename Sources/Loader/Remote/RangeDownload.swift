@@ -144,7 +144,7 @@ package struct RangeDownload {
         reachability.answered(resource.host)
         // A station: no length (and no end), or a SHOUTcast/Icecast answer. It is played from a
         // connection of its own (`LiveStream`), and nothing of it is cached.
-        if first, response.status == .ok {
+        if first, state.length == nil, response.status == .ok {
             if StationList.looksLikeList(contentType: response.headers.first(name: "Content-Type"), firstBytes: []) == .list {
                 throw LoaderError.stationList
             }

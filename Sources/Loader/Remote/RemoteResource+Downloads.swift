@@ -216,15 +216,17 @@ extension RemoteResource {
     /// The first answer is a live stream: kept for `takeLiveAnswer()`, and the resource fails
     /// with `LoaderError.liveStream` (nothing of it is cached).
     func handOver(_ answer: HTTPClientResponse) {
-        locked { liveAnswer = answer }
+        locked { liveAnswer = (answer, .now) }
         fail(.liveStream)
     }
 
-    /// The live answer `handOver` kept, once.
+    /// The live answer `handOver` kept, once — if it is fresh: one left unread longer (a stop
+    /// while it came) has a socket's worth of stale audio behind it, and is let go (closed).
     func takeLiveAnswer() -> HTTPClientResponse? {
         locked {
             defer { liveAnswer = nil }
-            return liveAnswer
+            guard let kept = liveAnswer, ContinuousClock.now - kept.at < .seconds(1) else { return nil }
+            return kept.answer
         }
     }
 

@@ -8,9 +8,10 @@ package protocol LiveByteSource: ByteSource {
     /// What the station says of itself (`icy-name`, `icy-genre`, …), from this part's answer.
     var station: StationInfo { get }
 
-    /// Blocks until the next part begins (the stream reconnected) and returns it; throws the
-    /// stream's error once it gave up, `LoaderError.cancelled` once cancelled.
-    func next() throws -> any LiveByteSource
+    /// Blocks until the next part begins (the stream reconnected) and returns it; nil when the
+    /// stream ended (a file sent without a length, whole); throws the stream's error once it gave
+    /// up, `LoaderError.cancelled` once cancelled.
+    func next() throws -> (any LiveByteSource)?
 
     /// Takes the title changes (ICY `StreamTitle`) this part carried at byte offsets up to
     /// `offset`: each is heard from the audio at its offset on. Each is handed out once.

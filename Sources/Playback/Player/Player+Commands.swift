@@ -60,7 +60,8 @@ extension Player {
             guard let current = state.current else { return }
             await move(to: state.queue.entry(before: current.id) ?? current)
         case .seek(to: let seconds):
-            guard state.status != .stopped, seconds.isFinite, let current = state.current else { return }
+            // A station cannot seek (MPRIS says so: CanSeek false); a client that asks anyway is ignored.
+            guard state.status != .stopped, seconds.isFinite, let current = state.current, state.currentInfo?.isLive != true else { return }
             let target = max(0, seconds)
             if let duration = state.currentInfo?.duration, target >= duration {
                 await execute(.next)

@@ -41,6 +41,7 @@ extension Player {
             state.queue.update(entry.id, metadata: known.filled(from: TrackMetadata(tags: info.tags, duration: info.duration)))
             state.artwork = nil
             state.streamSong = nil
+            state.streamStalled = false
             var decoded = info
             decoded.tags = TrackTags()
             state.currentInfo = decoded

@@ -16,6 +16,8 @@ extension Player {
         noteHeardSoFar()
         await teardown()
         if state.status == .stopped { await output.setPaused(paused) }
+        // A station taken up while paused (Next while paused) has a fresh buffer from now on.
+        if state.status == .paused { pausedAt = .now }
         // Played afresh, a long track starts where it was left.
         let seconds = !sameEntry && requested == 0 ? settings.resumePoint(of: entry) ?? 0 : requested
         if !sameEntry {
@@ -73,6 +75,7 @@ extension Player {
         case .output(let event):
             await handle(event)
         case .trackFailed(let entry, let error):
+            state.streamStalled = false  // a station that gave up waits no more
             logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
             publish(.trackFailed(entry, error))
         case .buffering(let entry, let waiting):

@@ -128,8 +128,11 @@ package actor Player {
     }
 
     /// Whether a location can be played: its codec, or the error that playing it would meet.
-    package func probe(_ location: TrackLocation) async throws -> AudioCodec {
+    /// For a station (nil) its answer is the check: its bytes come at its own pace, and one that
+    /// trickles would hold the check — and the caller — for ever.
+    package func probe(_ location: TrackLocation) async throws -> AudioCodec? {
         let source = try await loader.open(location)
+        if source is any LiveByteSource { return nil }
         return try await decoder.probe(source)
     }
 
