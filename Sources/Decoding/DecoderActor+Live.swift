@@ -48,7 +48,8 @@ extension DecoderActor {
                         Self.logger.warning("a damaged stretch in a station's stream: played on past it",
                                             metadata: ["station": "\(part.station.name ?? entry.displayName)", "reason": "\(error)"])
                     }
-                    shift += current.inputPosition
+                    // At least a byte on: a decoder that failed without taking any would fail again.
+                    shift += max(1, current.inputPosition)
                     consumed = shift
                     decoder = try Self.decoder(for: part, from: &shift)
                     continue
