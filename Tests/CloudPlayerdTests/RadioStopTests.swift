@@ -46,14 +46,10 @@ import TestSupport
         return (server, rig, song)
     }
 
-    /// How long from `start` until `check` holds, looked at every 10 ms; nil if it did not within
-    /// ten times the bound.
+    /// How long from `start` until `check` holds (the event MPRIS said it with); nil if it did not
+    /// within ten times the bound.
     private func time(from start: ContinuousClock.Instant, until check: () -> Bool) async throws -> Duration? {
-        while ContinuousClock.now - start < Self.bound * 10 {
-            if check() { return ContinuousClock.now - start }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        try await eventually(within: 10) { check() } ? ContinuousClock.now - start : nil
     }
 
     @Test("Stop, Next, OpenUri, SIGTERM and Ctrl-C take effect within a second while a station misbehaves",
