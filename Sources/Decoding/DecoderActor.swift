@@ -102,6 +102,7 @@ package actor DecoderActor {
         case .vorbis: try VorbisDecoder(source: source)
         case .pcmFile: try PCMFileDecoder(source: source)
         case .mp4: try MP4Decoder(source: source)
+        case .adts: try ADTSDecoder(source: source)
         }
     }
 }

@@ -18,9 +18,9 @@ package enum DecoderError: Error, CustomStringConvertible, Equatable {
         case .empty:
             "empty file"
         case .notAudio:
-            "not an audio file (no MP3 frames, FLAC, Ogg Opus/Vorbis, MP4, WAV or AIFF header found)"
+            "not an audio file (no MP3 or AAC frames, FLAC, Ogg Opus/Vorbis, MP4, WAV or AIFF header found)"
         case .unsupportedFormat(let name):
-            "unsupported format: \(name) (cloudplayerd plays MP3, Opus, FLAC, Ogg Vorbis, AAC and ALAC in MP4, WAV and AIFF)"
+            "unsupported format: \(name) (cloudplayerd plays MP3, Opus, FLAC, Ogg Vorbis, AAC (in MP4 or ADTS) and ALAC, WAV and AIFF)"
         case .invalidStream(let codec, let reason):
             "cannot open as \(codec.rawValue): \(reason)"
         case .decodeFailed(let codec, let reason):

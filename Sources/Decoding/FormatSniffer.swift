@@ -15,6 +15,8 @@ package enum FormatSniffer {
         case pcmFile(AudioCodec)
         /// MP4 (M4A, M4B): AAC or ALAC, which its sample entry tells.
         case mp4
+        /// AAC in ADTS frames: `.aac` files, AAC stations, HLS segments' audio.
+        case adts
 
         var codec: AudioCodec {
             switch self {
@@ -23,7 +25,7 @@ package enum FormatSniffer {
             case .flac: .flac
             case .vorbis: .vorbis
             case .pcmFile(let codec): codec
-            case .mp4: .aac
+            case .mp4, .adts: .aac
             }
         }
     }
@@ -48,6 +50,7 @@ package enum FormatSniffer {
         if let exact = mpegStream(in: window, lengthFromHere: fileLength) {
             return .mp3(exactLength: exact)
         }
+        if adtsStream(in: window, lengthFromHere: fileLength) { return .adts }
         throw DecoderError.notAudio
     }
 
@@ -72,8 +75,10 @@ package enum FormatSniffer {
         guard head.count >= 36 else { return nil }
         if let container = containerFormat(head) { return try container() }
         let start = ID3v2Parser.tagSize(head[...]) ?? 0
-        guard start < head.count, mpegStream(in: Array(head[start...]), lengthFromHere: nil) != nil else { return nil }
-        return .mp3(exactLength: false)
+        guard start < head.count else { return nil }
+        let audio = Array(head[start...])
+        if mpegStream(in: audio, lengthFromHere: nil) != nil { return .mp3(exactLength: false) }
+        return adtsStream(in: audio, lengthFromHere: nil) ? .adts : nil
     }
 
     /// Formats recognised by a container signature: Ogg Opus, Vorbis or FLAC, native FLAC, WAV
@@ -102,5 +107,10 @@ package enum FormatSniffer {
     private static func mpegStream(in bytes: [UInt8], lengthFromHere: Int64?) -> Bool? {
         MPEGFrameRun.first(in: bytes[...], frames: framesToConfirm, windowEnd: .countsIfFileEnds(fileLength: lengthFromHere))
             .map { MPEGLengthHeader(frame: bytes[$0.offset...], header: $0.header) != nil }
+    }
+
+    /// Whether a run of ADTS frames is in `bytes`, as `mpegStream` looks for MPEG audio's.
+    private static func adtsStream(in bytes: [UInt8], lengthFromHere: Int64?) -> Bool {
+        ADTSFrameRun.first(in: bytes[...], frames: framesToConfirm, windowEnd: .countsIfFileEnds(fileLength: lengthFromHere)) != nil
     }
 }

@@ -1,5 +1,4 @@
 import CAVCodec
-import CSampleGain
 import Model
 import Parsers
 
@@ -196,45 +195,8 @@ package final class MP4Decoder: AudioDecoder {
         } else {
             return false
         }
-        try ffmpeg.receive { frame in
-            let count = Int(frame.nb_samples)
-            let first = max(0, Int(min(Int64(count), skipUntil - decodedTime)))
-            let end = max(first, Int(min(Int64(count), (self.end ?? .max) - decodedTime)))
-            decodedTime += Int64(count)
-            if end > first { try append(frame, from: first, to: end) }
-        }
+        try ffmpeg.receive(keeping: skipUntil..<(end ?? .max), time: &decodedTime, as: info.format, codec: info.codec,
+                           narrow: &narrow, wide: &wide)
         return true
-    }
-
-    private func append(_ frame: AVFrame, from first: Int, to end: Int) throws {
-        let channels = info.format.channels
-        guard Int(frame.ch_layout.nb_channels) == channels else { throw DecoderError.formatChanged(info.codec) }
-        guard Int(frame.sample_rate) == info.format.sampleRate else {
-            throw DecoderError.decodeFailed(info.codec, "its rate changes from \(info.format.sampleRate) Hz to \(frame.sample_rate) Hz")
-        }
-        let planes = frame.extended_data!
-        let count = end - first
-        func plane<T>(_ channel: Int, _: T.Type) -> UnsafePointer<T> {
-            UnsafeRawPointer(planes[channel]!).assumingMemoryBound(to: T.self) + first
-        }
-        switch AVSampleFormat(rawValue: frame.format) {
-        case AV_SAMPLE_FMT_FLTP:
-            narrow.append(count: count * channels) { out in
-                let floats = UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<Float>?.self)
-                cp_float_planes_to_int16(floats, channels, first, count, out)
-            }
-        case AV_SAMPLE_FMT_S16P:
-            narrow.append(frames: count, channels: channels) { channel, out in
-                let input = plane(channel, Int16.self)
-                for index in 0..<count { out[index * channels] = input[index] }
-            }
-        case AV_SAMPLE_FMT_S32P where info.format.isWide:
-            wide.append(frames: count, channels: channels) { channel, out in
-                let input = plane(channel, Int32.self)
-                for index in 0..<count { out[index * channels] = input[index] >> 8 }
-            }
-        case let other:
-            throw DecoderError.decodeFailed(info.codec, "FFmpeg's sample format \(other.rawValue), which cloudplayerd does not take")
-        }
     }
 }

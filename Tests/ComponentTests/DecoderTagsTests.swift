@@ -115,13 +115,3 @@ import TestSupport
         #expect(unsizedSamples > 0)
     }
 }
-
-/// A source that does not know its length, as a stream without `Content-Length`.
-private final class UnsizedSource: ByteSource {
-    let inner: any ByteSource
-    init(_ inner: any ByteSource) { self.inner = inner }
-    var length: Int64? { nil }
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        try inner.read(into: buffer, at: offset)
-    }
-}

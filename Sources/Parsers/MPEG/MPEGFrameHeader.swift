@@ -1,6 +1,8 @@
 /// The four-byte header of an MPEG audio frame: enough to find the next frame, the Xing/Info
 /// header after it, and how many samples it decodes to (the decoder and the tag reader share it).
-package struct MPEGFrameHeader: Equatable {
+package struct MPEGFrameHeader: SyncedFrameHeader {
+    package static let headerSize = 4
+
     enum Version { case mpeg1, mpeg2, mpeg25 }
 
     let version: Version
