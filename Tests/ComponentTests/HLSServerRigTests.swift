@@ -133,7 +133,11 @@ struct HLSServerRigTests {
         #expect(head.contains("Cache-Control: no-cache") && head.contains("application/vnd.apple.mpegurl"), "\(head)")
         let heard = try await decode(live.playlistURL, seconds: 1)
         #expect(abs(heard.frameCount - 44100) <= 1024, "\(heard)")
-        await live.stop()
+        let ended = try await live.end()
+        #expect(ended.ended && ended.segments.count == live.listSize, "\(ended.lines)")
+        // Ended, it is a finite stream: ffmpeg plays from its live start to the end, and stops.
+        let rest = try await decode(live.playlistURL)
+        #expect(rest.frameCount > 44100 && rest.frameCount <= 44100 * live.listSize + 2048, "\(rest)")
     }
 
     @Test("the live packed-audio playlist slides and its segments carry growing timestamps and each song's title from its segment on")

@@ -107,8 +107,21 @@ public final class HLSLiveEncoder: Sendable {
     /// A file's path as a request to the server names it.
     public func requestPath(_ name: String) -> String { "\(path)/\(name)" }
 
-    /// Stops the encoder now: the playlist stays as it is, without EXT-X-ENDLIST.
+    /// Stops the encoder now: the playlist stays as it is, without EXT-X-ENDLIST — a station
+    /// gone quiet, whose client waits for segments that never come.
     public func stop() async {
         await process.stop()
+    }
+
+    /// Stops the encoder and ends the stream as an event that is over does: EXT-X-ENDLIST is
+    /// added to the playlist (at once, whole), and a client plays what is listed and stops.
+    @discardableResult
+    public func end() async throws -> HLSPlaylistSnapshot {
+        await process.stop()
+        guard let last = playlist() else { throw TestSupportError("the \(format) stream has no playlist to end") }
+        let list = folder.appendingPathComponent("index.m3u8")
+        try ((last.lines + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        guard let ended = HLSPlaylistSnapshot(contentsOf: list) else { throw TestSupportError("the ended playlist does not read back") }
+        return ended
     }
 }
