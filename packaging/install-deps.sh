@@ -12,7 +12,9 @@
 #                                       waitress), all from PyPI; for internet radio Icecast 2
 #                                       and its source clients ezstream and ices2 (the tests start
 #                                       Icecasts of their own: noninteractive, debconf leaves
-#                                       icecast2's own service unconfigured and it is not started)
+#                                       icecast2's own service unconfigured and it is not started);
+#                                       for HLS nginx (static files), ffmpeg (its HLS muxer and
+#                                       demuxer), openssl (AES-128 segments) and mutagen, all above
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)

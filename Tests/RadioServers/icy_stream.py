@@ -46,7 +46,9 @@ Options (offsets are bytes of the audio file; fault thresholds count this connec
 It ends when its parent ends (PR_SET_PDEATHSIG; the tests start it under a watchdog shell that
 stops it when the test process ends, however that ends) and on SIGTERM.
 """
-import argparse, ctypes, json, os, signal, socket, socketserver, struct, sys, threading, time
+import argparse, json, os, signal, socket, socketserver, struct, sys, threading, time
+
+from parent_bound import end_with_parent
 
 MAX_BLOCK = 255 * 16
 
@@ -345,18 +347,6 @@ class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 64
-
-
-def end_with_parent():
-    """Asks the kernel for SIGTERM when the parent (the watchdog shell) ends; and ends at once if
-    it already has."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() == 1:
-        sys.exit(0)
 
 
 def main():

@@ -87,42 +87,26 @@ public final class WebDAVTestServer: Sendable {
         throw TestSupportError("rclone serve webdav did not come up: \(server.errorSoFar())\(logged)")
     }
 
-    /// nginx in the foreground, one process (no workers to switch user), its config, logs and
-    /// temporary files in `folder`.
+    /// nginx (`ServerProcess.nginx`) with its dav module, and dav-ext for PROPFIND.
     private static func startNginx(root: URL, folder: URL, username: String, password: String) async throws -> (Int, ServerProcess) {
         let users = folder.appendingPathComponent("htpasswd")
         try "\(username):{PLAIN}\(password)\n".write(to: users, atomically: true, encoding: .utf8)
-        let (ports, server) = try await ServerProcess.onOwnPorts("nginx") { ports in
-            let port = ports[0]
-            let config = folder.appendingPathComponent("nginx.conf")
-            try """
-                daemon off;
-                master_process off;
-                pid \(folder.path)/nginx.pid;
-                error_log \(folder.path)/nginx-error.log;
-                load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
-                events { worker_connections 256; }
-                http {
-                    access_log off;
-                    client_body_temp_path \(folder.path)/nginx-body;
-                    default_type application/octet-stream;
-                    server {
-                        listen 127.0.0.1:\(port);
-                        root \(root.path);
-                        location / {
-                            auth_basic "dav";
-                            auth_basic_user_file \(users.path);
-                            dav_methods PUT DELETE MKCOL COPY MOVE;
-                            dav_ext_methods PROPFIND OPTIONS;
-                        }
-                    }
+        return try await ServerProcess.nginx(in: folder, modules: ["/usr/lib/nginx/modules/ngx_http_dav_ext_module.so"]) { port in
+            """
+            access_log off;
+            default_type application/octet-stream;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root.path);
+                location / {
+                    auth_basic "dav";
+                    auth_basic_user_file \(users.path);
+                    dav_methods PUT DELETE MKCOL COPY MOVE;
+                    dav_ext_methods PROPFIND OPTIONS;
                 }
-                """.write(to: config, atomically: true, encoding: .utf8)
-            return try ServerProcess("nginx", command: #"nginx "$@""#,
-                                     arguments: ["-e", folder.appendingPathComponent("nginx-error.log").path, "-p", folder.path,
-                                                 "-c", config.path])
+            }
+            """
         }
-        return (ports[0], server)
     }
 
     /// WsgiDAV on cheroot, with a config file in `folder`.
