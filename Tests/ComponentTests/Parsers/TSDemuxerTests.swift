@@ -188,6 +188,32 @@ struct TSDemuxerTests {
         #expect(demuxer.streams.isEmpty)
     }
 
+    @Test("a PMT over two packets is read whole")
+    func pmtOverTwoPackets() {
+        let descriptor: [UInt8] = [0x0A, 40] + [UInt8](repeating: 0x65, count: 40)  // ISO 639 language, padded out
+        let entries = (0..<5).map { TSTestStream.Entry(type: 0x1B, pid: 0x200 + $0, descriptors: descriptor) }
+            + [TSTestStream.Entry(type: 0x03, pid: 0x300)]
+        let tables = TSTestStream.tables(entries)
+        #expect(tables.count == 3 * 188)
+        var demuxer = TSDemuxer()
+        let payloads = demux(tables + TSTestStream.packets(pid: 0x300, payload: TSTestStream.pes(streamID: 0xC0, pts: 7, payload: [9, 9]),
+                                                           continuity: 0), read: 100, demuxer: &demuxer)
+        #expect(demuxer.streams.map(\.pid) == [0x200, 0x201, 0x202, 0x203, 0x204, 0x300])
+        #expect(payloads == [TSPayload(kind: .mpegAudio, pid: 0x300, pts: 7, bytes: [9, 9])])
+    }
+
+    @Test("a PES past 1 MiB is dropped and counted; the next one is handed out")
+    func oversizedPES() {
+        let huge = TSTestStream.pes(streamID: 0xC0, pts: 1, payload: [UInt8](repeating: 0x11, count: 1_100_000), declaresLength: false)
+        let next = TSTestStream.pes(streamID: 0xC0, pts: 2, payload: [1, 2, 3])
+        let hugePackets = TSTestStream.packets(pid: 0x101, payload: huge, continuity: 0)
+        let stream = TSTestStream.tables([TSTestStream.Entry(type: 0x0F, pid: 0x101)]) + hugePackets
+            + TSTestStream.packets(pid: 0x101, payload: next, continuity: hugePackets.count / 188)
+        let (payloads, damage) = demux(stream)
+        #expect(payloads == [TSPayload(kind: .adtsAAC, pid: 0x101, pts: 2, bytes: [1, 2, 3])])
+        #expect(damage == 1)
+    }
+
     /// An ID3v2.4 tag with TIT2 and TPE1 in UTF-8.
     static func id3Tag(title: String, artist: String, padding: Int = 0) -> [UInt8] {
         func frame(_ id: String, _ text: String) -> [UInt8] {
