@@ -75,6 +75,20 @@ struct TSDemuxerTests {
         #expect(demuxer.damage == 0)
     }
 
+    @Test("two audio streams: the first the PMT lists is played, both are listed")
+    func firstAudioStream() throws {
+        let fixtures = try ParserFixtures()
+        try fixtures.run("ffmpeg", Self.ffmpeg + ["-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-map", "0:a", "-map", "0:a",
+                                                  "-c:a:0", "libmp3lame", "-c:a:1", "aac", "-f", "mpegts", "two.ts"])
+        try fixtures.run("ffmpeg", Self.ffmpeg + ["-i", "two.ts", "-map", "0:a:0", "-c", "copy", "-write_xing", "0", "-id3v2_version", "0",
+                                                  "-f", "mp3", "first.mp3"])
+        var demuxer = TSDemuxer()
+        let payloads = demux(try fixtures.bytes("two.ts"), demuxer: &demuxer)
+        #expect(demuxer.streams.map(\.kind) == [.mpegAudio, .adtsAAC])
+        #expect(payloads.allSatisfy { $0.pid == demuxer.streams.first?.pid })
+        #expect(payloads.flatMap(\.bytes) == (try fixtures.bytes("first.mp3")))
+    }
+
     @Test("reads of 1, 7, 188 and 1000 bytes give what one read gives")
     func readSizes() throws {
         let fixtures = try ParserFixtures()
