@@ -53,6 +53,12 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A station's body with ICY metadata blocks: the first two bytes choose the interval and
     /// how the rest is cut into reads; every block's text is read as a title.
     case icy
+    /// An MPEG transport stream (an HLS segment): the first byte chooses how the rest is cut
+    /// into reads; every ID3 payload is read as HLS timed metadata, the input as a packed-audio
+    /// segment's leading tag.
+    case mpegts
+    /// HLS playlists, master or media, with the variant choice and every segment's IV.
+    case hls
     /// Subsonic answers, JSON or XML.
     case subsonic
     /// Our XML reader alone, every event read, under the most permissive rules (feeds', with
@@ -160,6 +166,30 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
                 start = end
             }
             _ = ICYMetadata(bytes).song
+        case .mpegts:
+            guard let first = bytes.first else { return }
+            let read = [1, 7, 188, 1000, 4096][Int(first) % 5]
+            var demuxer = TSDemuxer()
+            var payloads: [TSPayload] = []
+            var start = 1
+            while start < bytes.count {
+                let end = min(start + read, bytes.count)
+                payloads += demuxer.feed(bytes[start..<end])
+                start = end
+            }
+            payloads += demuxer.finish()
+            for payload in payloads where payload.kind == .id3Metadata { _ = HLSID3Tag.read(payload.bytes[...]) }
+            _ = HLSID3Tag.read(bytes[...])
+        case .hls:
+            switch try? HLSPlaylist.parse(bytes, base: URL(string: "https://example.org/live/index.m3u8")!) {
+            case .master(let master)?:
+                _ = master.audioChoice(maxBandwidth: nil)
+                _ = master.audioChoice(maxBandwidth: 128_000)
+            case .media(let media)?:
+                for segment in media.segments { _ = segment.iv() }
+            case nil:
+                break
+            }
         case .subsonic:
             _ = try? SubsonicAnswerParser.parse(bytes)
         case .xml:

@@ -11,6 +11,10 @@ extension ID3v2Parser {
         private var pictures = PictureChoice()
         private var originalYear: Int?
         private var loudness = ReplayGainReader()
+        /// HLS packed audio's `PRIV` time stamp (`HLSID3Tag`).
+        private(set) var transportTimestamp: Int64?
+        /// `TXXX` frames' values by description, upper-cased: where some stations put the song.
+        private(set) var userTexts: [String: String] = [:]
 
         init(major: UInt8, unsynchronised: Bool) {
             self.major = major
@@ -46,6 +50,7 @@ extension ID3v2Parser {
             }
             if id == "RVA2" { return loudness.takeRVA2(data) }
             if id == "TXXX" || id == "TXX" { return userText(data) }
+            if id == "PRIV" { return privateData(data) }
             guard id.hasPrefix("T"), let value = ID3Text.firstValue(ofTextFrame: data) else { return }
             switch id {
             case "TIT2", "TT2": collected.title = collected.title ?? value
@@ -66,7 +71,20 @@ extension ID3v2Parser {
             guard let encoding = data.first else { return }
             let (description, rest) = ID3Text.terminated(data.dropFirst(), encoding: encoding)
             guard let value = ID3Text.firstValue(ofTextFrame: ArraySlice([encoding] + rest)) else { return }
-            loudness.take(description, value)
+            if !loudness.take(description, value), userTexts.count < 16 {
+                userTexts[description.uppercased()] = userTexts[description.uppercased()] ?? value
+            }
+        }
+
+        /// A PRIV frame: an owner (a Latin-1 string), then data. HLS packed audio's owner
+        /// `com.apple.streaming.transportStreamTimestamp` gives the segment's first PTS, 33 bits
+        /// in 8 big-endian bytes (RFC 8216 §3.4).
+        private mutating func privateData(_ data: ArraySlice<UInt8>) {
+            let (owner, rest) = ID3Text.terminated(data, encoding: 0)
+            var reader = ByteReader(rest)
+            guard owner == "com.apple.streaming.transportStreamTimestamp", rest.count == 8,
+                  let value = reader.bigEndian(8) else { return }
+            transportTimestamp = transportTimestamp ?? Int64(value & 0x1_FFFF_FFFF)
         }
 
         /// An APIC (v2.3/2.4: MIME type) or PIC (v2.2: three-letter format) frame's picture type and image.

@@ -56,19 +56,25 @@ package enum ID3v2Parser {
 
     /// The tags in `bytes`, which start with the tag's header and may end before the tag does.
     package static func parse(_ bytes: ArraySlice<UInt8>) -> TrackTags {
-        guard let header = header(bytes), header.isReadable else { return TrackTags() }
+        collect(bytes)?.tags ?? TrackTags()
+    }
+
+    /// Every frame of the tag at the start of `bytes` gathered; nil if `bytes` do not start
+    /// with a readable ID3v2 header. Frames cut off by the end of `bytes` are left out.
+    static func collect(_ bytes: ArraySlice<UInt8>) -> FrameCollector? {
+        guard let header = header(bytes), header.isReadable else { return nil }
+        var frames = FrameCollector(major: header.major, unsynchronised: header.unsynchronised)
         let start = bytes.startIndex
         var body = bytes[(start + headerSize)..<(start + min(bytes.count, header.total))]
         if header.unsynchronised && header.major < 4 { body = removingUnsynchronisation(body)[...] }
         var reader = ByteReader(body)
         if header.hasExtendedHeader {
-            guard let size = extendedHeaderSize(body, major: header.major), reader.skip(size) else { return TrackTags() }
+            guard let size = extendedHeaderSize(body, major: header.major), reader.skip(size) else { return frames }
         }
-        var frames = FrameCollector(major: header.major, unsynchronised: header.unsynchronised)
         while let frame = nextFrame(&reader, major: header.major) {
             frames.add(frame.header, frame.data)
         }
-        return frames.tags
+        return frames
     }
 
     /// A frame's 10-byte (v2.2: 6-byte) header.
