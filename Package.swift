@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "Cache", dependencies: ["Base", "Model"]),
         // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.
         .target(name: "Loader", dependencies: [
-            "Base", "Model", "Config", "Parsers", "Cache", logging,
+            "Base", "Model", "Config", "Parsers", "Cache", "CAVCodec", logging,
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

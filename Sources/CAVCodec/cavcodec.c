@@ -23,6 +23,10 @@ static struct {
     void (*channel_layout_default)(AVChannelLayout *, int);
     int (*send_packet)(AVCodecContext *, const AVPacket *);
     int (*receive_frame)(AVCodecContext *, AVFrame *);
+    struct AVAES *(*aes_alloc)(void);
+    int (*aes_init)(struct AVAES *, const uint8_t *, int, int);
+    void (*aes_crypt)(struct AVAES *, uint8_t *, const uint8_t *, int, uint8_t *, int);
+    void (*free)(void *);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -61,7 +65,11 @@ static void load(void) {
         && resolve(avutil, "av_mallocz", (void **)&api.mallocz)
         && resolve(avutil, "av_channel_layout_default", (void **)&api.channel_layout_default)
         && resolve(avcodec, "avcodec_send_packet", (void **)&api.send_packet)
-        && resolve(avcodec, "avcodec_receive_frame", (void **)&api.receive_frame);
+        && resolve(avcodec, "avcodec_receive_frame", (void **)&api.receive_frame)
+        && resolve(avutil, "av_aes_alloc", (void **)&api.aes_alloc)
+        && resolve(avutil, "av_aes_init", (void **)&api.aes_init)
+        && resolve(avutil, "av_aes_crypt", (void **)&api.aes_crypt)
+        && resolve(avutil, "av_free", (void **)&api.free);
 }
 
 int cavcodec_load(void) {
@@ -86,3 +94,12 @@ void *cavcodec_mallocz(size_t size) { return api.mallocz(size); }
 void cavcodec_channel_layout_default(AVChannelLayout *layout, int channels) { api.channel_layout_default(layout, channels); }
 int cavcodec_send_packet(AVCodecContext *context, const AVPacket *packet) { return api.send_packet(context, packet); }
 int cavcodec_receive_frame(AVCodecContext *context, AVFrame *frame) { return api.receive_frame(context, frame); }
+
+int cavcodec_aes128_cbc_decrypt(const uint8_t *key, uint8_t *iv, uint8_t *data, int blocks) {
+    struct AVAES *aes = api.aes_alloc();
+    if (!aes) return -1;
+    int status = api.aes_init(aes, key, 128, 1);
+    if (status == 0) api.aes_crypt(aes, data, data, blocks, iv, 1);
+    api.free(aes);
+    return status;
+}

@@ -22,6 +22,8 @@ package struct ConfigFile {
     package var perHost: Int?
     /// `[network] stream_retry`, in seconds: how long a station whose stream broke is tried again.
     package var streamRetry: Double?
+    /// `[network] hls_bandwidth`, bits per second: the highest HLS variant chosen (nil: the highest there is).
+    package var hlsBandwidth: Int?
     /// `[playback] replaygain`: "off", "track", "album" or "auto" (checked here).
     package var replayGainMode: String?
     /// `[playback] replaygain_preamp`, in dB.
@@ -88,8 +90,9 @@ package struct ConfigFile {
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ["read_timeout", "retries", "per_host", "stream_retry"], in: "network")
+            try reader.allow(network, keys: ["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth"], in: "network")
             file.streamRetry = try reader.duration(network, "stream_retry", in: "network")
+            file.hlsBandwidth = try reader.bitRate(network, "hls_bandwidth", in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {
                 guard timeout.value > 0 else { throw ConfigError(line: timeout.line, key: "network.read_timeout", "must be more than 0 seconds") }
                 file.readTimeout = timeout.value

@@ -61,6 +61,24 @@ package struct ConfigReader {
         return seconds
     }
 
+    /// A bit rate in bits per second, written as a number or as text with a unit ("128k",
+    /// "2.5M", "320 kbit/s"): what an HLS master playlist's `BANDWIDTH` is compared with.
+    package func bitRate(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> Int? {
+        if case .integer(let value, let line)? = table[key] {
+            guard value > 0 else { throw ConfigError(line: line, key: qualified(key, section), "must be more than 0 bits per second") }
+            return Int(value)
+        }
+        guard let text = try string(table, key, in: section) else { return nil }
+        var digits = text.value.lowercased().filter { $0 != " " }
+        for suffix in ["bit/s", "bps", "b/s"] where digits.hasSuffix(suffix) { digits.removeLast(suffix.count) }
+        let scale: Double = digits.hasSuffix("k") ? 1000 : digits.hasSuffix("m") ? 1_000_000 : 1
+        if scale > 1 { digits.removeLast() }
+        guard let number = Double(digits), number > 0 else {
+            throw ConfigError(line: text.line, key: qualified(key, section), "expected a bit rate such as \"128k\" or \"2M\", found \"\(text.value)\"")
+        }
+        return Int(number * scale)
+    }
+
     package func number(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> (value: Double, line: Int)? {
         switch table[key] {
         case nil: return nil

@@ -54,6 +54,7 @@ extension Configuration {
         if let readAhead = file.readAhead { settings.readAhead = readAhead }
         if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
         if let retry = file.streamRetry { settings.streamRetry = retry }
+        settings.hlsBandwidth = file.hlsBandwidth
         let sources = try SourceTypes.configure(file.sources, types: types)
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }

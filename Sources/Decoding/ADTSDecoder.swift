@@ -27,6 +27,10 @@ package final class ADTSDecoder: AudioDecoder {
     private var narrow = SampleBacklog<Int16>()
     private var wide = SampleBacklog<Int32>()
     private var held = HeldFailure()
+    /// The input offset and the frame of each frame sent lately: where a title placed at a byte
+    /// of the stream is heard (`frame(atInput:)`). A read's worth and more.
+    private var recentFrames: [(offset: Int64, frame: Int64)] = []
+    private static let framesRemembered = 128
 
     /// Frames decoded before a seek's target frame and dropped: AAC's frames overlap, and SBR
     /// delays its output by over a thousand samples.
@@ -66,6 +70,16 @@ package final class ADTSDecoder: AudioDecoder {
 
     package var inputPosition: Int64 { reader.offset }
 
+    package func frame(atInput offset: Int64) -> Int64? {
+        // The first frame that starts at or after the offset: a title placed between two frames
+        // (a segment's start) is heard from the frame after it.
+        guard let first = recentFrames.first, offset >= first.offset,
+              let at = recentFrames.first(where: { $0.offset >= offset }) else { return nil }
+        // Decoded frames count in the track's time, as `position` does; those before a seek's
+        // target are not heard.
+        return max(at.frame, keepFrom)
+    }
+
     package func seek(toFrame target: Int64) throws {
         narrow.clear()
         wide.clear()
@@ -73,6 +87,7 @@ package final class ADTSDecoder: AudioDecoder {
         flushed = false
         if let fresh = ffmpeg.fresh() { ffmpeg = fresh }
         reader.rewind()
+        recentFrames.removeAll()
         decodedFrame = 0
         let target = max(0, target)
         // Walk the headers (no decoding) to the frame the target lies in, keeping the starts of
@@ -116,6 +131,10 @@ package final class ADTSDecoder: AudioDecoder {
     /// false once it has nothing more.
     private func decodeMore() throws -> Bool {
         if let frame = try reader.next() {
+            // FFmpeg's AAC decoder hands out each frame's samples as it takes it, so the frame
+            // sent now begins at the time the next sample decoded will have.
+            recentFrames.append((reader.offset - Int64(frame.count), decodedFrame))
+            if recentFrames.count > Self.framesRemembered { recentFrames.removeFirst(recentFrames.count - Self.framesRemembered) }
             // A damaged frame is skipped by FFmpeg; its time passes in silence.
             if let header = ADTSHeader(frame[...]), try !ffmpeg.send(frame) { decodedFrame += Int64(header.samplesPerFrame) * scale }
         } else if !flushed {

@@ -27,6 +27,11 @@ package protocol AudioDecoder: AnyObject {
     /// decoded last came from, to time the titles the stream announced at byte offsets.
     var inputPosition: Int64 { get }
 
+    /// The frame (as `position` counts) at which the audio that starts at input byte `offset`
+    /// begins, for a stream of frames the decoder walks itself (ADTS), among those it decoded
+    /// last; nil where it cannot say exactly (a title is then placed by its share of a read).
+    func frame(atInput offset: Int64) -> Int64?
+
     /// A link of a chained Ogg stream that began in the samples the last read returned — a live
     /// stream's next song, with its own comments — and how many frames into them; taken once.
     func takeLinkStart() -> LinkStart?
@@ -34,6 +39,7 @@ package protocol AudioDecoder: AnyObject {
 
 extension AudioDecoder {
     package func takeLinkStart() -> LinkStart? { nil }
+    package func frame(atInput offset: Int64) -> Int64? { nil }
     /// Decoders of files only (MP4, WAV/AIFF) never play a live stream.
     package var inputPosition: Int64 { 0 }
 }

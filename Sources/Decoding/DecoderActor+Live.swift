@@ -9,21 +9,30 @@ extension DecoderActor {
     /// Each part (a reconnect) gets a decoder of its own; positions run on from the start of
     /// listening. A song change — a new Ogg link, an ICY title — goes into the queue as
     /// `.streamTags` at the frame where it begins, so the output reports it as it is heard.
-    func decodeLive(_ entry: QueueEntry, from first: any LiveByteSource, into packets: BoundedQueue<PCMPacket>) async throws {
+    /// A stream with a whole timeline (an HLS playlist that ends) has a length and starts at
+    /// `start`: from the segment that holds it, the frames before it dropped.
+    func decodeLive(_ entry: QueueEntry, from first: any LiveByteSource, startingAt start: Double,
+                    into packets: BoundedQueue<PCMPacket>) async throws {
         var part = first
+        let duration = part.duration
+        let begins = duration == nil ? 0 : try part.start(at: max(0, start))
         // Where in the part the decoder's bytes begin: past 0 once a decoder was made afresh
         // mid-stream (a damaged stretch, a change of rate).
         var shift: Int64 = 0
         var decoder: (any AudioDecoder)? = try Self.open(part)
         var info = decoder!.info
-        info.totalFrames = nil
-        info.isLive = true
+        let rate = Double(info.format.sampleRate)
+        info.totalFrames = duration.map { Int64(($0 * rate).rounded()) }
+        info.isLive = duration == nil
         info.tags = part.station.tags
-        await packets.send(.trackStart(entry, info, startFrame: 0))
-        // Frames sent (in the current format's rate), and the input bytes the last read ended at.
-        var played: Int64 = 0
+        // The frame the decoder's first sample is, and the frames before `start` to drop.
+        var played = Int64((begins * rate).rounded())
+        var dropping = duration == nil ? 0 : max(0, Int64((start * rate).rounded()) - played)
+        await packets.send(.trackStart(entry, info, startFrame: played + dropping))
+        // The input bytes the last read ended at.
         var consumed: Int64 = 0
         var warned = false
+        var ahead: [(frame: Int, tags: TrackTags)] = []
         do {
             var size = Self.firstPacketFrames
             while !Task.isCancelled {
@@ -36,7 +45,7 @@ extension DecoderActor {
                     decoder = try Self.decoder(for: part, from: &shift)
                     continue
                 }
-                let samples: PCMSamples
+                var samples: PCMSamples
                 do {
                     samples = try current.read(maxFrames: size)
                 } catch let error as DecoderError {
@@ -55,7 +64,9 @@ extension DecoderActor {
                     continue
                 }
                 if samples.isEmpty {
-                    decoder = nil
+                    // Songs said to begin past the last audio: they begin where it ended.
+                    for mark in ahead { await packets.send(.streamTags(entry, mark.tags)) }
+                    (decoder, ahead) = (nil, [])
                     continue
                 }
                 if current.info.format != info.format {
@@ -65,9 +76,21 @@ extension DecoderActor {
                     played = Int64((seconds * Double(info.format.sampleRate)).rounded())
                     await packets.send(.trackStart(entry, info, startFrame: played))
                 }
-                let frames = samples.count / info.format.channels
-                let marks = songStarts(in: frames, of: current, part: part, shift: shift, since: consumed)
+                var frames = samples.count / info.format.channels
+                var marks = ahead + songStarts(in: frames, of: current, part: part, shift: shift, since: consumed)
+                // A song the decoder places past this read's frames (in a frame it decoded ahead)
+                // is marked in the next read, where it is.
+                ahead = marks.filter { $0.frame > frames }.map { ($0.frame - frames, $0.tags) }
+                marks.removeAll { $0.frame > frames }
                 consumed = shift + current.inputPosition
+                if dropping > 0 {
+                    // Before where a seek asked to start: not heard (a title among them still counts).
+                    let cut = Int(min(dropping, Int64(frames)))
+                    (dropping, played, frames) = (dropping - Int64(cut), played + Int64(cut), frames - cut)
+                    samples = samples.slice((cut * info.format.channels)..<samples.count)
+                    marks = marks.map { (max(0, $0.frame - cut), $0.tags) }
+                    if frames == 0 { for mark in marks { await packets.send(.streamTags(entry, mark.tags)) }; continue }
+                }
                 await send(samples, marking: marks, of: entry, channels: info.format.channels, into: packets)
                 played += Int64(frames)
                 size = min(size * 2, Self.packetFrames)
@@ -102,6 +125,11 @@ extension DecoderActor {
         if let link = decoder.takeLinkStart() { marks.append((min(link.frame, frames), link.tags)) }
         let position = shift + decoder.inputPosition
         for title in part.takeTitles(through: position) {
+            if let exact = decoder.frame(atInput: title.offset - shift) {
+                // Where the decoder says (the first sample of this read is `position - frames`).
+                marks.append((Int(max(exact - (decoder.position - Int64(frames)), 0)), title.tags))
+                continue
+            }
             let share = position > consumed ? Double(title.offset - consumed) / Double(position - consumed) : 0
             marks.append((Int((min(max(share, 0), 1) * Double(frames)).rounded()), title.tags))
         }

@@ -37,7 +37,7 @@ package actor DecoderActor {
     package func decode(_ entry: QueueEntry, from source: any ByteSource, startingAt start: Double,
                         readingTags: Bool = true, loudness: ReplayGainSettings = ReplayGainSettings(), inAlbumRun: Bool = false,
                         into packets: BoundedQueue<PCMPacket>) async throws {
-        if let live = source as? any LiveByteSource { return try await decodeLive(entry, from: live, into: packets) }
+        if let live = source as? any LiveByteSource { return try await decodeLive(entry, from: live, startingAt: start, into: packets) }
         let decoder = try Self.open(source)
         var info = decoder.info
         if readingTags { (info.tags, info.chapters) = await tags(of: source) }

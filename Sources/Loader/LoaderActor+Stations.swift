@@ -27,7 +27,7 @@ extension LoaderActor {
         let items: [PlaylistItem]
         switch try StationList.read(document.bytes, contentType: document.contentType, name: base.lastPathComponent, base: base) {
         case .stations(_, let entries): items = entries
-        case .hls: throw LoaderError.badResponse("an HLS playlist, which cloudplayerd does not play yet")
+        case .hls: return try await openHLS(location, playlist: document, base: base, waiting: waiting)
         case .webPage: throw LoaderError.badResponse("the station's address answers a web page, not audio")
         case .notAList: return nil
         }

@@ -122,6 +122,7 @@ package actor LoaderActor {
         settings.readAhead = new.readAhead
         settings.fillWhole = new.fillWhole
         settings.streamRetry = new.streamRetry
+        settings.hlsBandwidth = new.hlsBandwidth
         settings.perHost = new.perHost
         hosts.setLimit(new.perHost)
         self.sources = sources

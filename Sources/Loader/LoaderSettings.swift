@@ -23,6 +23,9 @@ package struct LoaderSettings: Sendable, Equatable {
     package var fillWhole: Bool
     /// How long a live stream that broke is connected again before it fails (`stream_retry`).
     package var streamRetry: Double = 120
+    /// The highest bit rate of an HLS variant chosen, bits per second (`hls_bandwidth`); nil:
+    /// the highest there is (a listener wants the best sound; a metered link sets a cap).
+    package var hlsBandwidth: Int?
 
     package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
                  readTimeout: Double = 15, retries: Int = 6, perHost: Int = 4, readAhead: Int64 = 64 << 20, fillWhole: Bool = false) {

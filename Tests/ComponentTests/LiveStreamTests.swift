@@ -20,13 +20,16 @@ import TestSupport
         /// The frames at which songs began, with their tags.
         var songs: [(frame: Int, tags: TrackTags)] = []
         var error: (any Error)?
+        /// What the first `.trackStart` said of the track, and the frame it started at.
+        var info: TrackInfo?
+        var startFrame: Int64? = 0
 
         var frames: Int { pcm.count / channels }
     }
 
     /// Plays `url` through a loader (its cache in a fresh folder) until `enough` holds or the
     /// decoding ends, then stops it; returns what was played and the cache folder.
-    static func play(_ url: URL, settings: (inout LoaderSettings) -> Void = { _ in },
+    static func play(_ url: URL, startingAt start: Double = 0, settings: (inout LoaderSettings) -> Void = { _ in },
                      until enough: @escaping @Sendable (Played) -> Bool) async throws -> (Played, URL) {
         let folder = try Fixtures.shared.scratchDirectory()
         var loaderSettings = LoaderSettings(cacheDirectory: folder)
@@ -37,13 +40,16 @@ import TestSupport
         let source = try await loader.open(entry.location)
         let decoding = Task {
             defer { queue.finish() }
-            try await DecoderActor().decode(entry, from: source, startingAt: 0, into: queue)
+            try await DecoderActor().decode(entry, from: source, startingAt: start, into: queue)
         }
         var played = Played()
+        played.startFrame = nil
         var stopped = false
         while let packet = await queue.next() {
             switch packet {
-            case .trackStart(_, let info, _):
+            case .trackStart(_, let info, let startFrame):
+                played.info = played.info ?? info
+                played.startFrame = played.startFrame ?? startFrame
                 played.channels = info.format.channels
                 played.rates.append(info.format.sampleRate)
             case .samples(let samples): played.pcm += samples.int16 ?? []
@@ -96,6 +102,23 @@ import TestSupport
         // One connection: the first answer, found live, is the one played.
         let requests = try server.requests()
         #expect(requests.count == 1 && requests.first?.header("Icy-MetaData") == "1", "\(requests)")
+    }
+
+    @Test("an AAC station (ADTS, audio/aacp) plays from its first bytes, equal to ffmpeg's decode of what it sent")
+    func aacStation() async throws {
+        let file = try await ADTSDecoderTests.makeLC(seconds: 8)
+        var options = ICYStreamServer.Options()
+        options.contentType = "audio/aacp"
+        options.pace = .asFastAsPossible
+        options.titles = [.init(at: 0, "Artist A - Song One")]
+        let server = try await ICYStreamServer(file: file, options: options)
+        let reference = try await ADTSDecoderTests.reference(file)
+        let (played, cache) = try await Self.play(server.url) { $0.pcm.count >= reference.count }
+        #expect(played.error == nil, "\(String(describing: played.error))")
+        #expect(played.info?.codec == .aac && played.info?.isLive == true)
+        #expect(played.pcm.prefix(reference.count).map(Int32.init) == reference)
+        #expect(played.songs.first?.tags == TrackTags(title: "Song One", artist: "Artist A"))
+        #expect(Self.cachedFiles(in: cache).isEmpty)
     }
 
     @Test("a chained Ogg Vorbis station: each link's comments at its first sample, the audio equal to oggdec of each link")

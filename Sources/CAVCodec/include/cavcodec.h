@@ -32,6 +32,11 @@ void cavcodec_channel_layout_default(AVChannelLayout *layout, int channels);
 int cavcodec_send_packet(AVCodecContext *context, const AVPacket *packet);
 int cavcodec_receive_frame(AVCodecContext *context, AVFrame *frame);
 
+/* Decrypts `blocks` 16-byte blocks of `data` in place with AES-128 in CBC mode (libavutil's
+   av_aes): `key` 16 bytes; `iv` 16 bytes, left as the last ciphertext block (to go on with the
+   next call). 0, or -1 if out of memory. HLS segments are encrypted so (RFC 8216, 5.2). */
+int cavcodec_aes128_cbc_decrypt(const uint8_t *key, uint8_t *iv, uint8_t *data, int blocks);
+
 /* AVERROR(EAGAIN) and AVERROR_EOF are function-like and tag macros, which Swift does not import. */
 static inline int cavcodec_error_again(void) { return AVERROR(EAGAIN); }
 static inline int cavcodec_error_eof(void) { return AVERROR_EOF; }

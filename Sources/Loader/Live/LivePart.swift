@@ -60,4 +60,12 @@ final class LivePart: LiveByteSource, @unchecked Sendable {
     func takeTitles(through offset: Int64) -> [StreamTitleChange] {
         stream.takeTitles(part: index, through: offset)
     }
+
+    var duration: Double? {
+        stream.condition.withLock { stream.duration }
+    }
+
+    func start(at seconds: Double) throws -> Double {
+        stream.start(at: seconds)
+    }
 }

@@ -23,8 +23,7 @@ extension LiveStream {
         // when its stream ends. Any other answer without a length is a file made as it is sent,
         // which ends where it ends; only a connection that breaks is made again.
         let reconnects = input.isLive(location) || response.headers.contains { $0.name.lowercased().hasPrefix("icy-") }
-        let task = Task { await stream.run(first: response, reconnects: reconnects) }
-        stream.condition.withLock { stream.connections = task }
+        stream.run(Task { await stream.run(first: response, reconnects: reconnects) })
         return LivePart(stream: stream, index: 0, lifetime: LivePart.Lifetime(stream), waiting: waiting)
     }
 
@@ -104,11 +103,7 @@ extension LiveStream {
 
     /// Adds part `number` for an answer that just came.
     private func begin(_ response: HTTPClientResponse, number: Int) {
-        condition.withLock {
-            parts[number] = Part(station: Self.station(in: response.headers))
-            newest = number
-            condition.broadcast()
-        }
+        begin(part: number, station: Self.station(in: response.headers))
     }
 
     /// Writes the answer's body into part `number` until it ends, breaks or the stream is
@@ -149,67 +144,6 @@ extension LiveStream {
             return (received, nil)
         } catch {
             return (received, HTTPTransport.loaderError(error))
-        }
-    }
-
-    /// Appends to part `number`, then waits while its ring is full (the reader paused, or slower
-    /// than the station).
-    private func deliver(_ audio: [UInt8], titles: [StreamTitleChange], part number: Int) async {
-        condition.withLock {
-            parts[number]?.ring.append(audio)
-            parts[number]?.titles.append(contentsOf: titles)
-            // A station that changes its title at every block (an icy-metaint of 1) keeps only
-            // its latest titles waiting: the ring's worth would be millions.
-            if let count = parts[number]?.titles.count, count > Self.titlesKept {
-                parts[number]?.titles.removeFirst(count - Self.titlesKept)
-            }
-            condition.broadcast()
-        }
-        await waitUntil { $0.parts[number]?.ring.hasRoom ?? true }
-    }
-
-    /// Marks part `number` ended: its reader reads to its end, then asks for the next — or,
-    /// with `stream`, learns that the stream ended there.
-    private func finish(part number: Int, stream: Bool = false) {
-        condition.withLock {
-            parts[number]?.ring.ended = true
-            if stream { ended = true }
-            condition.broadcast()
-        }
-    }
-
-    /// Waits until the reader is at part `number`: never more than one part is kept ahead of the
-    /// reader (a paused stream does not gather connection after connection). False if cancelled.
-    private func readerCaughtUp(to number: Int) async -> Bool {
-        await waitUntil { $0.reading >= number }
-        return !Task.isCancelled && !condition.withLock { cancelled }
-    }
-
-    /// Suspends (no thread held) until `ready` holds, checked under the lock each time the reader
-    /// makes progress, or the stream is cancelled.
-    private func waitUntil(_ ready: (LiveStream) -> Bool) async {
-        while !Task.isCancelled, !condition.withLock({ cancelled || ready(self) }) {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    // Resumed by the reader (`read`, `part(after:)`) or by `cancel()`; checked again.
-                    let now: Bool = condition.withLock {
-                        if cancelled || ready(self) { return true }
-                        roomWaiter = continuation
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            } onCancel: {
-                cancel()
-            }
-        }
-    }
-
-    /// Fails the stream: the reader throws `error` once it has read what the parts hold.
-    private func fail(_ error: LoaderError) {
-        condition.withLock {
-            failure = error
-            condition.broadcast()
         }
     }
 

@@ -49,6 +49,11 @@ package final class LiveStream: @unchecked Sendable {
     var roomWaiter: CheckedContinuation<Void, Never>?
     /// The task that runs the connections (set once, as the stream opens).
     var connections: Task<Void, Never>?
+    /// A producer that starts where the reader asks (an HLS playlist with an end), not yet
+    /// started: given the time to start at, it starts and says where its first part begins.
+    var pendingStart: (@Sendable (Double) -> Double)?
+    /// Seconds the stream lasts, when its whole timeline is known (`LiveByteSource.duration`).
+    var duration: Double?
 
     init(location: TrackLocation, input: any RemoteInput, retryWindow: Duration, logger: Logger) {
         self.location = location
@@ -77,11 +82,22 @@ package final class LiveStream: @unchecked Sendable {
 
     // MARK: The reader's side (the decoder's thread; may block)
 
+    /// Starts a producer that waits for its start (`pendingStart`) at `seconds`, once; returns
+    /// where its first part begins. Reading first starts it at 0.
+    func start(at seconds: Double) -> Double {
+        let start: (@Sendable (Double) -> Double)? = condition.withLock {
+            defer { pendingStart = nil }
+            return pendingStart
+        }
+        return start?(seconds) ?? 0
+    }
+
     /// Copies bytes of part `index` at `offset`; 0 once the part's connection ended there.
     /// Waits for bytes; `waiting` hears when the reader starves (buffering) and when it is fed again.
     func read(part index: Int, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64,
               waiting: ((Bool) -> Void)?) throws -> Int {
-        try waitFor(waiting: waiting) { waiter in
+        _ = start(at: 0)
+        return try waitFor(waiting: waiting) { waiter in
             guard parts[index] != nil else { throw LoaderError.cancelled }
             switch parts[index]!.ring.copy(into: buffer, at: offset) {
             case .gone:
@@ -98,7 +114,8 @@ package final class LiveStream: @unchecked Sendable {
     /// Blocks until the part after `index` begins, and moves the reader there; nil when the
     /// stream ended with part `index`.
     func part(after index: Int, waiting: ((Bool) -> Void)?) throws -> (index: Int, station: StationInfo)? {
-        try waitFor(waiting: waiting) { waiter -> ((index: Int, station: StationInfo)?, count: Int)? in
+        _ = start(at: 0)
+        return try waitFor(waiting: waiting) { waiter -> ((index: Int, station: StationInfo)?, count: Int)? in
             if let next = parts[index + 1] {
                 parts[index] = nil
                 reading = index + 1

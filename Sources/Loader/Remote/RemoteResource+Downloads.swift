@@ -222,10 +222,12 @@ extension RemoteResource {
 
     /// The live answer `handOver` kept, once — if it is fresh: one left unread longer (a stop
     /// while it came) has a socket's worth of stale audio behind it, and is let go (closed).
+    /// Fresh is 5 s: the opener takes it at once, but on a loaded machine "at once" has been
+    /// over a second, and a plain file sent without a length was then requested twice.
     func takeLiveAnswer() -> HTTPClientResponse? {
         locked {
             defer { liveAnswer = nil }
-            guard let kept = liveAnswer, ContinuousClock.now - kept.at < .seconds(1) else { return nil }
+            guard let kept = liveAnswer, ContinuousClock.now - kept.at < .seconds(5) else { return nil }
             return kept.answer
         }
     }

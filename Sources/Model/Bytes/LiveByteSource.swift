@@ -16,6 +16,20 @@ package protocol LiveByteSource: ByteSource {
     /// Takes the title changes (ICY `StreamTitle`) this part carried at byte offsets up to
     /// `offset`: each is heard from the audio at its offset on. Each is handed out once.
     func takeTitles(through offset: Int64) -> [StreamTitleChange]
+
+    /// A stream whose whole timeline is known — an HLS playlist that ends (video on demand) —
+    /// is as long as this, in seconds, and can start anywhere in it; nil for a station.
+    var duration: Double? { get }
+
+    /// Starts a stream of known `duration` at `seconds`, before anything of it is read: from the
+    /// segment that holds that time. Returns where that segment begins (at or before `seconds`),
+    /// so the decoder drops what comes before. A station starts where it is (0).
+    func start(at seconds: Double) throws -> Double
+}
+
+extension LiveByteSource {
+    package var duration: Double? { nil }
+    package func start(at seconds: Double) throws -> Double { 0 }
 }
 
 /// A title a live stream announced in its bytes, and the byte offset (of the part's audio) where

@@ -1,0 +1,108 @@
+import Base
+import FoundationEssentials
+import Model
+import Parsers
+
+/// HLS (HTTP Live Streaming, RFC 8216) opened as a track: a master playlist's variant, then its
+/// media playlist's segments fed to the decoder as one stream of audio (`HLSProducer`). A live
+/// playlist plays as a station does; one that ends (video on demand) has a length, seeks, and
+/// keeps its segments in the cache.
+extension LoaderActor: HLSAccess {
+    /// The largest playlist read: a VOD playlist of a long audiobook lists thousands of segments.
+    static let playlistLimit = 4 << 20
+    /// The largest segment fetched outside the cache (a live one).
+    static let segmentLimit = 32 << 20
+
+    /// Plays the HLS playlist `document`, fetched from `location`.
+    func openHLS(_ location: TrackLocation, playlist document: FetchedDocument, base: URL,
+                 waiting: (@Sendable (Bool) -> Void)?) async throws -> any ByteSource {
+        guard case .remote(let input) = try input(for: location) else {
+            throw LoaderError.badResponse("an HLS playlist in a local file (cloudplayerd plays HLS from servers)")
+        }
+        var url = base
+        var parsed = try Self.parseHLS(document.bytes, base: url)
+        var station = StationInfo()
+        if case .master(let master) = parsed {
+            guard let choice = master.audioChoice(maxBandwidth: settings.hlsBandwidth) else {
+                throw LoaderError.badResponse("the HLS master playlist has no variant cloudplayerd can play (AAC or MP3 audio)")
+            }
+            url = choice.audio?.uri ?? choice.variant.uri
+            station.bitRate = choice.variant.bandwidth / 1000
+            parsed = try Self.parseHLS(try await playlist(url).bytes, base: url)
+        }
+        guard case .media(let media) = parsed else { throw LoaderError.badResponse("an HLS master playlist that names another master playlist") }
+        guard !media.segments.isEmpty || !media.ended else { throw LoaderError.badResponse("an HLS playlist without segments") }
+        let stream = LiveStream(location: location, input: input, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)), logger: logger)
+        stream.begin(part: 0, station: station)
+        let (logger, mediaURL, info) = (logger, url, station)
+        let producer = { @Sendable (next: Int) in
+            Task {
+                var producer = HLSProducer(stream: stream, access: self, url: mediaURL, playlist: media, station: info, next: next, logger: logger)
+                await producer.run()
+            }
+        }
+        if media.ended {
+            // Started where the decoder asks: a seek opens the stream afresh and starts it at the
+            // segment that holds its time, fetching nothing before it.
+            stream.condition.withLock {
+                stream.duration = media.segments.reduce(0) { $0 + $1.duration }
+                stream.pendingStart = { seconds in
+                    let (sequence, begins) = HLSProducer.segment(at: seconds, of: media)
+                    stream.run(producer(sequence))
+                    return begins
+                }
+            }
+        } else {
+            stream.run(producer(HLSProducer.liveStart(of: media)))
+        }
+        liveStreams = liveStreams.filter { $0.stream != nil } + [WeakLiveStream(stream: stream)]
+        if isShutDown { stream.cancel() }
+        return LivePart(stream: stream, index: 0, lifetime: LivePart.Lifetime(stream), waiting: waiting)
+    }
+
+    private static func parseHLS(_ bytes: [UInt8], base: URL) throws -> HLSPlaylist {
+        do {
+            return try HLSPlaylist.parse(bytes, base: base)
+        } catch let error as ParseError {
+            throw LoaderError.badResponse("not a playable HLS playlist: \(error.message)")
+        }
+    }
+
+    func playlist(_ url: URL) async throws -> FetchedDocument {
+        guard let document = try await document(sources.location(of: url), limit: Self.playlistLimit) else {
+            throw LoaderError.badResponse("the HLS playlist's server answered without it")
+        }
+        return document
+    }
+
+    func segment(_ url: URL, range: Range<Int64>?, keep: Bool) async throws -> [UInt8] {
+        let location = sources.location(of: url)
+        if keep, case .remote(let input) = try input(for: location) {
+            do {
+                let source = NetworkByteSource(resource: try await resource(for: location, input: input), waiting: nil)
+                let wanted = range ?? 0..<(source.length ?? Int64(Self.segmentLimit))
+                return try await withTaskCancellationHandler {
+                    try await BlockingPool.shared.run { try source.readBytes(in: wanted) }
+                } onCancel: {
+                    source.cancel()
+                }
+            } catch LoaderError.liveStream {
+                // Sent without a length: fetched whole, as a live segment is.
+            }
+        }
+        guard let document = try await document(location, limit: Self.segmentLimit) else {
+            throw LoaderError.badResponse("the server answered without the HLS segment")
+        }
+        guard let range else { return document.bytes }
+        let bytes = document.bytes
+        return Array(bytes[Int(min(range.lowerBound, Int64(bytes.count)))..<Int(min(range.upperBound, Int64(bytes.count)))])
+    }
+
+    func key(_ url: URL) async throws -> [UInt8] {
+        guard let document = try await document(sources.location(of: url), limit: 1024) else {
+            throw LoaderError.badResponse("the server answered without the HLS key")
+        }
+        guard document.bytes.count == 16 else { throw LoaderError.badResponse("an HLS key of \(document.bytes.count) bytes (AES-128 keys are 16)") }
+        return document.bytes
+    }
+}
