@@ -19,7 +19,7 @@ extension DecoderActor {
         // Where in the part the decoder's bytes begin: past 0 once a decoder was made afresh
         // mid-stream (a damaged stretch, a change of rate).
         var shift: Int64 = 0
-        var decoder: (any AudioDecoder)? = try Self.open(part)
+        var decoder: (any AudioDecoder)? = try Self.firstDecoder(from: &part)
         var info = decoder!.info
         let rate = Double(info.format.sampleRate)
         info.totalFrames = duration.map { Int64(($0 * rate).rounded()) }
@@ -100,6 +100,20 @@ extension DecoderActor {
             throw error
         }
         await packets.send(.trackEnd(entry))
+    }
+
+    /// The stream's first decoder: of its first part with audio. A part that ended before any
+    /// came (a stream that failed at once: an HLS key refused) is passed for the next, whose
+    /// reading says why the stream ended.
+    private static func firstDecoder(from part: inout any LiveByteSource) throws -> any AudioDecoder {
+        while true {
+            do {
+                return try open(part)
+            } catch DecoderError.empty {
+                guard let next = try part.next() else { throw DecoderError.empty }
+                part = next
+            }
+        }
     }
 
     /// A decoder for `part` from `shift` on, past stretches that are not audio (`shift` moves on

@@ -144,15 +144,17 @@ struct HLSServerRigTests {
     func livePackedSlides() async throws {
         let server = try await HLSServer()
         let started = ContinuousClock.now
-        let live = try await HLSLiveEncoder(.packedAudio, on: server, listSize: 3)
+        let live = try await HLSLiveEncoder(.packedAudio, on: server, listSize: 6)
         print("HLS live packed: first segment after \(ContinuousClock.now - started)")
-        let playlist = try await live.waitForSegments(6)
-        #expect(playlist.mediaSequence >= 3 && playlist.segments.count == 3 && !playlist.ended, "\(playlist.lines)")
+        let playlist = try await live.waitForSegments(8)
+        #expect(playlist.mediaSequence >= 2 && playlist.segments.count == 6 && !playlist.ended, "\(playlist.lines)")
         #expect(try await eventually { !FileManager.default.fileExists(atPath: live.folder.appendingPathComponent("seg0.aac").path) })
-        let listed = playlist.segments.map { live.folder.appendingPathComponent($0) }
-        let tags = try await HLSPackedTag.read(listed)
+        // The newest three: the writer deletes the oldest as it goes on, and on a loaded machine
+        // it may go on by a few while the tags are read.
+        let newest = playlist.segments.suffix(3).map { live.folder.appendingPathComponent($0) }
+        let tags = try await HLSPackedTag.read(newest)
         for (offset, tag) in tags.enumerated() {
-            let number = playlist.mediaSequence + offset
+            let number = playlist.segmentsMade - 3 + offset
             let title = live.titles.last { $0.segment <= number }!
             #expect(tag.artist == title.artist && tag.title == title.title, "segment \(number): \(tag)")
             // 43 frames of 1,024 samples a segment; the PTS starts at 10 s.
