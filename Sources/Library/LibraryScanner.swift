@@ -15,7 +15,7 @@ struct LibraryScanner {
     static let folderLimit = 200_000
     /// Tag reads in flight at once: a scan waits on round trips, not bandwidth.
     static let parallelReads = 8
-    static let audioExtensions: Set<String> = ["mp3", "opus", "ogg", "oga", "flac", "wav", "wave", "aif", "aiff", "aifc", "m4a", "m4b"]
+    static let audioExtensions: Set<String> = ["mp3", "opus", "ogg", "oga", "flac", "wav", "wave", "aif", "aiff", "aifc", "m4a", "m4b", "aac"]
     static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
     /// The head a scan fetches of each new file: its tags, and about 4 s of 128 kbit/s audio so
     /// the first play starts from the cache. With the tail (128 B for MP3, 8 KiB for Opus) a

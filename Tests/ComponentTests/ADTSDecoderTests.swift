@@ -2,6 +2,7 @@ import Decoding
 import Foundation
 import Loader
 import Model
+import Parsers
 import Testing
 import TestSupport
 
@@ -94,5 +95,19 @@ import TestSupport
         // What was cut out (200 bytes, at most two frames and the overlap after them) is missing; the rest plays.
         #expect(whole.samples.count >= reference.count - 4 * 1024 * 2)
         #expect(whole.samples.count <= reference.count)
+    }
+
+    @Test("a scan of a .aac file says AAC and its length (a bit rate estimate: within 3 %), with or without an ID3v2 tag before its frames")
+    func scanned() async throws {
+        let file = try await Self.makeLC(seconds: 6)
+        let frames = try await Self.reference(file).count / 2
+        let plain = try [UInt8](Data(contentsOf: file))
+        let tagged = LibraryTree.id3v2(title: "Tagged", artist: "A", album: "B", track: 1) + plain
+        for (bytes, title) in [(plain, nil), (tagged, "Tagged")] as [([UInt8], String?)] {
+            let scanned = try await TagReader.read(length: Int64(bytes.count)) { Array(bytes[Int($0.lowerBound)..<Int($0.upperBound)]) }
+            #expect(scanned.codec == .aac && scanned.tags.title == title)
+            let duration = try #require(scanned.duration)
+            #expect(abs(duration - Double(frames) / 44100) < 0.03 * Double(frames) / 44100, "\(duration) s for \(frames) frames")
+        }
     }
 }

@@ -54,10 +54,13 @@ package enum TagReader {
         if head.count >= 12, ["RIFF", "RF64", "BW64", "FORM"].contains(where: { head.starts(with: $0.utf8) }) {
             return try await PCMFileTagReader.read(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
         }
+        if ADTSHeader(head[...]) != nil, let run = ADTSFrameRun.first(in: head[...], frames: 2, windowEnd: .counts), run.offset == 0 {
+            return ScannedTags(codec: .aac, tags: TrackTags(), duration: ADTSDuration.estimate(head[...], audioBytes: length))
+        }
         if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
             return try await readMP3(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
         }
-        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), a FLAC, an Ogg Opus or Vorbis, a WAV nor an AIFF file")
+        throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), an AAC (ADTS or MP4), a FLAC, an Ogg Opus or Vorbis, a WAV nor an AIFF file")
     }
 
     // MARK: MP3
@@ -117,6 +120,11 @@ package enum TagReader {
             }
         }
         guard let first else {
+            // AAC in ADTS after an ID3v2 tag (packed audio, some `.aac` files).
+            if let run = ADTSFrameRun.first(in: window, frames: 2, windowEnd: .counts) {
+                let start = windowStart + Int64(run.offset)
+                return ScannedTags(codec: .aac, tags: tags, duration: ADTSDuration.estimate(window.dropFirst(run.offset), audioBytes: audioEnd - start))
+            }
             // A tag with no audio after it (a file cut short): its tags still tell what it is.
             guard windowStart > 0 else {
                 throw ParseError.malformed("an MP3 file without an MPEG audio frame where its audio should start")
