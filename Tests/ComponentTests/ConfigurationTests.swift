@@ -91,6 +91,22 @@ import Testing
         #expect(try !Configuration.parse("[cache]\nfill = \"ahead\"\n", relativeTo: directory).loader.fillWhole)
     }
 
+    @Test("[network] hls_bandwidth: bits per second as a number or with a unit; unset, no cap; anything else one error naming the key")
+    func hlsBandwidth() throws {
+        for (written, bits) in [("96000", 96000), ("\"128k\"", 128_000), ("\"2.5M\"", 2_500_000), ("\"320 kbit/s\"", 320_000)] {
+            #expect(try Configuration.parse("[network]\nhls_bandwidth = \(written)\n", relativeTo: directory).loader.hlsBandwidth == bits, "\(written)")
+        }
+        #expect(try Configuration.parse("", relativeTo: directory).loader.hlsBandwidth == nil)
+        for bad in ["\"fast\"", "0", "\"-3k\""] {
+            do {
+                _ = try Configuration.parse("[network]\nhls_bandwidth = \(bad)\n", relativeTo: directory)
+                Issue.record("\(bad) was taken")
+            } catch {
+                #expect("\(error)".contains("network.hls_bandwidth"), "\(error)")
+            }
+        }
+    }
+
     @Test("[playback] replaygain, preamp, clip and resume_longer_than: read as written; off, 0 dB, clip protection and 10 minutes by default")
     func playbackKeys() throws {
         let text = "[playback]\nreplaygain = \"auto\"\nreplaygain_preamp = -3.5\nreplaygain_clip = false\nresume_longer_than = \"1h30m\"\n"

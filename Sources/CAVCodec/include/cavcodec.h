@@ -1,7 +1,7 @@
 #ifndef CLOUDPLAYERD_CAVCODEC_H
 #define CLOUDPLAYERD_CAVCODEC_H
 
-/* FFmpeg's libavcodec, loaded when the first AAC or ALAC track opens (dlopen), not when the
+/* FFmpeg's libavcodec, loaded when the first AAC or ALAC track (or AES-128 HLS segment) opens (dlopen), not when the
    program starts: linked, it and its 90-odd libraries (video codecs, VA-API, OpenCL…) cost every
    start of cloudplayerd and cloudplayerctl 16 ms, five times the rest of its libraries together.
    Its headers give the types; these functions call through pointers resolved once. */
