@@ -36,6 +36,9 @@ package struct ConfigFile {
     package var liveResumeWithin: Double?
     /// `[scrobble] listenbrainz_token` (or `_file`, `_command`): listens go to ListenBrainz.
     package var listenBrainzToken: Secret.Origin?
+    /// `[scrobble] stations`: a radio station's songs count as listens too (off: a station plays
+    /// what someone else chose).
+    package var scrobbleStations = false
     /// `[scrobble] listenbrainz_url`: another ListenBrainz server than the public one.
     package var listenBrainzURL: URL?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
@@ -129,8 +132,9 @@ package struct ConfigFile {
             file.resumeLongerThan = try reader.duration(playback, "resume_longer_than", in: "playback")
         }
         if let scrobble = try reader.table(document, "scrobble") {
-            try reader.allow(scrobble, keys: ["listenbrainz_token", "listenbrainz_token_file", "listenbrainz_token_command", "listenbrainz_url"],
-                             in: "scrobble")
+            try reader.allow(scrobble, keys: ["listenbrainz_token", "listenbrainz_token_file", "listenbrainz_token_command", "listenbrainz_url",
+                                              "stations"], in: "scrobble")
+            file.scrobbleStations = try reader.boolean(scrobble, "stations", in: "scrobble")?.value ?? false
             file.listenBrainzToken = try reader.secret(scrobble, "listenbrainz_token", in: "scrobble")
             if let text = try reader.string(scrobble, "listenbrainz_url", in: "scrobble") {
                 guard let url = URL(string: text.value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,

@@ -62,7 +62,8 @@ extension Configuration {
         if let clip = file.replayGainClip { playback.loudness.preventClipping = clip }
         if let seconds = file.resumeLongerThan { playback.resumeLongerThan = seconds }
         if let seconds = file.liveResumeWithin { playback.liveResumeWithin = seconds }
-        let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0) }
+        let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0,
+                                                                                 stations: file.scrobbleStations) }
         return Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
     }
 }

@@ -119,13 +119,13 @@ package actor ListenBrainzScrobbler {
 
     // MARK: What the player reports
 
-    private func announce(_ entry: QueueEntry, at: Date) {
+    private func announce(_ listen: Listen?) {
         announcing?.cancel()
-        announcing = Task { await self.playing(entry, at: at) }
+        announcing = Task { await self.playing(listen) }
     }
 
-    private func playing(_ entry: QueueEntry, at: Date) async {
-        guard !stopped, settings != nil, paused == nil, ContinuousClock.now >= notBefore, let listen = Listen(entry, startedAt: at) else { return }
+    private func playing(_ listen: Listen?) async {
+        guard !stopped, settings != nil, paused == nil, ContinuousClock.now >= notBefore, let listen else { return }
         // Only a hint for "now": not kept, not retried.
         let generation = self.generation
         let reply = await send(.playingNow(listen, client: version), what: "playing now")
@@ -134,10 +134,10 @@ package actor ListenBrainzScrobbler {
         }
     }
 
-    private func heard(_ entry: QueueEntry, startedAt: Date) {
+    private func heard(_ listen: Listen?, of track: String) {
         guard settings != nil else { return }
-        guard let listen = Listen(entry, startedAt: startedAt) else {
-            logger.debug("not scrobbled: no artist or title tag", metadata: ["track": "\(entry.displayName)"])
+        guard let listen else {
+            logger.debug("not scrobbled: no artist or title tag", metadata: ["track": "\(track)"])
             return
         }
         do {
@@ -271,11 +271,16 @@ extension ListenBrainzScrobbler: Service {
     /// journal for the next run.
     package nonisolated func run() async {
         await sendQueued()
+        var stations = StationListens()
         for await event in events {
             switch event.change {
-            case .listenStarted(let entry, let at): await announce(entry, at: at)
-            case .listened(let entry, let startedAt): await heard(entry, startedAt: startedAt)
-            default: continue
+            case .listenStarted(let entry, let at): await announce(Listen(entry, startedAt: at))
+            case .listened(let entry, let startedAt): await heard(Listen(entry, startedAt: startedAt), of: entry.displayName)
+            default:
+                guard await settings?.stations == true else { continue }
+                let (started, ended) = stations.observe(event, at: Date())
+                if let ended { await heard(ended, of: "a station's song") }
+                if let started { await announce(started) }
             }
         }
         try? await gracefulShutdown()

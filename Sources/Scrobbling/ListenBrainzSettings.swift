@@ -8,10 +8,13 @@ package struct ListenBrainzSettings: Sendable, Equatable {
 
     package var url: URL
     package var token: Secret.Origin
+    /// A station's songs count as listens too (`[scrobble] stations`; `StationListens`).
+    package var stations: Bool
 
-    package init(url: URL = Self.publicAPI, token: Secret.Origin) {
+    package init(url: URL = Self.publicAPI, token: Secret.Origin, stations: Bool = false) {
         self.url = url
         self.token = token
+        self.stations = stations
     }
 
     /// The submission endpoint below the API root (`/1/submit-listens`).

@@ -91,6 +91,13 @@ import Testing
         #expect(try !Configuration.parse("[cache]\nfill = \"ahead\"\n", relativeTo: directory).loader.fillWhole)
     }
 
+    @Test("[scrobble] stations: off unless written true")
+    func scrobbleStations() throws {
+        let token = "[scrobble]\nlistenbrainz_token = \"abc\"\n"
+        #expect(try Configuration.parse(token, relativeTo: directory).scrobble?.stations == false)
+        #expect(try Configuration.parse(token + "stations = true\n", relativeTo: directory).scrobble?.stations == true)
+    }
+
     @Test("[network] hls_bandwidth: bits per second as a number or with a unit; unset, no cap; anything else one error naming the key")
     func hlsBandwidth() throws {
         for (written, bits) in [("96000", 96000), ("\"128k\"", 128_000), ("\"2.5M\"", 2_500_000), ("\"320 kbit/s\"", 320_000)] {

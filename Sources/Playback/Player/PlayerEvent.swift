@@ -64,4 +64,9 @@ package struct PlayerEvent: Sendable {
 
     package let change: Change
     package let snapshot: PlayerSnapshot
+
+    package init(change: Change, snapshot: PlayerSnapshot) {
+        self.change = change
+        self.snapshot = snapshot
+    }
 }
