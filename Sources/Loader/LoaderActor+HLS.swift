@@ -20,7 +20,8 @@ extension LoaderActor: HLSAccess {
             throw LoaderError.badResponse("an HLS playlist in a local file (cloudplayerd plays HLS from servers)")
         }
         var url = base
-        var parsed = try Self.parseHLS(document.bytes, base: url)
+        var mediaBytes = document.bytes
+        var parsed = try Self.parseHLS(mediaBytes, base: url)
         var station = StationInfo()
         if case .master(let master) = parsed {
             guard let choice = master.audioChoice(maxBandwidth: settings.hlsBandwidth) else {
@@ -28,10 +29,15 @@ extension LoaderActor: HLSAccess {
             }
             url = choice.audio?.uri ?? choice.variant.uri
             station.bitRate = choice.variant.bandwidth / 1000
-            parsed = try Self.parseHLS(try await playlist(url).bytes, base: url)
+            mediaBytes = try await keptOrFetched(url)
+            parsed = try Self.parseHLS(mediaBytes, base: url)
         }
         guard case .media(let media) = parsed else { throw LoaderError.badResponse("an HLS master playlist that names another master playlist") }
         guard !media.segments.isEmpty || !media.ended else { throw LoaderError.badResponse("an HLS playlist without segments") }
+        if media.ended {
+            await keptPlaylists.keep(document.bytes, for: location.uri)
+            if url != base { await keptPlaylists.keep(mediaBytes, for: sources.location(of: url).uri) }
+        }
         let stream = LiveStream(location: location, input: input, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)), logger: logger)
         stream.begin(part: 0, station: station)
         let (logger, mediaURL, info) = (logger, url, station)
@@ -58,6 +64,19 @@ extension LoaderActor: HLSAccess {
         liveStreams = liveStreams.filter { $0.stream != nil } + [WeakLiveStream(stream: stream)]
         if isShutDown { stream.cancel() }
         return LivePart(stream: stream, index: 0, lifetime: LivePart.Lifetime(stream), waiting: waiting)
+    }
+
+    /// The playlists of streams on demand played before are kept (`KeptPlaylists`).
+    var keptPlaylists: KeptPlaylists { KeptPlaylists(cacheDirectory: settings.cacheDirectory) }
+
+    /// A media playlist named by a master: fetched, or — offline — as kept when it last played.
+    private func keptOrFetched(_ url: URL) async throws -> [UInt8] {
+        do {
+            return try await playlist(url).bytes
+        } catch let error as LoaderError where error.isTransient {
+            guard let kept = await keptPlaylists.kept(for: sources.location(of: url).uri) else { throw error }
+            return kept
+        }
     }
 
     private static func parseHLS(_ bytes: [UInt8], base: URL) throws -> HLSPlaylist {

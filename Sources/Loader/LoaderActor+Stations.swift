@@ -22,8 +22,16 @@ extension LoaderActor {
     /// document turns out to be no list (audio after all), to be played as a file.
     func openStationList(_ location: TrackLocation, depth: Int, waiting: (@Sendable (Bool) -> Void)?) async throws -> (any ByteSource)? {
         guard depth < Self.listNesting else { throw LoaderError.badResponse("station lists that name each other, \(Self.listNesting) deep") }
-        guard let document = try await document(location, limit: StationList.maxBytes) else { return nil }
         let base = location.url ?? URL(string: location.key) ?? URL(fileURLWithPath: "/")
+        let fetched: FetchedDocument?
+        do {
+            fetched = try await document(location, limit: StationList.maxBytes)
+        } catch let error as LoaderError where error.isTransient {
+            // An HLS stream on demand played before plays offline from its kept playlist.
+            guard let kept = await keptPlaylists.kept(for: location.uri) else { throw error }
+            return try await openHLS(location, playlist: FetchedDocument(bytes: kept, validator: nil), base: base, waiting: waiting)
+        }
+        guard let document = fetched else { return nil }
         let items: [PlaylistItem]
         switch try StationList.read(document.bytes, contentType: document.contentType, name: base.lastPathComponent, base: base) {
         case .stations(_, let entries): items = entries

@@ -106,4 +106,19 @@ import TestSupport
             #expect(!segments.isEmpty && segments.allSatisfy { $0.contains("/\(chosen.name)/") }, "cap \(String(describing: cap)): \(segments)")
         }
     }
+
+    @Test("a VOD stream played once plays again offline (its server gone): its playlists kept, its segments from the cache",
+          arguments: [HLSFixtures.Kind.tsAAC, .master])
+    func offline(_ kind: HLSFixtures.Kind) async throws {
+        let server = try await HLSServer()
+        let set = try await HLSFixtures.shared.publish(kind, on: server)
+        let reference = kind == .master ? set.variants.max { $0.bandwidth < $1.bandwidth }!.reference : set.reference
+        let cache = try Fixtures.shared.scratchDirectory()
+        let (first, _) = try await LiveStreamTests.play(set.playlistURL, settings: { $0.cacheDirectory = cache }) { _ in false }
+        #expect(Self.pcm(first) == reference)
+        await server.stop()
+        let (again, _) = try await LiveStreamTests.play(set.playlistURL, settings: { $0.cacheDirectory = cache }) { _ in false }
+        #expect(again.error == nil, "\(String(describing: again.error))")
+        #expect(Self.pcm(again) == reference)
+    }
 }
