@@ -104,6 +104,7 @@ extension LoaderActor {
             freed += entry.bytes
         }
         cache.trim(keeping: protected)  // re-measures
+        keptPlaylists.removeAll()  // their segments are gone
         reportCacheStates(of: Set(followed.keys))
         return freed
     }

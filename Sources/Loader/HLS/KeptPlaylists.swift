@@ -37,4 +37,9 @@ struct KeptPlaylists: Sendable {
             return try source.readBytes(in: 0..<(source.length ?? 0))
         }
     }
+
+    /// Forgets every kept playlist (the cache was cleared: their segments are gone).
+    func removeAll() {
+        try? FileManager.default.removeItem(at: directory)
+    }
 }
