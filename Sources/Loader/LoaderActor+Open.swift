@@ -13,7 +13,8 @@ extension LoaderActor {
     /// rather than waited for. A track that plays keeps waiting for its bytes.
     package func open(_ location: TrackLocation, starting: Bool = true,
                       waiting: (@Sendable (Bool) -> Void)? = nil) async throws -> any ByteSource {
-        try await open(location, starting: starting, depth: 0, waiting: waiting)
+        if let checked = takeHeld(location, waiting: waiting) { return checked }
+        return try await open(location, starting: starting, depth: 0, waiting: waiting)
     }
 
     /// `open`, inside `depth` station lists. A station list — by its name, or by what its server

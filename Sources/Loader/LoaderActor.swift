@@ -57,6 +57,8 @@ package actor LoaderActor {
     var knownLists: Set<String> = []
     /// Live streams playing, ended by `shutdown` (each ends by itself once nobody reads it).
     var liveStreams: [WeakLiveStream] = []
+    /// A live stream opened to check it (`hold`), kept for the play that follows (`+Held`).
+    var held: HeldLiveStream?
 
     /// `artworkDirectory`: where embedded cover art is written (default: the cache's `art`).
     package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil) {
@@ -83,6 +85,7 @@ package actor LoaderActor {
         isShutDown = true
         // Stations first: a read or a check blocked on one holds a thread of the pool the
         // cache's last commits need.
+        held = nil
         for stream in liveStreams { stream.stream?.cancel() }
         liveStreams = []
         await reports.finish(logger: logger)

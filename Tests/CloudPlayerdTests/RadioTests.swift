@@ -6,7 +6,7 @@ import TestSupport
 /// station and on Icecast 2 fed by ffmpeg, ezstream and ices2; the song heard on MPRIS as it is
 /// heard; the `radio` source and station lists; a station paused and resumed.
 @Suite(.timeLimit(.minutes(4))) struct RadioTests {
-    @Test("an ICY station: title and artist follow the song heard (not the title's arrival, 8 × ahead), the station as album; no seek, no length")
+    @Test("an ICY station: title and artist follow the song heard (not the title's arrival, 8 × ahead), the station as album; no seek, no length; one connection")
     func titlesAsHeard() async throws {
         let file = try await RadioFixtures.shared.url(.station)
         var options = ICYStreamServer.Options()
@@ -30,6 +30,9 @@ import TestSupport
         #expect(status["live"] as? Bool == true && status["song_title"] as? String == "Song Two" && status["song_artist"] as? String == "Artist B",
                 "\(status)")
         #expect(try await rig.ctl("status").stdout.contains("now: Artist B – Song Two"))
+        // OpenUri checks what it opens: the check's connection is the one that plays.
+        let requests = try server.requests()
+        #expect(requests.count == 1, "\(requests)")
     }
 
     @Test("Icecast 2: an MP3 mount fed by ffmpeg (titles set through the admin API) and by ezstream (each track's tags), an Ogg mount by ices2 (each link's comments)",

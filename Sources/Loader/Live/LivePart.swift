@@ -36,6 +36,12 @@ final class LivePart: LiveByteSource, @unchecked Sendable {
         station = stream.station(of: index)
     }
 
+    /// This part, with its waits reported to `waiting`: a part opened to check a station, held
+    /// for its play, tells the play's pipeline when it starves.
+    func reporting(to waiting: (@Sendable (Bool) -> Void)?) -> LivePart {
+        LivePart(stream: stream, index: index, lifetime: lifetime, waiting: waiting)
+    }
+
     var length: Int64? { nil }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {

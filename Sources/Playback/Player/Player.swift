@@ -132,7 +132,11 @@ package actor Player {
     /// trickles would hold the check — and the caller — for ever.
     package func probe(_ location: TrackLocation) async throws -> AudioCodec? {
         let source = try await loader.open(location)
-        if source is any LiveByteSource { return nil }
+        if source is any LiveByteSource {
+            // Held for the play that follows: a station is connected to once.
+            await loader.hold(source, for: location)
+            return nil
+        }
         return try await decoder.probe(source)
     }
 
