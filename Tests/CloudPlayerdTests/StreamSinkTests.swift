@@ -55,10 +55,11 @@ import TestSupport
         #expect(gaps.longestLoss <= Self.server.dropoutBound, "\(gaps)")
     }
 
-    @Test("an HLS VOD set (MPEG-TS, AAC) is heard as ffmpeg decodes its files, sample for sample, every segment, to its end")
-    func hlsVOD() async throws {
+    @Test("an HLS VOD set is heard as ffmpeg decodes its files, sample for sample, every segment, to its end: MPEG-TS with AAC, and packed audio (ADTS after each segment's ID3 tag)",
+          arguments: [HLSFixtures.Kind.tsAAC, .packedAudio])
+    func hlsVOD(_ kind: HLSFixtures.Kind) async throws {
         let server = try await HLSServer()
-        let set = try await HLSFixtures.shared.publish(.tsAAC, on: server)
+        let set = try await HLSFixtures.shared.publish(kind, on: server)
         let sink = try await PulseTestServer.shared(Self.server).makeSink()
         let cache = try Fixtures.shared.scratchDirectory()
         let result = try await BuiltProducts.runCloudPlayerd(["play", "--no-mpris", "--output", "pulse:\(sink.name)", set.playlistURL.absoluteString],
