@@ -47,6 +47,10 @@ struct RadioRig {
 
     /// Calls an MPRIS player method (`Stop`, `Next`; `OpenUri` with its URL).
     func call(_ method: String, _ arguments: String...) async throws -> ProcessResult {
+        try await call(method, arguments: arguments)
+    }
+
+    private func call(_ method: String, arguments: [String]) async throws -> ProcessResult {
         try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, Self.path, Self.player, method]
                           + (arguments.isEmpty ? [] : ["s"] + arguments))
     }
@@ -63,9 +67,64 @@ struct RadioRig {
         try await eventually(within: 30) { try await metadata("title") == title }
     }
 
+    /// `playerctl --follow` of the player: what MPRIS says, as it says it (PropertiesChanged), a
+    /// line in `format` per change; subscribed once it printed the state it found (it prints
+    /// nothing while no track is current: start it once one is).
+    func follow(_ format: String) async throws -> MPRISFollower {
+        let process = try ChildProcess("playerctl", ["-p", "cloudplayerd", "--follow", "metadata", "--format", format],
+                                       environment: bus.environment)
+        #expect(try await eventually(within: 30) { process.outputSoFar().contains("\n") }, "playerctl --follow printed nothing")
+        return MPRISFollower(process: process)
+    }
+
+    /// How long a player method (`Stop`, `Next`, `OpenUri` with its URL) takes to take effect:
+    /// from the daemon's answer — a `busctl` starting on a loaded machine is not the player's
+    /// time — until `follower` prints a line beginning with `effect` after `mark`, looked for in
+    /// this process every 10 ms (a process started per look took 1.4 s on a starved machine).
+    /// Nil when it did not within `limit`, which fails.
+    func timeCall(_ method: String, _ arguments: String..., until effect: String, on follower: MPRISFollower, since mark: Int,
+                  within limit: Duration) async throws -> Duration? {
+        _ = try await call(method, arguments: arguments)
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < limit {
+            if follower.said(effect, since: mark) { return ContinuousClock.now - start }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// How long the daemon takes to end after `number` (SIGTERM, SIGINT), which it must do cleanly.
+    func timeSignal(_ number: Int32) async -> Duration {
+        let start = ContinuousClock.now
+        daemon.signal(number)
+        let result = await daemon.wait()
+        #expect(!result.killedBySignal && result.status == 0, "stderr: \(result.stderr)")
+        return result.endedAt - start
+    }
+
     func stop() async {
         daemon.signal(SIGTERM)
         _ = await daemon.wait()
         await bus.stop()
     }
+}
+
+/// What one `playerctl --follow` has printed, read in this process as it comes.
+struct MPRISFollower {
+    let process: ChildProcess
+
+    /// Where the output is now: `said(_:since:)` looks only at what comes after it.
+    func mark() -> Int { process.outputSoFar().count }
+
+    /// The lines printed since `mark`.
+    func lines(since mark: Int = 0) -> [Substring] {
+        process.outputSoFar().dropFirst(mark).split(separator: "\n")
+    }
+
+    /// Whether a line printed since `mark` begins with `prefix`.
+    func said(_ prefix: String, since mark: Int = 0) -> Bool {
+        lines(since: mark).contains { $0.hasPrefix(prefix) }
+    }
+
+    func stop() { process.signal(SIGTERM) }
 }

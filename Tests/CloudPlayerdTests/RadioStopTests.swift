@@ -46,17 +46,6 @@ import TestSupport
         return (server, rig, song)
     }
 
-    /// How long from `start` until `check` holds — the follower's line, the event MPRIS said it
-    /// with, looked for in this process every 10 ms (no process started per look) — or nil if it
-    /// did not within ten times the bound, which fails.
-    private func time(from start: ContinuousClock.Instant, until check: () -> Bool) async throws -> Duration? {
-        while ContinuousClock.now - start < Self.bound * 10 {
-            if check() { return ContinuousClock.now - start }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
-    }
-
     @Test("Stop, Next, OpenUri, SIGTERM and Ctrl-C take effect within a second while a station misbehaves",
           arguments: Misbehaviour.allCases, Action.allCases)
     func stopMeansStop(_ misbehaviour: Misbehaviour, _ action: Action) async throws {
@@ -64,37 +53,22 @@ import TestSupport
         defer { Task { await rig.stop() } }
         // What MPRIS says, as it says it (PropertiesChanged): a bus call per look would measure
         // process starts on a loaded machine, not the player.
-        let follower = try ChildProcess("playerctl", ["-p", "cloudplayerd", "--follow", "metadata", "--format", "{{status}}|{{title}}"],
-                                        environment: rig.bus.environment)
-        defer { follower.signal(SIGTERM) }
-        #expect(try await eventually(within: 30) { follower.outputSoFar().contains("\n") })
-        let seen = follower.outputSoFar().count
-        func said(_ prefix: String) -> Bool {
-            follower.outputSoFar().dropFirst(seen).split(separator: "\n").contains { $0.hasPrefix(prefix) }
-        }
-        // From the daemon's answer to the call on: `busctl` starting on a loaded machine is not
-        // the player's time. (Stop and Next are answered as they are queued; OpenUri once the
-        // new track is checked and queued.)
-        var start = ContinuousClock.now
+        let follower = try await rig.follow("{{status}}|{{title}}")
+        defer { follower.stop() }
+        let seen = follower.mark()
+        // Stop and Next are answered as they are queued; OpenUri once the new track is checked
+        // and queued.
         let took: Duration?
         switch action {
         case .stop:
-            _ = try await rig.call("Stop")
-            start = .now
-            took = try await time(from: start) { said("Stopped|") }
+            took = try await rig.timeCall("Stop", until: "Stopped|", on: follower, since: seen, within: Self.bound * 10)
         case .next:
-            _ = try await rig.call("Next")
-            start = .now
-            took = try await time(from: start) { said("Playing|Vbr Title") }
+            took = try await rig.timeCall("Next", until: "Playing|Vbr Title", on: follower, since: seen, within: Self.bound * 10)
         case .openUri:
-            _ = try await rig.call("OpenUri", song.absoluteString)
-            start = .now
-            took = try await time(from: start) { said("Playing|Vbr Title") }
+            took = try await rig.timeCall("OpenUri", song.absoluteString, until: "Playing|Vbr Title", on: follower, since: seen,
+                                          within: Self.bound * 10)
         case .sigterm, .sigint:
-            rig.daemon.signal(action == .sigterm ? SIGTERM : SIGINT)
-            let result = await rig.daemon.wait()
-            took = result.endedAt - start
-            #expect(!result.killedBySignal && result.status == 0, "stderr: \(result.stderr)")
+            took = await rig.timeSignal(action == .sigterm ? SIGTERM : SIGINT)
         }
         let elapsed = try #require(took, "\(action) did not take effect; \(rig.daemon.errorSoFar())")
         #expect(elapsed < Self.bound, "\(action) took \(elapsed)")

@@ -78,13 +78,12 @@ import TestSupport
     @Test("an endless MP3 station plays from its first bytes, equal to mpg123 of what it sent; ICY titles at their frames; nothing cached")
     func mp3Station() async throws {
         let file = try await RadioFixtures.shared.url(.station)
-        var options = ICYStreamServer.Options()
         // The station runs far ahead of the decoder (the ring fills): a title is in hand long
-        // before its song's audio is decoded, and must be placed by its offset.
-        options.pace = .asFastAsPossible
-        // Byte offsets of a 16,000 B/s stream: 0 s and 20 s (882,000 frames at 44.1 kHz).
-        options.titles = [.init(at: 0, "Artist A - Song One"), .init(at: 320_000, "Artist B - Song Two")]
-        let server = try await ICYStreamServer(file: file, options: options)
+        // before its song's audio is decoded, and must be placed by its offset. Byte offsets of
+        // a 16,000 B/s stream: 0 s and 20 s (882,000 frames at 44.1 kHz).
+        let server = try await ICYStreamServer(file: file, options: .asFastAsPossible(titles: [
+            .init(at: 0, "Artist A - Song One"), .init(at: 320_000, "Artist B - Song Two"),
+        ]))
         let (played, cache) = try await Self.play(server.url) { $0.frames >= 25 * 44100 }
         let expected = try await ReferenceDecoder.mpg123(file)
         #expect(PCMAudio(sampleRate: 44100, channels: 2, samples: Array(played.pcm.prefix(25 * 44100 * 2)))
@@ -124,12 +123,8 @@ import TestSupport
     @Test("a chained Ogg Vorbis station: each link's comments at its first sample, the audio equal to oggdec of each link")
     func oggStation() async throws {
         let songs = try await RadioFixtures.shared.urls(RadioFixtures.vorbisSongs)
-        let chain = try Fixtures.shared.scratchDirectory().appendingPathComponent("chain.ogg")
-        try Data(songs.map { try Data(contentsOf: $0) }.joined()).write(to: chain)
-        var options = ICYStreamServer.Options()
-        options.contentType = "application/ogg"
-        options.pace = .asFastAsPossible
-        let server = try await ICYStreamServer(file: chain, options: options)
+        let chain = try await RadioFixtures.shared.vorbisChain()
+        let server = try await ICYStreamServer(file: chain, options: .asFastAsPossible(contentType: "application/ogg"))
         var references: [PCMAudio] = []
         for song in songs { references.append(try await ReferenceDecoder.oggdec(song)) }
         let total = references.reduce(0) { $0 + $1.frameCount }

@@ -44,6 +44,14 @@ extension ICYStreamServer {
 
         public init() {}
 
+        /// Sent as fast as the client reads (`pace`), with `titles`: a station the decoder never
+        /// waits for, far ahead of it.
+        public static func asFastAsPossible(contentType: String = "audio/mpeg", titles: [TitleChange] = []) -> Options {
+            var options = Options()
+            (options.contentType, options.titles, options.pace) = (contentType, titles, .asFastAsPossible)
+            return options
+        }
+
         public enum TextEncoding: String, Sendable {
             case utf8 = "utf-8"
             case latin1 = "latin-1"

@@ -53,6 +53,14 @@ public actor RadioFixtures {
         return urls
     }
 
+    /// The three Vorbis songs one after another in one file: a chained Ogg stream, each song a
+    /// link with its serial number and comments, as ices2 sends them. A new file on each call.
+    public func vorbisChain() async throws -> URL {
+        let chain = try ScratchSpace.directory().appendingPathComponent("chain.ogg")
+        try Data(try await urls(Self.vorbisSongs).map { try Data(contentsOf: $0) }.joined()).write(to: chain)
+        return chain
+    }
+
     private static func generate(in dir: URL) async throws -> URL {
         @Sendable func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         @Sendable func sox(_ arguments: String...) async throws {

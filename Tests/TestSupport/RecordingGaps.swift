@@ -90,3 +90,20 @@ extension PCMAudio {
         return gaps
     }
 }
+
+extension PCMAudio {
+    /// Compares `reference` from its first audible frame up to `count` frames further (all of it
+    /// when nil) with where that stretch is heard in this recording — a recording that may go
+    /// on with more (a stream stopped while it played, the next track): from where its first
+    /// frames are heard to where its last `probe` frames are. Throws when either is not heard.
+    public func gaps(againstOpening reference: PCMAudio, frames count: Int? = nil, probe: Int = 1024) throws -> RecordingGaps {
+        let lead = reference.audibleSpan().lowerBound
+        let opening = reference.frames(from: lead, to: count.map { lead + $0 })
+        guard let start = firstFrame(matching: opening) else { throw TestSupportError("the recording never holds the reference's start") }
+        let tail = opening.frames(from: opening.frameCount - probe)
+        guard let end = frames(from: start).firstFrame(matching: tail, probeFrames: probe) else {
+            throw TestSupportError("the recording never holds the reference's frames \(lead + opening.frameCount - probe)..<\(lead + opening.frameCount)")
+        }
+        return try frames(from: start, to: start + end + probe).gaps(against: opening)
+    }
+}
