@@ -24,14 +24,14 @@ import TestSupport
         return LoaderActor(settings: settings)
     }
 
-    /// Decodes `source` into a small queue, as the player does: the decoder waits while nobody
-    /// takes from the queue.
-    private func decode(_ source: any ByteSource) -> (BoundedQueue<PCMPacket>, Task<Void, any Error>) {
+    /// Decodes `source` into a small queue, as the player does (the decoder waits while nobody
+    /// takes from the queue), timed by `stopwatch`.
+    private func decode(_ source: any ByteSource, stopwatch: DecodeStopwatch = DecodeStopwatch())
+        -> (BoundedQueue<PCMPacket>, Task<Void, any Error>) {
         let queue = BoundedQueue<PCMPacket>(capacity: 4)
         let decoding = Task {
             defer { queue.finish() }
-            try await DecoderActor().decode(QueueEntry(id: 1, location: TrackLocation(url: URL(string: "http://station")!)),
-                                            from: source, startingAt: 0, into: queue)
+            try await stopwatch.decode(source, into: queue)
         }
         return (queue, decoding)
     }
@@ -47,8 +47,8 @@ import TestSupport
     }
 
     /// This process's established TCP connections to `port` on 127.0.0.1.
-    private func connections(to port: Int) throws -> Int {
-        let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+    private func connections(to port: Int) -> Int {
+        let table = ProcFile.read("/proc/net/tcp")
         let remote = String(format: "0100007F:%04X", port)
         return table.split(separator: "\n").dropFirst().filter { line in
             let fields = line.split(separator: " ")
@@ -111,8 +111,11 @@ import TestSupport
         let source = try await loader.open(TrackLocation(url: server.url))
         let (queue, decoding) = decode(source)
         #expect(await take(2 * 44100, from: queue))
-        // Nobody takes: the decoder, the ring and the socket fill, and the station waits.
+        // Nobody takes: the decoder, the ring and the socket fill, and the station waits — on
+        // the same connection, four read timeouts later.
         try await Task.sleep(for: .seconds(4))
+        let open = connections(to: server.port)
+        #expect(open == 1, "\(open) connections to the paused station, not 1")
         #expect(await take(8 * 44100, from: queue))
         let requests = try server.requests()
         #expect(requests.count == 2, "\(requests)")
@@ -145,19 +148,21 @@ import TestSupport
         let loader = try loader()
         let (starved, starving) = AsyncStream<Void>.makeStream()
         let source = try await loader.open(TrackLocation(url: server.url), waiting: { if $0 { starving.yield() } })
-        let (queue, decoding) = decode(source)
+        let stopwatch = DecodeStopwatch()
+        let (queue, decoding) = decode(source, stopwatch: stopwatch)
         let draining = Task { while await queue.next() != nil {} }
         // The 3 s before the stall are decoded; then the reader starves, waiting for more.
         var heard = starved.makeAsyncIterator()
         _ = await heard.next()
-        #expect(try connections(to: server.port) == 1)
+        let open = connections(to: server.port)
+        #expect(open == 1, "\(open) connections to the stalled station, not 1")
         let start = ContinuousClock.now
         source.cancel()
         decoding.cancel()
         _ = try? await decoding.value
-        let took = ContinuousClock.now - start
+        let took = try #require(await stopwatch.ended) - start
         #expect(took < .seconds(1), "the decoding ended \(took) after the cancel")
-        #expect(try await eventually(within: 1) { try connections(to: server.port) == 0 }, "the station's connection stays open")
+        #expect(try await eventually(within: 1) { connections(to: server.port) == 0 }, "the station's connection stays open")
         await draining.value
         await loader.shutdown()
     }
