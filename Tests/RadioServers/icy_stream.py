@@ -17,6 +17,8 @@ Options (offsets are bytes of the audio file; fault thresholds count this connec
   --content-type T     default audio/mpeg
   --name, --genre, --url, --bitrate KBPS    icy-name, icy-genre, icy-url, icy-br; the bitrate also paces
   --icy-status         answer `ICY 200 OK` instead of `HTTP/1.0 200 OK`
+  --status LINE        this status line as it is (`ICY 401 Service Unavailable`, or garbage)
+  --endless-head       after the status line, header lines without end (never the blank line)
   --plain              no icy- header and no metadata at all: a plain server sending a file without a length
   --metaint N          the icy-metaint header as given (default 16000); blocks are inserted every N
                        audio bytes when N is a whole number > 0, so "0", "-5", "abc" or
@@ -65,6 +67,8 @@ def parse_args(argv):
     parser.add_argument("--url")
     parser.add_argument("--bitrate", type=int, default=128)
     parser.add_argument("--icy-status", action="store_true")
+    parser.add_argument("--status")
+    parser.add_argument("--endless-head", action="store_true")
     parser.add_argument("--plain", action="store_true")
     parser.add_argument("--metaint", default="16000")
     parser.add_argument("--always-metadata", action="store_true")
@@ -186,6 +190,8 @@ class Connection(socketserver.BaseRequestHandler):
             body = b"<html><body>Not found</body></html>"
             sock.sendall(b"HTTP/1.0 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
             return
+        if args.endless_head:
+            return self.endless_head(sock)
         asked = any(name.lower() == "icy-metadata" and value.strip() == "1" for name, value in headers)
         with_metadata = (asked or args.always_metadata) and not args.plain
         sock.sendall(self.answer_head(with_metadata))
@@ -233,9 +239,24 @@ class Connection(socketserver.BaseRequestHandler):
             headers.append([name.strip(), value.strip()])
         return method, path, headers
 
+    def status_line(self):
+        args = self.station.args
+        return args.status or ("ICY 200 OK" if args.icy_status else "HTTP/1.0 200 OK")
+
+    def endless_head(self, sock):
+        """The status line, then header lines until the client leaves."""
+        try:
+            sock.sendall((self.status_line() + "\r\n").encode())
+            number = 0
+            while True:
+                number += 1
+                sock.sendall(b"icy-notice%d: %s\r\n" % (number, b"x" * 100))
+        except OSError:
+            pass
+
     def answer_head(self, with_metadata):
         args = self.station.args
-        lines = ["ICY 200 OK" if args.icy_status else "HTTP/1.0 200 OK", "Content-Type: " + args.content_type]
+        lines = [self.status_line(), "Content-Type: " + args.content_type]
         if args.plain:
             return ("\r\n".join(lines) + "\r\n\r\n").encode(args.header_encoding)
         for name, value in (("icy-name", args.name), ("icy-genre", args.genre), ("icy-url", args.url)):

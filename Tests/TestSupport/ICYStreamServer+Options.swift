@@ -16,6 +16,10 @@ extension ICYStreamServer {
         public var bitrate = 128
         /// SHOUTcast's `ICY 200 OK` status line instead of `HTTP/1.0 200 OK`.
         public var icyStatusLine = false
+        /// The status line sent as it is, in place of either: `ICY 401 Service Unavailable`, or garbage.
+        public var statusLine: String?
+        /// After the status line, header lines without end: never the blank line, never a body.
+        public var endlessHead = false
         /// No `icy-` header and no metadata at all: a plain server sending a file without a length.
         public var plain = false
         /// The `icy-metaint` header, sent as it is. Blocks go in every that many audio bytes when
@@ -85,7 +89,8 @@ extension ICYStreamServer {
             var flags: [(String, String?)] = [("content-type", contentType), ("bitrate", String(bitrate)), ("metaint", metaint),
                                               ("title-encoding", titleEncoding.rawValue), ("header-encoding", headerEncoding.rawValue),
                                               ("burst", String(burst)),
-                                              ("path", path), ("name", name), ("genre", genre), ("url", homepage)]
+                                              ("path", path), ("name", name), ("genre", genre), ("url", homepage),
+                                              ("status", statusLine)]
             flags += titles.map(\.argument)
             if let overlongBlock { flags.append(("overlong-at", String(overlongBlock.offset))) }
             switch pace {
@@ -100,7 +105,7 @@ extension ICYStreamServer {
             case .drop(let bytes, let connections, _, _): flags += [("drop-after", String(bytes)), ("drops", String(connections ?? 0))]
             }
             let switches: [(String, Bool)] = [
-                ("icy-status", icyStatusLine), ("plain", plain), ("always-metadata", alwaysInsertMetadata), ("loop", loop),
+                ("icy-status", icyStatusLine), ("endless-head", endlessHead), ("plain", plain), ("always-metadata", alwaysInsertMetadata), ("loop", loop),
                 ("overlong-continues", overlongBlock?.continues == true), ("never-answer", neverAnswers),
                 ("resume", dropping?.resume == true), ("drop-reset", dropping?.reset == true),
             ]

@@ -21,6 +21,12 @@ package final class HTTPTransport: Sendable {
     /// `password_command`, on the `BlockingPool`) holds up only the requests that need it, not
     /// the thread that sends them (the loader's, the library's).
     private let credentials: Credentials
+    /// Seconds without a byte (or without an answer to a connect) before a request fails.
+    private let readTimeout: TimeAmount
+    /// URLs whose server answered with a status line the HTTP client refuses (SHOUTcast 1's
+    /// `ICY 200 OK`) and that `ICYReader` read: asked with it straight away from then on (a
+    /// station's reconnects), not refused by the client first each time.
+    private let speaksICY = Locked<Set<String>>([])
 
     package typealias Credentials = nonisolated(nonsending) @Sendable (URL, HTTPMethod) async throws -> HTTPHeaders
 
@@ -44,6 +50,7 @@ package final class HTTPTransport: Sendable {
             tls.trustRoots = .file(tlsCAFile)
         }
         let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
+        self.readTimeout = read
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
                                                      timeout: .init(connect: read, read: read))
         // A refused connection is an answer at once: the client's own retries would hide it for
@@ -84,10 +91,18 @@ package final class HTTPTransport: Sendable {
             request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
             if let body { request.body = .bytes(ByteBuffer(string: body)) }
             let response: HTTPClientResponse
-            do {
-                response = try await client.execute(request, timeout: .seconds(3600))
-            } catch {
-                throw Self.loaderError(error)
+            if method == .GET, speaksICY.withLock({ $0.contains(target.absoluteString) }) {
+                response = try await readICY(target, headers: request.headers)
+            } else {
+                do {
+                    response = try await client.execute(request, timeout: .seconds(3600))
+                } catch let error as HTTPParserError where error == .invalidConstant && method == .GET && target.scheme?.lowercased() == "http" {
+                    // Not HTTP's status line: a SHOUTcast 1 station's `ICY 200 OK`, read by our own reader.
+                    response = try await readICY(target, headers: request.headers)
+                    speaksICY.withLock { _ = $0.insert(target.absoluteString) }
+                } catch {
+                    throw Self.loaderError(error)
+                }
             }
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
@@ -100,6 +115,15 @@ package final class HTTPTransport: Sendable {
             target = next
         }
         throw LoaderError.badResponse("too many redirects")
+    }
+
+    /// A GET of `url` by `ICYReader`, with the headers the client would have sent.
+    private nonisolated(nonsending) func readICY(_ url: URL, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+        do {
+            return try await ICYReader.get(url, headers: headers, readTimeout: readTimeout, group: HTTPClient.defaultEventLoopGroup)
+        } catch {
+            throw Self.loaderError(error)
+        }
     }
 
     /// The error for a status that is not an answer.
@@ -125,6 +149,7 @@ package final class HTTPTransport: Sendable {
     /// Whether no connection could be made at all — as opposed to one that broke.
     static func isConnectFailure(_ error: any Error) -> Bool {
         if error is NIOConnectionError { return true }
+        if let error = error as? ChannelError, case .connectTimeout = error { return true }
         if let error = error as? HTTPClientError, error == .connectTimeout { return true }
         if let error = error as? IOError {
             return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(error.errnoCode)

@@ -7,7 +7,7 @@ package enum TextDecoding {
     package static let maxBytes = 64 * 1024
 
     /// Each byte is the Unicode scalar of the same value.
-    static func latin1<C: Collection<UInt8>>(_ bytes: C) -> String {
+    package static func latin1<C: Collection<UInt8>>(_ bytes: C) -> String {
         var scalars = String.UnicodeScalarView()
         for byte in bytes.prefix(maxBytes) { scalars.append(Unicode.Scalar(byte)) }
         return String(scalars)
