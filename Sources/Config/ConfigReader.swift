@@ -73,7 +73,7 @@ package struct ConfigReader {
         for suffix in ["bit/s", "bps", "b/s"] where digits.hasSuffix(suffix) { digits.removeLast(suffix.count) }
         let scale: Double = digits.hasSuffix("k") ? 1000 : digits.hasSuffix("m") ? 1_000_000 : 1
         if scale > 1 { digits.removeLast() }
-        guard let number = Double(digits), number > 0 else {
+        guard let number = Double(digits), number > 0, number * scale < 1e12 else {
             throw ConfigError(line: text.line, key: qualified(key, section), "expected a bit rate such as \"128k\" or \"2M\", found \"\(text.value)\"")
         }
         return Int(number * scale)

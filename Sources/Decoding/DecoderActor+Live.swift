@@ -15,7 +15,10 @@ extension DecoderActor {
                     into packets: BoundedQueue<PCMPacket>) async throws {
         var part = first
         let duration = part.duration
-        let begins = duration == nil ? 0 : try part.start(at: max(0, start))
+        // At or past the end of a stream on demand (a resume position): its last moment, which
+        // ends it at once, as a file's seek to its end does.
+        let start = duration.map { min(max(0, start), max(0, $0 - 0.01)) } ?? 0
+        let begins = duration == nil ? 0 : try part.start(at: start)
         // Where in the part the decoder's bytes begin: past 0 once a decoder was made afresh
         // mid-stream (a damaged stretch, a change of rate).
         var shift: Int64 = 0

@@ -1,6 +1,7 @@
 import Base
 import FoundationEssentials
 import Model
+import NIOCore
 import Parsers
 
 /// HLS (HTTP Live Streaming, RFC 8216) opened as a track: a master playlist's variant, then its
@@ -21,22 +22,25 @@ extension LoaderActor: HLSAccess {
         }
         var url = base
         var mediaBytes = document.bytes
+        // The media playlist's own address, as a master names it (kept under it, for offline).
+        var named: URL?
         var parsed = try Self.parseHLS(mediaBytes, base: url)
         var station = StationInfo()
         if case .master(let master) = parsed {
             guard let choice = master.audioChoice(maxBandwidth: settings.hlsBandwidth) else {
                 throw LoaderError.badResponse("the HLS master playlist has no variant cloudplayerd can play (AAC or MP3 audio)")
             }
-            url = choice.audio?.uri ?? choice.variant.uri
+            let variant = choice.audio?.uri ?? choice.variant.uri
+            named = variant
             station.bitRate = choice.variant.bandwidth / 1000
-            mediaBytes = try await keptOrFetched(url)
+            (mediaBytes, url) = try await keptOrFetched(variant)
             parsed = try Self.parseHLS(mediaBytes, base: url)
         }
         guard case .media(let media) = parsed else { throw LoaderError.badResponse("an HLS master playlist that names another master playlist") }
         guard !media.segments.isEmpty || !media.ended else { throw LoaderError.badResponse("an HLS playlist without segments") }
         if media.ended {
             await keptPlaylists.keep(document.bytes, for: location.uri)
-            if url != base { await keptPlaylists.keep(mediaBytes, for: sources.location(of: url).uri) }
+            if let named { await keptPlaylists.keep(mediaBytes, for: sources.location(of: named).uri) }
         }
         let stream = LiveStream(location: location, input: input, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)), logger: logger)
         stream.begin(part: 0, station: station)
@@ -69,13 +73,15 @@ extension LoaderActor: HLSAccess {
     /// The playlists of streams on demand played before are kept (`KeptPlaylists`).
     var keptPlaylists: KeptPlaylists { KeptPlaylists(cacheDirectory: settings.cacheDirectory) }
 
-    /// A media playlist named by a master: fetched, or — offline — as kept when it last played.
-    private func keptOrFetched(_ url: URL) async throws -> [UInt8] {
+    /// A media playlist named by a master, and the URL it came from (after redirects): fetched,
+    /// or — offline — as kept when it last played.
+    private func keptOrFetched(_ url: URL) async throws -> ([UInt8], URL) {
         do {
-            return try await playlist(url).bytes
+            let document = try await playlist(url)
+            return (document.bytes, document.url ?? url)
         } catch let error as LoaderError where error.isTransient {
             guard let kept = await keptPlaylists.kept(for: sources.location(of: url).uri) else { throw error }
-            return kept
+            return (kept, url)
         }
     }
 
@@ -109,12 +115,34 @@ extension LoaderActor: HLSAccess {
                 // Sent without a length: fetched whole, as a live segment is.
             }
         }
+        if let range, case .remote(let input) = try input(for: location) {
+            return try await Self.ranged(range, of: location, from: input)
+        }
         guard let document = try await document(location, limit: Self.segmentLimit) else {
             throw LoaderError.badResponse("the server answered without the HLS segment")
         }
         guard let range else { return document.bytes }
         let bytes = document.bytes
         return Array(bytes[Int(min(range.lowerBound, Int64(bytes.count)))..<Int(min(range.upperBound, Int64(bytes.count)))])
+    }
+
+    /// A live segment that is a sub-range of a file (`#EXT-X-BYTERANGE`): asked for with a
+    /// `Range`, not fetched whole for each of its parts. A server that ignores the range sends
+    /// the file, which is cut here.
+    private static func ranged(_ range: Range<Int64>, of location: TrackLocation, from input: any RemoteInput) async throws -> [UInt8] {
+        guard !range.isEmpty else { return [] }
+        let response = try await input.get(location, headers: ["Range": "bytes=\(range.lowerBound)-\(range.upperBound - 1)"])
+        let whole = response.status == .ok
+        guard whole || response.status == .partialContent else { throw input.failure(response.status) }
+        // A whole file is read only as far as the range's end; a partial answer as long as the range.
+        let end = whole ? Int(range.upperBound) : range.count
+        guard end <= segmentLimit else { throw LoaderError.badResponse("an HLS segment's range larger than \(segmentLimit >> 20) MiB") }
+        var bytes: [UInt8] = []
+        for try await buffer in response.body {
+            bytes += buffer.readableBytesView.prefix(end - bytes.count)
+            if bytes.count >= end { break }
+        }
+        return whole ? Array(bytes[Int(min(range.lowerBound, Int64(bytes.count)))...]) : bytes
     }
 
     func key(_ url: URL) async throws -> [UInt8] {

@@ -35,7 +35,7 @@ extension LoaderActor {
         let items: [PlaylistItem]
         switch try StationList.read(document.bytes, contentType: document.contentType, name: base.lastPathComponent, base: base) {
         case .stations(_, let entries): items = entries
-        case .hls: return try await openHLS(location, playlist: document, base: base, waiting: waiting)
+        case .hls: return try await openHLS(location, playlist: document, base: document.url ?? base, waiting: waiting)
         case .webPage: throw LoaderError.badResponse("the station's address answers a web page, not audio")
         case .notAList: return nil
         }

@@ -104,7 +104,7 @@ import Testing
             #expect(try Configuration.parse("[network]\nhls_bandwidth = \(written)\n", relativeTo: directory).loader.hlsBandwidth == bits, "\(written)")
         }
         #expect(try Configuration.parse("", relativeTo: directory).loader.hlsBandwidth == nil)
-        for bad in ["\"fast\"", "0", "\"-3k\""] {
+        for bad in ["\"fast\"", "0", "\"-3k\"", "\"1e300\"", "\"inf\""] {
             do {
                 _ = try Configuration.parse("[network]\nhls_bandwidth = \(bad)\n", relativeTo: directory)
                 Issue.record("\(bad) was taken")

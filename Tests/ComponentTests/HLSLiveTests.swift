@@ -80,14 +80,16 @@ import TestSupport
         #expect(played.frames == 0)
     }
 
-    @Test("a playlist that is not one, a master with no playable variant, an empty playlist: one clear error each",
-          arguments: ["html", "video only", "no segments"])
+    @Test("a playlist that is not one, a master with no playable variant, an empty playlist, a segment of 10^30 s, a bad URI with a token: one clear error each, no token in it",
+          arguments: ["html", "video only", "no segments", "endless segment", "token"])
     func badPlaylist(_ fault: String) async throws {
         let server = try await HLSServer()
         let set = try await HLSFixtures.shared.publish(.tsAAC, on: server)
         let text = switch fault {
         case "html": "<!DOCTYPE html><html><body>Not here</body></html>"
         case "video only": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f\"\nvideo.m3u8\n"
+        case "endless segment": "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1e30,\nseg0.ts\n#EXT-X-ENDLIST\n"
+        case "token": "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nftp://anna:hunter2@cdn.example/seg0.ts?token=s3cr3t\n#EXT-X-ENDLIST\n"
         default: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-ENDLIST\n"
         }
         try Data(text.utf8).write(to: set.folder.appendingPathComponent("bad.m3u8"))
@@ -99,6 +101,8 @@ import TestSupport
             return switch fault {
             case "html": text.contains("web page") || text.contains("not a playable HLS playlist")
             case "video only": text.contains("no variant cloudplayerd can play")
+            case "endless segment": text.contains("up to a day")
+            case "token": text.contains("not an http(s) URL") && !text.contains("s3cr3t") && !text.contains("hunter2")
             default: text.contains("without segments")
             }
         }

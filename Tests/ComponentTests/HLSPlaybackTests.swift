@@ -93,6 +93,15 @@ import TestSupport
         }
     }
 
+    @Test("a start at or past the end of a stream on demand (a resume position) plays its last moment and ends, no error")
+    func startPastTheEnd() async throws {
+        let server = try await HLSServer()
+        let set = try await HLSFixtures.shared.publish(.tsAAC, on: server)
+        let (played, _) = try await LiveStreamTests.play(set.playlistURL, startingAt: set.durations.reduce(0, +) + 5) { _ in false }
+        #expect(played.error == nil, "\(String(describing: played.error))")
+        #expect(played.frames < 44100, "\(played.frames) frames")
+    }
+
     @Test("a master playlist plays its highest variant, or the highest under hls_bandwidth; only that variant's segments are fetched")
     func master() async throws {
         let server = try await HLSServer()
@@ -120,5 +129,17 @@ import TestSupport
         let (again, _) = try await LiveStreamTests.play(set.playlistURL, settings: { $0.cacheDirectory = cache }) { _ in false }
         #expect(again.error == nil, "\(String(describing: again.error))")
         #expect(Self.pcm(again) == reference)
+    }
+
+    @Test("a playlist reached through a redirect: its segments are relative to where it was found (RFC 8216, 4.1)",
+          arguments: [HLSFixtures.Kind.tsAAC, .master])
+    func redirected(_ kind: HLSFixtures.Kind) async throws {
+        let server = try await HLSServer()
+        let set = try await HLSFixtures.shared.publish(kind, on: server)
+        let reference = kind == .master ? set.variants.max { $0.bandwidth < $1.bandwidth }!.reference : set.reference
+        let moved = server.movedURL(String(set.playlistURL.path.dropFirst()))
+        let (played, _) = try await LiveStreamTests.play(moved) { _ in false }
+        #expect(played.error == nil, "\(String(describing: played.error))")
+        #expect(Self.pcm(played) == reference)
     }
 }

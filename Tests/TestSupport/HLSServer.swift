@@ -44,6 +44,12 @@ public final class HLSServer: Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 root \(root.path);
+                # A playlist moved elsewhere, as a broadcaster's redirects to its CDN: /moved/X.m3u8
+                # answers 302 to /X.m3u8, and nothing else is under /moved/. (Before the next:
+                # nginx takes the first regular expression that matches.)
+                location ~ ^/moved/(.*\\.m3u8)$ {
+                    return 302 /$1;
+                }
                 location ~ \\.m3u8$ {
                     add_header Cache-Control no-cache;
                 }
@@ -53,6 +59,10 @@ public final class HLSServer: Sendable {
     }
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// A URL that redirects to the playlist at `path` ("set/index.m3u8"): its relative links are
+    /// relative to where it was found, not to this.
+    public func movedURL(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/moved/\(path)")! }
 
     /// The URL of `path` in the served folder ("set/index.m3u8", no leading slash).
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }

@@ -128,25 +128,29 @@ struct HLSProducer {
     /// Loads the playlist again after the wait RFC 8216 (6.3.4) sets: its target duration after
     /// a load that brought new segments, half of it after one that did not.
     private mutating func reload() async throws {
-        try await Task.sleep(for: .seconds(playlist.targetDuration * (grew ? 1 : 0.5)))
+        // At least half a second: a target duration of 0 must not reload in a loop.
+        try await Task.sleep(for: .seconds(max(0.5, playlist.targetDuration * (grew ? 1 : 0.5))))
         let document = try await access.playlist(url)
-        guard case .media(let fresh) = try HLSPlaylist.parse(document.bytes, base: url) else {
+        guard case .media(let fresh) = try HLSPlaylist.parse(document.bytes, base: document.url ?? url) else {
             throw LoaderError.badResponse("the HLS media playlist became a master playlist")
         }
         grew = fresh.segments.last?.sequence != playlist.segments.last?.sequence
         playlist = fresh
+        if let last = fresh.segments.last?.sequence, last < next - 1 {
+            // Numbered from lower than what was fed (the server restarted its stream): joined
+            // again, as a new part.
+            logger.notice("HLS stream started its numbering again; joined it anew")
+            next = Self.liveStart(of: fresh)
+            await newPart()
+        }
     }
 
     /// Fetches, decrypts and unpacks one segment, and delivers its audio into the current part
     /// (a new part first, where the stream's timeline or initialisation changes).
     private mutating func feed(_ segment: HLSSegment) async throws {
         var bytes = try await access.segment(segment.uri, range: segment.byteRange, keep: playlist.ended)
-        if let key = segment.key {
-            guard key.method == .aes128, key.isIdentity, let keyURL = key.uri, let iv = segment.iv() else {
-                throw LoaderError.badResponse("HLS segments encrypted with DRM or SAMPLE-AES, which cloudplayerd does not decrypt (only AES-128 with a key file)")
-            }
-            if keys[keyURL] == nil { keys[keyURL] = try await access.key(keyURL) }
-            bytes = try SegmentCipher.decrypt(bytes, key: keys[keyURL]!, iv: iv)
+        if let key = segment.key, let iv = segment.iv() {
+            bytes = try await decrypt(bytes, key: key, iv: iv)
         }
         let unpacked = SegmentUnpacker.unpack(bytes)
         if unpacked.damage > 0, !warnedOfDamage {
@@ -159,7 +163,13 @@ struct HLSProducer {
         if delivered == 0, unpacked.container == .fragmentedMP4 {
             guard let initial = segment.map else { throw LoaderError.badResponse("an fMP4 HLS segment without its initialisation segment (#EXT-X-MAP)") }
             map = initial
-            await deliver(try await access.segment(initial.uri, range: initial.byteRange, keep: true), titles: [])
+            var bytes = try await access.segment(initial.uri, range: initial.byteRange, keep: true)
+            // Encrypted under the key in effect where its tag stands, with that key's IV (RFC 8216,
+            // 4.3.2.5); a plain one begins with a box. The tag's key is taken as its segment's.
+            if SegmentUnpacker.container(of: bytes) != .fragmentedMP4, let key = segment.key, let iv = key.iv {
+                bytes = try await decrypt(bytes, key: key, iv: iv)
+            }
+            await deliver(bytes, titles: [])
         }
         var titles: [StreamTitleChange] = []
         for title in unpacked.titles where title.tags != lastTitle {
@@ -167,6 +177,21 @@ struct HLSProducer {
             lastTitle = title.tags
         }
         await deliver(unpacked.audio, titles: titles)
+    }
+
+    /// `bytes` decrypted with `key` (fetched once per key URL) and `iv`.
+    private mutating func decrypt(_ bytes: [UInt8], key: HLSKey, iv: [UInt8]) async throws -> [UInt8] {
+        guard key.method == .aes128, key.isIdentity, let keyURL = key.uri else {
+            throw LoaderError.badResponse("HLS segments encrypted with DRM or SAMPLE-AES, which cloudplayerd does not decrypt (only AES-128 with a key file)")
+        }
+        let secret: [UInt8]
+        if let known = keys[keyURL] {
+            secret = known
+        } else {
+            secret = try await access.key(keyURL)
+            keys[keyURL] = secret
+        }
+        return try SegmentCipher.decrypt(bytes, key: secret, iv: iv)
     }
 
     private mutating func deliver(_ audio: [UInt8], titles: [StreamTitleChange]) async {

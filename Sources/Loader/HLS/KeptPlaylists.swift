@@ -38,8 +38,10 @@ struct KeptPlaylists: Sendable {
         }
     }
 
-    /// Forgets every kept playlist (the cache was cleared: their segments are gone).
+    /// Forgets every kept playlist (the cache was cleared: their segments are gone), on the
+    /// blocking pool.
     func removeAll() {
-        try? FileManager.default.removeItem(at: directory)
+        let directory = directory
+        Task { try? await BlockingPool.shared.run { try FileManager.default.removeItem(at: directory) } }
     }
 }

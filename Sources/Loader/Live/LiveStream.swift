@@ -72,6 +72,7 @@ package final class LiveStream: @unchecked Sendable {
     package func cancel() {
         let (waiter, task) = condition.withLock {
             cancelled = true
+            pendingStart = nil  // it holds the stream: a stream never read would never be freed
             condition.broadcast()
             defer { roomWaiter = nil }
             return (roomWaiter, connections)

@@ -8,10 +8,14 @@ package struct FetchedDocument: Sendable {
     package var validator: String?
     /// What the server said it is (`Content-Type`); nil for a file of this machine.
     package var contentType: String?
+    /// The URL that answered, after redirects: what the document's relative links are relative to
+    /// (an HLS playlist's segments, after a redirect to a CDN). Nil when not known.
+    package var url: URL?
 
-    package init(bytes: [UInt8], validator: String?, contentType: String? = nil) {
+    package init(bytes: [UInt8], validator: String?, contentType: String? = nil, url: URL? = nil) {
         self.bytes = bytes
         self.validator = validator
         self.contentType = contentType
+        self.url = url
     }
 }

@@ -23,7 +23,8 @@ extension RemoteInput {
             throw LoaderError.badResponse("a document larger than \(limit >> 20) MiB, or broken off")
         }
         let etag = response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")
-        return FetchedDocument(bytes: Array(body.readableBytesView), validator: etag, contentType: response.headers.first(name: "Content-Type"))
+        return FetchedDocument(bytes: Array(body.readableBytesView), validator: etag, contentType: response.headers.first(name: "Content-Type"),
+                               url: response.url)
     }
 
     /// The error for a status that is not an answer.

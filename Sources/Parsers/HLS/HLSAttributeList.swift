@@ -109,8 +109,8 @@ struct HLSAttributeList {
         }
     }
 
-    /// The start of a long list, for a message.
+    /// The start of a long list, for a message (`HLSLine.quoted`).
     private static func excerpt(_ text: Substring) -> String {
-        text.count > 80 ? String(text.prefix(80)) + "…" : String(text)
+        HLSLine.quoted(text)
     }
 }

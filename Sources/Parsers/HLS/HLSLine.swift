@@ -33,6 +33,18 @@ struct HLSLine {
         return lines
     }
 
+    /// Playlist text quoted in a message: at most 80 characters, and no query string or user info
+    /// of a URL in it — a signed CDN token or a key's address must not reach the journal.
+    static func quoted(_ text: some StringProtocol) -> String {
+        var shown = String(text)
+        if let query = shown.firstIndex(of: "?") { shown = String(shown[..<query]) + "?…" }
+        if let scheme = shown.firstRange(of: "://"), let at = shown[scheme.upperBound...].firstIndex(of: "@"),
+           !shown[scheme.upperBound..<at].contains("/") {
+            shown.removeSubrange(scheme.upperBound...at)
+        }
+        return shown.count > 80 ? String(shown.prefix(80)) + "…" : shown
+    }
+
     /// An error that names this line.
     func error(_ message: String) -> ParseError {
         .malformed("line \(number): \(message)")

@@ -16,7 +16,7 @@ package struct HLSMap: Sendable, Equatable {
     init(_ attributes: HLSAttributeList, base: URL) throws {
         guard let text = try attributes.string("URI") else { throw ParseError.malformed("EXT-X-MAP without URI") }
         guard let uri = LinkResolver.url(text, relativeTo: base) else {
-            throw ParseError.malformed("EXT-X-MAP's URI \"\(text)\" is not an http(s) URL")
+            throw ParseError.malformed("EXT-X-MAP's URI \"\(HLSLine.quoted(text))\" is not an http(s) URL")
         }
         self.uri = uri
         if let text = try attributes.string("BYTERANGE") {

@@ -54,7 +54,9 @@ private struct MediaReader {
     private mutating func apply(_ tag: Substring, _ value: Substring) throws {
         switch tag {
         case "EXT-X-TARGETDURATION":
-            guard let seconds = HLSNumbers.decimal(value) else { throw ParseError.malformed("EXT-X-TARGETDURATION:\(value) is not a number") }
+            guard let seconds = HLSNumbers.decimal(value), seconds <= HLSPlaylist.longestSegment else {
+                throw ParseError.malformed("EXT-X-TARGETDURATION:\(value) is not a number of seconds up to a day")
+            }
             targetDuration = seconds
         case "EXT-X-MEDIA-SEQUENCE":
             guard let number = HLSNumbers.integer(value), number <= Int.max - HLSPlaylist.maxSegments else {
@@ -84,8 +86,8 @@ private struct MediaReader {
     private static func extinf(_ value: Substring) throws -> (Double, String?) {
         let comma = value.firstIndex(of: ",")
         let number = value[..<(comma ?? value.endIndex)].trimmingWhitespace()
-        guard let duration = HLSNumbers.decimal(number) else {
-            throw ParseError.malformed("EXTINF duration \"\(number)\" is not a non-negative number")
+        guard let duration = HLSNumbers.decimal(number), duration <= HLSPlaylist.longestSegment else {
+            throw ParseError.malformed("EXTINF duration \"\(number)\" is not a number of seconds up to a day")
         }
         let title = comma.flatMap { TextDecoding.nonEmpty(String(value[value.index(after: $0)...].prefix(TextDecoding.maxBytes))) }
         return (duration, title)
@@ -93,12 +95,12 @@ private struct MediaReader {
 
     /// A URI line: the segment the pending tags describe.
     private mutating func segment(_ text: String) throws {
-        guard let info else { throw ParseError.malformed("a URI (\(text.prefix(80))) without #EXTINF before it") }
+        guard let info else { throw ParseError.malformed("a URI (\(HLSLine.quoted(text))) without #EXTINF before it") }
         guard segments.count < HLSPlaylist.maxSegments else {
             throw ParseError.malformed("more than \(HLSPlaylist.maxSegments) segments")
         }
         guard let uri = LinkResolver.url(text, relativeTo: base) else {
-            throw ParseError.malformed("segment URI \"\(text.prefix(80))\" is not an http(s) URL")
+            throw ParseError.malformed("segment URI \"\(HLSLine.quoted(text))\" is not an http(s) URL")
         }
         var byteRange: Range<Int64>?
         if let range {

@@ -10,6 +10,9 @@ package enum HLSPlaylist: Sendable, Equatable {
     /// Real playlists are kilobytes; a live one with a long window perhaps a megabyte.
     package static let maxBytes = 4 << 20
     package static let maxSegments = 100_000
+    /// The longest segment (and target duration) taken, in seconds: a day. Longer is no stream,
+    /// and a length of 10^31 s would overflow every count of frames made from it.
+    package static let longestSegment = 86_400.0
 
     /// Reads a playlist; `base` is its own URL, against which its URIs are resolved.
     package static func parse(_ bytes: [UInt8], base: URL) throws -> HLSPlaylist {
