@@ -56,6 +56,14 @@ import TestSupport
         #expect(fetched.isEmpty, "\(fetched)")
     }
 
+    /// A set of `kind` on a server of its own, and what it plays to: a master's best variant's.
+    static func served(_ kind: HLSFixtures.Kind) async throws -> (HLSServer, ServedHLS, PCMAudio) {
+        let server = try await HLSServer()
+        let set = try await HLSFixtures.shared.publish(kind, on: server)
+        let best = set.variants.max { $0.bandwidth < $1.bandwidth }
+        return (server, set, kind == .master ? try #require(best).reference : set.reference)
+    }
+
     /// Whether any file under the cache folder holds `bytes`.
     static func cacheHolds(_ bytes: Data, in folder: URL) -> Bool {
         let files = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
@@ -119,9 +127,7 @@ import TestSupport
     @Test("a VOD stream played once plays again offline (its server gone): its playlists kept, its segments from the cache",
           arguments: [HLSFixtures.Kind.tsAAC, .master])
     func offline(_ kind: HLSFixtures.Kind) async throws {
-        let server = try await HLSServer()
-        let set = try await HLSFixtures.shared.publish(kind, on: server)
-        let reference = kind == .master ? set.variants.max { $0.bandwidth < $1.bandwidth }!.reference : set.reference
+        let (server, set, reference) = try await Self.served(kind)
         let cache = try Fixtures.shared.scratchDirectory()
         let (first, _) = try await LiveStreamTests.play(set.playlistURL, settings: { $0.cacheDirectory = cache }) { _ in false }
         #expect(Self.pcm(first) == reference)
@@ -134,9 +140,7 @@ import TestSupport
     @Test("a playlist reached through a redirect: its segments are relative to where it was found (RFC 8216, 4.1)",
           arguments: [HLSFixtures.Kind.tsAAC, .master])
     func redirected(_ kind: HLSFixtures.Kind) async throws {
-        let server = try await HLSServer()
-        let set = try await HLSFixtures.shared.publish(kind, on: server)
-        let reference = kind == .master ? set.variants.max { $0.bandwidth < $1.bandwidth }!.reference : set.reference
+        let (server, set, reference) = try await Self.served(kind)
         let moved = server.movedURL(String(set.playlistURL.path.dropFirst()))
         let (played, _) = try await LiveStreamTests.play(moved) { _ in false }
         #expect(played.error == nil, "\(String(describing: played.error))")
