@@ -78,19 +78,15 @@ struct RadioRig {
     }
 
     /// How long a player method (`Stop`, `Next`, `OpenUri` with its URL) takes to take effect:
-    /// from the daemon's answer — a `busctl` starting on a loaded machine is not the player's
-    /// time — until `follower` prints a line beginning with `effect` after `mark`, looked for in
-    /// this process every 10 ms (a process started per look took 1.4 s on a starved machine).
-    /// Nil when it did not within `limit`, which fails.
+    /// from the daemon's answer (when `busctl` was seen to end: a `busctl` starting on a loaded
+    /// machine is not the player's time) until `follower` prints a line beginning with `effect`
+    /// after `mark`, as its watcher thread saw it come. Both instants are taken off the
+    /// cooperative pool, which other suites keep busy. Nil when it did not within `limit`, which fails.
     func timeCall(_ method: String, _ arguments: String..., until effect: String, on follower: MPRISFollower, since mark: Int,
                   within limit: Duration) async throws -> Duration? {
-        _ = try await call(method, arguments: arguments)
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < limit {
-            if follower.said(effect, since: mark) { return ContinuousClock.now - start }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        async let seen = follower.whenSaid(effect, since: mark, within: limit)
+        let answered = try await call(method, arguments: arguments).endedAt
+        return await seen.map { max(.zero, $0 - answered) }
     }
 
     /// How long the daemon takes to end after `number` (SIGTERM, SIGINT), which it must do cleanly.
@@ -124,6 +120,23 @@ struct MPRISFollower {
     /// Whether a line printed since `mark` begins with `prefix`.
     func said(_ prefix: String, since mark: Int = 0) -> Bool {
         lines(since: mark).contains { $0.hasPrefix(prefix) }
+    }
+
+    /// When a line beginning with `prefix` came after `mark`, watched for on a thread of its own
+    /// (playerctl writes to a file; a look from the cooperative pool, which other suites keep
+    /// busy, could come seconds late and the time measured would be theirs); nil when none came
+    /// within `limit`, an upper bound that fails.
+    func whenSaid(_ prefix: String, since mark: Int, within limit: Duration) async -> ContinuousClock.Instant? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let end = ContinuousClock.now + limit
+                while ContinuousClock.now < end {
+                    if said(prefix, since: mark) { return continuation.resume(returning: .now) }
+                    usleep(2000)
+                }
+                continuation.resume(returning: nil)
+            }
+        }
     }
 
     func stop() { process.signal(SIGTERM) }
