@@ -12,8 +12,6 @@ struct ADTSFrameReader {
     let start: Int64
     /// Where the next frame starts.
     private(set) var offset: Int64
-    /// Bytes passed over as not a frame of the stream.
-    private(set) var skipped: Int64 = 0
     private var window: SequentialBytes
 
     /// How far past a damaged stretch (or into a stream) to look for a frame before giving up.
@@ -84,10 +82,7 @@ struct ADTSFrameReader {
         offset += 1
         while offset - from <= Int64(Self.searchLimit) {
             guard try window.have(offset, count: ADTSHeader.headerSize) else { return }
-            if let header = ADTSHeader(window.slice(from: offset)), header.continues(with: first) {
-                skipped += offset - from
-                return
-            }
+            if let header = ADTSHeader(window.slice(from: offset)), header.continues(with: first) { return }
             offset += 1
         }
         throw DecoderError.invalidStream(.aac, "no ADTS frame of the stream in \(Self.searchLimit / 1024) KiB after byte \(from)")

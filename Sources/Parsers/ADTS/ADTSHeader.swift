@@ -46,12 +46,6 @@ package struct ADTSHeader: SyncedFrameHeader {
         objectType == other.objectType && samplingIndex == other.samplingIndex && channelConfiguration == other.channelConfiguration
     }
 
-    /// The AudioSpecificConfig (14496-3, 1.6.2.1) the frame's header stands for: what an MP4
-    /// sample entry would carry, and what a decoder is configured with.
-    package var audioSpecificConfig: [UInt8] {
-        [UInt8(objectType << 3 | samplingIndex >> 1), UInt8((samplingIndex & 1) << 7 | channelConfiguration << 3)]
-    }
-
     /// Frames (per channel) the frame decodes to at its core rate.
     package var samplesPerFrame: Int { 1024 * blocks }
 }
