@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        // NIOSOCKS only: the SOCKS errors a proxy's refusal arrives as (the HTTP client uses it already).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -85,6 +87,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"), serviceLifecycle,
+            .product(name: "NIOSOCKS", package: "swift-nio-extras"),
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
         // S3 buckets (SigV4 signing: HMAC-SHA256), Subsonic servers (whose token is an MD5),

@@ -24,6 +24,10 @@ package struct ConfigFile {
     package var streamRetry: Double?
     /// `[network] hls_bandwidth`, bits per second: the highest HLS variant chosen (nil: the highest there is).
     package var hlsBandwidth: Int?
+    /// `[network] proxy`: in place of the environment's proxies (`"none"`: never a proxy).
+    package var proxy: ProxySetting?
+    /// A `[[source]]`'s own `proxy`, by source name: in place of `[network]`'s for that source.
+    package var sourceProxies: [String: ProxySetting] = [:]
     /// `[playback] replaygain`: "off", "track", "album" or "auto" (checked here).
     package var replayGainMode: String?
     /// `[playback] replaygain_preamp`, in dB.
@@ -93,7 +97,9 @@ package struct ConfigFile {
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth"], in: "network")
+            try reader.allow(network, keys: ConfigReader.proxyKeys.union(["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth"]),
+                             in: "network")
+            file.proxy = try reader.proxy(network, in: "network")
             file.streamRetry = try reader.duration(network, "stream_retry", in: "network")
             file.hlsBandwidth = try reader.bitRate(network, "hls_bandwidth", in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {
@@ -155,6 +161,7 @@ package struct ConfigFile {
             if file.sources.contains(where: { $0.section.name == name.value }) {
                 throw ConfigError(line: line, key: "source.name", "'\(name.value)' is used by two sources")
             }
+            file.sourceProxies[name.value] = try reader.proxy(table, in: "source '\(name.value)'")
             file.sources.append((try reader.string(table, "type", in: "source"),
                                  ConfigSection(table: table, name: name.value, line: line, reader: reader)))
         }

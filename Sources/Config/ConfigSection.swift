@@ -42,9 +42,10 @@ package struct ConfigSection {
         ConfigError(line: line ?? self.line, key: self.key(key), problem)
     }
 
-    /// Refuses keys other than these (and `name` and `type`): a typo must not silently do nothing.
+    /// Refuses keys other than these (and `name`, `type` and the proxy keys): a typo must not silently do nothing.
     package func allow(_ keys: Set<String>) throws(ConfigError) {
-        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ["name", "type"] : ["name"]), in: scope)
+        // Every source may have its own proxy (read with the file, for whatever the type is).
+        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ConfigReader.proxyKeys.union(["name", "type"]) : ["name"]), in: scope)
     }
 
     package func string(_ key: String) throws(ConfigError) -> (value: String, line: Int)? {

@@ -55,7 +55,8 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             fail("\(error)", code: 1)
         }
-        let client = try OAuthClient(source: source, settings: settings, readTimeout: file.readTimeout)
+        let client = try OAuthClient(source: source, settings: settings, readTimeout: file.readTimeout,
+                                     proxy: file.proxyRules(source: source))
         let show: @Sendable (String) -> Void = { say($0) }
         let record: TokenRecord
         do {

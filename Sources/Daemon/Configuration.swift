@@ -55,6 +55,8 @@ extension Configuration {
         if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
         if let retry = file.streamRetry { settings.streamRetry = retry }
         settings.hlsBandwidth = file.hlsBandwidth
+        settings.proxy = file.proxyRules()
+        settings.sourceProxies = file.sourceProxies
         let sources = try SourceTypes.configure(file.sources, types: types)
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }
@@ -63,7 +65,7 @@ extension Configuration {
         if let seconds = file.resumeLongerThan { playback.resumeLongerThan = seconds }
         if let seconds = file.liveResumeWithin { playback.liveResumeWithin = seconds }
         let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0,
-                                                                                 stations: file.scrobbleStations) }
+                                                                                 stations: file.scrobbleStations, proxy: settings.proxy) }
         return Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
     }
 }

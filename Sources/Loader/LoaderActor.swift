@@ -1,5 +1,6 @@
 import Base
 import Cache
+import Config
 import FoundationEssentials
 import Logging
 import Model
@@ -114,13 +115,16 @@ package actor LoaderActor {
     package func reload(settings new: LoaderSettings, sources: SourceSet) {
         // Sources are opened with the read timeout and the set (a feed places its episodes among
         // the sources): a change to either reopens them all.
-        let sameEnvironment = new.readTimeout == settings.readTimeout && sources.placesAlike(self.sources)
+        let sameEnvironment = new.readTimeout == settings.readTimeout && new.proxy == settings.proxy && new.sourceProxies == settings.sourceProxies
+            && sources.placesAlike(self.sources)
         opened = opened.filter { name, _ in
             guard sameEnvironment, let before = self.sources.source(named: name), let after = sources.source(named: name) else { return false }
             return after.isEqual(to: before)
         }
-        if new.readTimeout != settings.readTimeout { web = nil }  // the open web has no other setting
+        if new.readTimeout != settings.readTimeout || new.proxy != settings.proxy { web = nil }  // the open web has no other settings
         settings.readTimeout = new.readTimeout
+        settings.proxy = new.proxy
+        settings.sourceProxies = new.sourceProxies
         settings.retries = new.retries
         settings.readAhead = new.readAhead
         settings.fillWhole = new.fillWhole
@@ -242,7 +246,8 @@ package actor LoaderActor {
         if location.isFile { return .disk }
         _ = try HTTPInput.url(of: location)
         if let web { return .remote(web) }
-        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout))
+        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy,
+                                                                   offersCAFile: false))
         web = input
         return .remote(input)
     }
@@ -253,7 +258,8 @@ package actor LoaderActor {
         guard let configured = sources.source(named: name) else {
             throw LoaderError.configuration("there is no source '\(name)' in the config file")
         }
-        let source = try configured.open(SourceEnvironment(readTimeout: settings.readTimeout, sources: sources))
+        let source = try configured.open(SourceEnvironment(readTimeout: settings.readTimeout, proxy: settings.proxy(forSource: name),
+                                                                   sources: sources))
         opened[name] = source
         return source
     }

@@ -1,4 +1,5 @@
 import Base
+import Config
 import FoundationEssentials
 
 /// How the loader works: where the cache is and how large it may grow, how patient it is with
@@ -26,6 +27,16 @@ package struct LoaderSettings: Sendable, Equatable {
     /// The highest bit rate of an HLS variant chosen, bits per second (`hls_bandwidth`); nil:
     /// the highest there is (a listener wants the best sound; a metered link sets a cap).
     package var hlsBandwidth: Int?
+    /// Which proxy each request goes through: the environment's (`https_proxy`, `no_proxy`, …)
+    /// unless `[network] proxy` says otherwise.
+    package var proxy = ProxyRules(environment: ProcessInfo.processInfo.environment)
+    /// A source's own `proxy`, by source name: in place of `[network]`'s for it.
+    package var sourceProxies: [String: ProxySetting] = [:]
+
+    /// The proxy rules a source named `name` is opened with.
+    package func proxy(forSource name: String) -> ProxyRules {
+        proxy.overridden(by: sourceProxies[name])
+    }
 
     package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
                  readTimeout: Double = 15, retries: Int = 6, perHost: Int = 4, readAhead: Int64 = 64 << 20, fillWhole: Bool = false) {

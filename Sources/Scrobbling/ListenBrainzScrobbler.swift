@@ -253,7 +253,7 @@ package actor ListenBrainzScrobbler {
         let origin = URLOrigin(settings.url)
         let header = "Token \(try await settings.token.resolve().reveal())"
         if let transport { return transport }  // made by another send while the token was read
-        let made = try HTTPTransport(name: "ListenBrainz", readTimeout: 30) { url in
+        let made = try HTTPTransport(name: "ListenBrainz", readTimeout: 30, proxy: settings.proxy, offersCAFile: false) { url in
             guard let origin, URLOrigin(url) == origin else { return [:] }
             return ["Authorization": header]
         }

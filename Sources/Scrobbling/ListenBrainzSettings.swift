@@ -10,9 +10,13 @@ package struct ListenBrainzSettings: Sendable, Equatable {
     package var token: Secret.Origin
     /// A station's songs count as listens too (`[scrobble] stations`; `StationListens`).
     package var stations: Bool
+    /// The proxies listens go through: the same as the sources' (`[network] proxy`, else the environment's).
+    package var proxy: ProxyRules
 
-    package init(url: URL = Self.publicAPI, token: Secret.Origin, stations: Bool = false) {
+    package init(url: URL = Self.publicAPI, token: Secret.Origin, stations: Bool = false,
+                 proxy: ProxyRules = ProxyRules(environment: ProcessInfo.processInfo.environment)) {
         self.url = url
+        self.proxy = proxy
         self.token = token
         self.stations = stations
     }

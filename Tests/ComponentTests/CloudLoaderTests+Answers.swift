@@ -127,7 +127,7 @@ extension CloudLoaderTests {
         #expect(rig.proxy.mostConcurrentRequests <= 2, "\(rig.proxy.mostConcurrentRequests) at once")
     }
 
-    @Test("HTTPS is verified: a self-signed server is refused with a clear error, at once; tls_ca_file trusts it")
+    @Test("HTTPS is verified: a self-signed server is refused with one error naming it and the settings that trust it, at once; tls_ca_file trusts it")
     func selfSignedServer() async throws {
         let server = try await WebDAVTestServer(tls: true)
         let file = try await Fixtures.shared.url(.vbrMP3)
@@ -143,7 +143,9 @@ extension CloudLoaderTests {
         let strict = LoaderActor(configuration: configuration(trusting: nil))
         let error = await #expect(throws: LoaderError.self) { try await strict.open(url) }
         await strict.shutdown()
-        #expect("\(String(describing: error))".contains("certificate is not trusted"), "\(String(describing: error))")
+        // One message naming the server and the two ways to trust it.
+        #expect("\(String(describing: error))" == "TLS: the certificate of https://127.0.0.1:\(server.port) is not trusted (its issuer is not a known CA); "
+                + "add its CA to the system store (update-ca-certificates) or set tls_ca_file for source 'tls'", "\(String(describing: error))")
 
         let trusting = LoaderActor(configuration: configuration(trusting: server.certificate))
         #expect(try await readAll(try await trusting.open(url)) == (try Data(contentsOf: file)))

@@ -1,4 +1,5 @@
 import Base
+import Config
 import Foundation
 import Library
 import Loader
@@ -93,8 +94,8 @@ extension CloudTestRig {
     /// Logs the first source in on a loopback redirect (`port`: a registered one, else any), the
     /// browser following the provider's redirect as soon as the address is shown; the tokens
     /// stored. The answer: the tokens, and the address the user was sent to.
-    func loopbackLogin(port: Int = 0) async throws -> (record: TokenRecord, address: String) {
-        let client = try client()
+    func loopbackLogin(port: Int = 0, proxy: ProxyRules = .direct) async throws -> (record: TokenRecord, address: String) {
+        let client = try client(proxy: proxy)
         let shown = Locked<String?>(nil)
         async let record = LoopbackLogin(client: client, port: port).run { text in shown.withLock { $0 = text } }
         let address = try await Self.lastLine(of: shown)

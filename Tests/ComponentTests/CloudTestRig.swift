@@ -1,3 +1,4 @@
+import Config
 import Daemon
 import Foundation
 import Library
@@ -64,12 +65,12 @@ extension CloudTestRig {
         return all
     }
 
-    /// The OAuth client of the first source.
-    func client() throws -> OAuthClient {
+    /// The OAuth client of the first source, through `proxy`.
+    func client(proxy: ProxyRules = .direct) throws -> OAuthClient {
         guard let first = try sources().first as? (any SourceType & CloudAccountSource), let settings = first.account.oauth else {
             throw TestSupportError("the first source does not log in")
         }
-        return try OAuthClient(source: first.name, settings: settings, readTimeout: 5)
+        return try OAuthClient(source: first.name, settings: settings, readTimeout: 5, proxy: proxy)
     }
 
     /// A loader of all the server's sources, with a cache of its own.

@@ -31,7 +31,8 @@ public final class WebDAVTestServer: Sendable {
     private let process: ServerProcess
 
     /// Starts a server over a new empty folder; put files in `root`. With `tls`, it serves
-    /// HTTPS with a fresh self-signed certificate. `tagsFollowDate` false: Apache makes its
+    /// HTTPS with a fresh self-signed certificate (for 127.0.0.1, and for the name the proxy tests' proxies
+    /// alone resolve, `dav.behind-proxy.test`). `tagsFollowDate` false: Apache makes its
     /// ETags of a file's inode and size only (`FileETag INode Size`), so a test can move a file's
     /// date, and with it whether its tag is weak, without changing the tag.
     public init(_ kind: Kind = .rclone, tls: Bool = false, tagsFollowDate: Bool = true) async throws {
@@ -62,7 +63,7 @@ public final class WebDAVTestServer: Sendable {
             let key = folder.appendingPathComponent("key.pem"), cert = folder.appendingPathComponent("cert.pem")
             try await ChildProcess.check("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path,
                                                      "-out", cert.path, "-days", "2", "-subj", "/CN=127.0.0.1",
-                                                     "-addext", "subjectAltName=IP:127.0.0.1"])
+                                                     "-addext", "subjectAltName=IP:127.0.0.1,DNS:dav.behind-proxy.test"])
             tlsArguments = ["--cert", cert.path, "--key", key.path]
             certificate = cert
         } else {

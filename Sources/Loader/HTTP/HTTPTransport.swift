@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Base
+import Config
 import Dispatch
 import FoundationEssentials
 import Model
@@ -11,11 +12,18 @@ import NIOSSL
 /// The HTTP client of one source: its TLS trust and timeouts, and redirects followed here, not by
 /// the client library, so that credentials go only to the origin they are for — a redirect to
 /// another host is followed without them.
+/// The HTTP client of one source: its TLS trust and timeouts, its proxy (chosen per URL, so a
+/// redirect to a host in `no_proxy` goes direct), and redirects followed here, not by the client
+/// library, so that credentials go only to the origin they are for — a redirect to another host
+/// is followed without them.
 package final class HTTPTransport: Sendable {
     /// The source's name, for errors.
     package let name: String
-    private let client: HTTPClient
-    private let isOpen = Locked(true)
+    private let clients: HTTPClients
+    /// Which proxy a URL is reached through.
+    private let proxy: ProxyRules
+    /// Whether the source has a `tls_ca_file` setting (errors name it).
+    let offersCAFile: Bool
     /// The headers that prove who we are to a URL, for a request of that method; empty where
     /// they must not go. Awaited, never waited for: a secret still being read (a slow
     /// `password_command`, on the `BlockingPool`) holds up only the requests that need it, not
@@ -31,17 +39,23 @@ package final class HTTPTransport: Sendable {
     package typealias Credentials = nonisolated(nonsending) @Sendable (URL, HTTPMethod) async throws -> HTTPHeaders
 
     /// `tlsCAFile`: certificates to trust (a self-signed server); `readTimeout`: seconds
-    /// without a byte (or without an answer to a connect) before a request fails.
-    package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double,
+    /// without a byte (or without an answer to a connect) before a request fails; `proxy`: the
+    /// config's and the environment's proxies; `offersCAFile`: false for a transport whose
+    /// owner has no `tls_ca_file` setting (the open web, a login, ListenBrainz).
+    package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
                              credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] }) throws {
-        try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, signing: { url, _ in try await credentials(url) })
+        try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy, offersCAFile: offersCAFile,
+                      signing: { url, _ in try await credentials(url) })
     }
 
     /// A transport whose credentials are a signature of each request (S3's SigV4), made anew
     /// for every request and every redirect it follows.
-    package init(name: String, tlsCAFile: String? = nil, readTimeout: Double, signing credentials: @escaping Credentials) throws {
+    package init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
+                 signing credentials: @escaping Credentials) throws {
         self.name = name
         self.credentials = credentials
+        self.proxy = proxy
+        self.offersCAFile = offersCAFile
         var tls = TLSConfiguration.makeClientConfiguration()
         if let tlsCAFile {
             guard FileManager.default.isReadableFile(atPath: tlsCAFile) else {
@@ -51,25 +65,11 @@ package final class HTTPTransport: Sendable {
         }
         let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
         self.readTimeout = read
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: read, read: read))
-        // A refused connection is an answer at once: the client's own retries would hide it for
-        // the whole connect timeout. The loader retries what is worth retrying itself.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        clients = HTTPClients(tls: tls, timeout: read)
     }
 
     package func shutdown() async {
-        guard isOpen.withLock({ open in defer { open = false }; return open }) else { return }
-        try? await client.shutdown()
-    }
-
-    deinit {
-        // A transport dropped without `shutdown()` (a loader that was never shut down) still
-        // closes its connections; the callback keeps the client alive until they are closed.
-        guard isOpen.withLock({ $0 }) else { return }
-        let client = client
-        client.shutdown(queue: .global()) { _ in withExtendedLifetime(client) {} }
+        await clients.shutdown()
     }
 
     /// Sends a request with the credentials for its origin and follows up to five redirects.
@@ -91,18 +91,27 @@ package final class HTTPTransport: Sendable {
             request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
             if let body { request.body = .bytes(ByteBuffer(string: body)) }
             let response: HTTPClientResponse
+            let through: ProxyServer?
+            do throws(ProxyURLError) {
+                through = try proxy.proxy(for: target)
+            } catch {
+                throw LoaderError.configuration("the proxy in \(error.problem)")
+            }
             if method == .GET, speaksICY.withLock({ $0.contains(target.absoluteString) }) {
-                response = try await readICY(target, headers: request.headers)
+                response = try await readICY(target, headers: request.headers, through: through)
             } else {
                 do {
-                    response = try await client.execute(request, timeout: .seconds(3600))
+                    response = try await clients.client(through: through).execute(request, timeout: .seconds(3600))
                 } catch let error as HTTPParserError where error == .invalidConstant && method == .GET && target.scheme?.lowercased() == "http" {
                     // Not HTTP's status line: a SHOUTcast 1 station's `ICY 200 OK`, read by our own reader.
-                    response = try await readICY(target, headers: request.headers)
+                    response = try await readICY(target, headers: request.headers, through: through)
                     speaksICY.withLock { _ = $0.insert(target.absoluteString) }
                 } catch {
-                    throw Self.loaderError(error)
+                    throw failure(error, at: target, through: through)
                 }
+            }
+            if response.status == .proxyAuthenticationRequired, let through {
+                throw LoaderError.proxy(ProxyFailure.refused(through, "407 proxy authentication required"))
             }
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
@@ -117,57 +126,22 @@ package final class HTTPTransport: Sendable {
         throw LoaderError.badResponse("too many redirects")
     }
 
-    /// A GET of `url` by `ICYReader`, with the headers the client would have sent.
-    private nonisolated(nonsending) func readICY(_ url: URL, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    /// A GET of `url` by `ICYReader`, with the headers the client would have sent. A SHOUTcast 1
+    /// station cannot be reached through a proxy: the reader speaks plain TCP only.
+    private nonisolated(nonsending) func readICY(_ url: URL, headers: HTTPHeaders, through: ProxyServer?) async throws -> HTTPClientResponse {
+        if let through {
+            throw LoaderError.proxy("\(name): a SHOUTcast 1 station (it answers ICY 200 OK) cannot be played through the proxy \(through); "
+                                    + "set proxy = \"none\" for it if it can be reached directly")
+        }
         do {
             return try await ICYReader.get(url, headers: headers, readTimeout: readTimeout, group: HTTPClient.defaultEventLoopGroup)
         } catch {
-            throw Self.loaderError(error)
+            throw failure(error, at: url, through: nil)
         }
     }
 
     /// The error for a status that is not an answer.
     package func failure(_ status: HTTPResponseStatus) -> LoaderError {
         LoaderError(status: status, source: name)
-    }
-
-    /// A transport error as a loader error: TLS failures are final (retrying cannot make a
-    /// certificate trusted), the rest is the network's bad moment.
-    package static func loaderError(_ error: any Error) -> LoaderError {
-        if let error = error as? LoaderError { return error }
-        let text = String(describing: error)
-        if error is NIOSSLError || error is BoringSSLError || text.contains("SSL") || text.contains("certificate") {
-            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate") {
-                return .tls("the server's certificate is not trusted (for a self-signed server, set tls_ca_file)")
-            }
-            return .tls("the secure connection failed")
-        }
-        if isConnectFailure(error) { return .unreachable(describe(error)) }
-        return .network(describe(error))
-    }
-
-    /// Whether no connection could be made at all — as opposed to one that broke.
-    static func isConnectFailure(_ error: any Error) -> Bool {
-        if error is NIOConnectionError { return true }
-        if let error = error as? ChannelError, case .connectTimeout = error { return true }
-        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
-        if let error = error as? IOError {
-            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(error.errnoCode)
-        }
-        return false
-    }
-
-    /// A transport error in words, without URLs (they may carry tokens in their query).
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .readTimeout: return "the server stopped sending"
-            case .connectTimeout: return "the server did not answer"
-            case .remoteConnectionClosed: return "the server closed the connection"
-            default: break
-            }
-        }
-        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
-        return String(describing: error).split(separator: "(").first.map { String($0) } ?? "network error"
     }
 }

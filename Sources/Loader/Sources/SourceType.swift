@@ -58,11 +58,14 @@ extension SourceType where Self: Equatable {
 package struct SourceEnvironment: Sendable {
     /// Seconds without a byte before a request is dropped.
     package var readTimeout: Double
+    /// Which proxy the source's requests go through (its own `proxy`, else `[network]`'s, else the environment's).
+    package var proxy: ProxyRules
     /// Every configured source: a feed's episodes or a playlist's lines may be another's files.
     package var sources: SourceSet
 
-    package init(readTimeout: Double, sources: SourceSet) {
+    package init(readTimeout: Double, proxy: ProxyRules, sources: SourceSet) {
         self.readTimeout = readTimeout
+        self.proxy = proxy
         self.sources = sources
     }
 }

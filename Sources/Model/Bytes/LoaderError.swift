@@ -23,6 +23,10 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     case unavailableOffline(source: String)
     /// The secure connection could not be made (an untrusted certificate, say).
     case tls(String)
+    /// The proxy refused the request (407, 403, a SOCKS refusal) or cannot be reached: said whole,
+    /// naming the proxy (`scheme://host:port`), not the source's server. Final: retrying does not
+    /// change a proxy's mind.
+    case proxy(String)
     /// The server answered something that cannot be right.
     case badResponse(String)
     /// The file on the server changed while it was being read: what was read is of another version.
@@ -60,6 +64,7 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .unreachable(let reason): "cannot reach the server: \(reason)"
         case .unavailableOffline(let source): "not available offline (\(source) cannot be reached, and the track is not wholly cached)"
         case .tls(let reason): "TLS: \(reason)"
+        case .proxy(let reason): reason
         case .badResponse(let reason): "bad answer from the server: \(reason)"
         case .changedOnServer: "the file changed on the server while playing"
         case .configuration(let reason): reason

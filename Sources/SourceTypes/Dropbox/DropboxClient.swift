@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Config
 import DropboxAnswers
 import FoundationEssentials
 import Loader
@@ -21,10 +22,10 @@ final class DropboxClient: Sendable {
 
     var name: String { source.name }
 
-    init(source: DropboxSource, readTimeout: Double) throws {
+    init(source: DropboxSource, readTimeout: Double, proxy: ProxyRules) throws {
         self.source = source
         let hosts = Set([source.account.apiURL, source.contentURL].compactMap { URLOrigin($0) })
-        session = try source.account.session(readTimeout: readTimeout, scheme: "Bearer") { url in
+        session = try source.account.session(readTimeout: readTimeout, proxy: proxy, scheme: "Bearer") { url in
             URLOrigin(url).map { hosts.contains($0) } ?? false
         }
     }

@@ -43,7 +43,7 @@ package struct DropboxSource: SourceType, CloudAccountSource, Equatable {
     package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try DropboxClient(source: self, readTimeout: environment.readTimeout)
+        let client = try DropboxClient(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: DropboxStorage(client: client), input: .remote(DropboxInput(client: client)))
     }
 }

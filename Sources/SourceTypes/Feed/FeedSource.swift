@@ -17,7 +17,7 @@ package struct FeedSource: ServerSource {
     package var isScannable: Bool { true }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let input = HTTPInput(transport: try server.transport(name: name, readTimeout: environment.readTimeout))
+        let input = HTTPInput(transport: try server.transport(name: name, readTimeout: environment.readTimeout, proxy: environment.proxy))
         return Source(storage: FeedStorage(root: try SourceRoot.of(self), input: input, sources: environment.sources), input: .remote(input))
     }
 }

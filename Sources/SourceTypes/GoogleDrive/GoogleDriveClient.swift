@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Base
+import Config
 import FoundationEssentials
 import GoogleDriveAnswers
 import Loader
@@ -30,12 +31,12 @@ final class GoogleDriveClient: Sendable {
 
     var name: String { source.name }
 
-    init(source: GoogleDriveSource, readTimeout: Double) throws {
+    init(source: GoogleDriveSource, readTimeout: Double, proxy: ProxyRules) throws {
         self.source = source
         let origin = URLOrigin(source.account.apiURL)
         self.origin = origin
         ids = GoogleDriveIDs(base: source.folderID ?? "root")
-        session = try source.account.session(readTimeout: readTimeout, scheme: "Bearer") { URLOrigin($0) == origin }
+        session = try source.account.session(readTimeout: readTimeout, proxy: proxy, scheme: "Bearer") { URLOrigin($0) == origin }
     }
 
     // MARK: Calls

@@ -61,7 +61,7 @@ package struct GoogleDriveSource: SourceType, CloudAccountSource, Equatable {
     package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try GoogleDriveClient(source: self, readTimeout: environment.readTimeout)
+        let client = try GoogleDriveClient(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: GoogleDriveStorage(client: client), input: .remote(GoogleDriveInput(client: client)))
     }
 }

@@ -47,9 +47,9 @@ package struct HTTPServer: Sendable, Equatable {
     }
 
     /// Its HTTP client, for the source `name`.
-    package func transport(name: String, readTimeout: Double) throws -> HTTPTransport {
+    package func transport(name: String, readTimeout: Double, proxy: ProxyRules) throws -> HTTPTransport {
         let credentials = Credentials(server: self)
-        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout) { try await credentials.headers(for: $0) }
+        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy) { try await credentials.headers(for: $0) }
     }
 
     /// The root as it may be shown: without user, password or query.

@@ -18,6 +18,6 @@ package struct HTTPSource: ServerSource {
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         Source(storage: nil,
-               input: .remote(HTTPInput(transport: try server.transport(name: name, readTimeout: environment.readTimeout))))
+               input: .remote(HTTPInput(transport: try server.transport(name: name, readTimeout: environment.readTimeout, proxy: environment.proxy))))
     }
 }

@@ -63,15 +63,17 @@ package struct CloudAccount: Sendable, Equatable {
     }
 
     /// The account's access tokens: the configured token, else the stored login's, refreshed.
-    func accessTokens(readTimeout: Double) throws -> any AccessTokens {
+    func accessTokens(readTimeout: Double, proxy: ProxyRules) throws -> any AccessTokens {
         if let token { return ConfiguredToken(source: name, origin: token) }
         guard let oauth else { throw LoaderError.configuration("source '\(name)': no token") }
-        return StoredTokens(source: name, store: tokenStore, client: try OAuthClient(source: name, settings: oauth, readTimeout: readTimeout))
+        return StoredTokens(source: name, store: tokenStore, client: try OAuthClient(source: name, settings: oauth, readTimeout: readTimeout,
+                                                                                              proxy: proxy))
     }
 
     /// A session that sends the account's token, as `scheme`, to the URLs `carriesToken` accepts.
-    func session(readTimeout: Double, scheme: String, carriesToken: @escaping @Sendable (URL) -> Bool) throws -> TokenSession {
-        try TokenSession(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, tokens: try accessTokens(readTimeout: readTimeout),
+    func session(readTimeout: Double, proxy: ProxyRules, scheme: String, carriesToken: @escaping @Sendable (URL) -> Bool) throws -> TokenSession {
+        try TokenSession(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy,
+                         tokens: try accessTokens(readTimeout: readTimeout, proxy: proxy),
                          scheme: scheme, carriesToken: carriesToken)
     }
 }

@@ -18,11 +18,13 @@ package final class OAuthClient: Sendable {
     package let settings: OAuthSettings
     private let transport: HTTPTransport
 
-    /// `readTimeout`: the config file's `[network] read_timeout`; nil, the loader's default.
-    package init(source: String, settings: OAuthSettings, readTimeout: Double?) throws {
+    /// `readTimeout`: the config file's `[network] read_timeout`; nil, the loader's default;
+    /// `proxy`: the same proxies as the source's own requests.
+    package init(source: String, settings: OAuthSettings, readTimeout: Double?, proxy: ProxyRules) throws {
         self.source = source
         self.settings = settings
-        transport = try HTTPTransport(name: source, readTimeout: readTimeout ?? LoaderSettings().readTimeout)
+        transport = try HTTPTransport(name: source, readTimeout: readTimeout ?? LoaderSettings().readTimeout, proxy: proxy,
+                                      offersCAFile: false)
     }
 
     package func shutdown() async {

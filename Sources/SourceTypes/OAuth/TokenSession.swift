@@ -30,12 +30,12 @@ package final class TokenSession: Sendable {
     }
 
     /// `scheme`: `Bearer`, or Yandex's `OAuth`; `carriesToken`: whether a URL gets the token.
-    package init(name: String, tlsCAFile: String?, readTimeout: Double, tokens: any AccessTokens, scheme: String,
+    package init(name: String, tlsCAFile: String?, readTimeout: Double, proxy: ProxyRules, tokens: any AccessTokens, scheme: String,
                  carriesToken: @escaping @Sendable (URL) -> Bool) throws {
         self.tokens = tokens
         let token = Locked<Secret?>(nil)
         self.token = token
-        transport = try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout) { url in
+        transport = try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy) { url in
             guard carriesToken(url), let secret = token.withLock({ $0 }) else { return [:] }
             return ["Authorization": scheme + " " + secret.reveal()]
         }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Config
 import FoundationEssentials
 import Loader
 import Model
@@ -21,11 +22,11 @@ final class OneDriveClient: Sendable {
 
     var name: String { source.name }
 
-    init(source: OneDriveSource, readTimeout: Double) throws {
+    init(source: OneDriveSource, readTimeout: Double, proxy: ProxyRules) throws {
         self.source = source
         let origin = URLOrigin(source.account.apiURL)
         self.origin = origin
-        session = try source.account.session(readTimeout: readTimeout, scheme: "Bearer") { URLOrigin($0) == origin }
+        session = try source.account.session(readTimeout: readTimeout, proxy: proxy, scheme: "Bearer") { URLOrigin($0) == origin }
     }
 
     /// `GET /me/drive/root:/PATH`: a file's or folder's driveItem.

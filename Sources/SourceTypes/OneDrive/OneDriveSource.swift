@@ -46,7 +46,7 @@ package struct OneDriveSource: SourceType, CloudAccountSource, Equatable {
     package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try OneDriveClient(source: self, readTimeout: environment.readTimeout)
+        let client = try OneDriveClient(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: OneDriveStorage(client: client), input: .remote(OneDriveInput(client: client)))
     }
 }

@@ -69,7 +69,8 @@ package struct RadioSource: SourceType, Equatable {
     }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let input = RadioInput(name: name, transport: try HTTPTransport(name: name, readTimeout: environment.readTimeout))
+        let input = RadioInput(name: name, transport: try HTTPTransport(name: name, readTimeout: environment.readTimeout, proxy: environment.proxy,
+                                                                                  offersCAFile: false))
         return Source(storage: RadioStorage(source: self, input: input), input: .remote(input))
     }
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Config
 import FoundationEssentials
 import Loader
 import Logging
@@ -20,10 +21,10 @@ final class S3Bucket: Sendable {
     /// S3 refuses a request signed more than 15 minutes away from its clock.
     private static let allowedSkew: TimeInterval = 15 * 60
 
-    init(source: S3Source, readTimeout: Double) throws {
+    init(source: S3Source, readTimeout: Double, proxy: ProxyRules) throws {
         let signing = try S3Signing(source: source)
         self.signing = signing
-        transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout) { url, method in
+        transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, proxy: proxy) { url, method in
             try await signing.headers(for: url, method: method.rawValue)
         }
     }

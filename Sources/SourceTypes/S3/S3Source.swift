@@ -88,7 +88,7 @@ package struct S3Source: SourceType, Equatable {
     package var isScannable: Bool { true }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let bucket = try S3Bucket(source: self, readTimeout: environment.readTimeout)
+        let bucket = try S3Bucket(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: S3Storage(bucket: bucket, prefix: prefix, pageSize: pageSize), input: .remote(S3Input(bucket: bucket)))
     }
 }

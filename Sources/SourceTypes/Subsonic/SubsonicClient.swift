@@ -34,9 +34,9 @@ final class SubsonicClient: Sendable {
 
     var name: String { source.name }
 
-    init(source: SubsonicSource, readTimeout: Double) throws {
+    init(source: SubsonicSource, readTimeout: Double, proxy: ProxyRules) throws {
         self.source = source
-        transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout)
+        transport = try HTTPTransport(name: source.name, tlsCAFile: source.tlsCAFile, readTimeout: readTimeout, proxy: proxy)
         let root = source.url.absoluteString.hasSuffix("/") ? source.url : source.url.appendingPathComponent("")
         api = root.appendingPathComponent("rest", isDirectory: true)
     }

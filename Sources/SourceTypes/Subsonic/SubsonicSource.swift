@@ -80,7 +80,7 @@ package struct SubsonicSource: SourceType, Equatable {
     }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try SubsonicClient(source: self, readTimeout: environment.readTimeout)
+        let client = try SubsonicClient(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: SubsonicStorage(client: client), input: .remote(SubsonicInput(client: client)))
     }
 }

@@ -18,7 +18,7 @@ package struct WebDAVSource: ServerSource {
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let root = try SourceRoot.of(self)
-        let transport = try server.transport(name: name, readTimeout: environment.readTimeout)
+        let transport = try server.transport(name: name, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: WebDAVStorage(root: root, transport: transport), input: .remote(WebDAVInput(http: HTTPInput(transport: transport))))
     }
 }

@@ -27,12 +27,12 @@ final class YandexDiskClient: Sendable {
     var name: String { source.name }
     var transport: HTTPTransport { session.transport }
 
-    init(source: YandexDiskSource, readTimeout: Double) throws {
+    init(source: YandexDiskSource, readTimeout: Double, proxy: ProxyRules) throws {
         self.source = source
         let downloadHosts = Locked<Set<URLOrigin>>([])
         self.downloadHosts = downloadHosts
         let api = URLOrigin(source.account.apiURL)
-        session = try source.account.session(readTimeout: readTimeout, scheme: "OAuth") { url in
+        session = try source.account.session(readTimeout: readTimeout, proxy: proxy, scheme: "OAuth") { url in
             guard let origin = URLOrigin(url) else { return false }
             return origin == api || downloadHosts.withLock { $0.contains(origin) }
         }

@@ -41,7 +41,7 @@ package struct YandexDiskSource: SourceType, CloudAccountSource, Equatable {
     package var status: String? { get async { await account.loginStatus } }
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
-        let client = try YandexDiskClient(source: self, readTimeout: environment.readTimeout)
+        let client = try YandexDiskClient(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
         return Source(storage: YandexDiskStorage(client: client), input: .remote(YandexDiskInput(client: client)))
     }
 }
