@@ -102,7 +102,8 @@ struct ProxyDaemonTests {
         let passwordFile = try Fixtures.shared.scratchDirectory().appendingPathComponent("proxy.pass")
         try (wrong + "\n").write(to: passwordFile, atomically: true, encoding: .utf8)
         let rig = try await Rig(proxy: proxy, network: "proxy = \"http://proxyuser@127.0.0.1:\(proxy.port)\"\nproxy_password_file = \"\(passwordFile.path)\"")
-        let said = "the proxy http://127.0.0.1:\(proxy.port) refused the connection (407 proxy authentication required"
+        let said = "the proxy http://127.0.0.1:\(proxy.port) refused the connection (it would not open a tunnel to \(rig.target): "
+            + "a wrong user name or password"
         let scan = try await rig.ctl("scan", "dav")
         #expect(scan.status != 0 && (scan.stdout + scan.stderr).contains(said), "\(scan.stdout) \(scan.stderr)")
         let sources = try await rig.ctl("sources", "--json")

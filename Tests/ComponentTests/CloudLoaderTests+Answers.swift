@@ -144,7 +144,7 @@ extension CloudLoaderTests {
         let error = await #expect(throws: LoaderError.self) { try await strict.open(url) }
         await strict.shutdown()
         // One message naming the server and the two ways to trust it.
-        #expect("\(String(describing: error))" == "TLS: the certificate of https://127.0.0.1:\(server.port) is not trusted (its issuer is not a known CA); "
+        #expect(error.map { "\($0)" } == "TLS: the certificate of https://127.0.0.1:\(server.port) is not trusted (its issuer is not a known CA); "
                 + "add its CA to the system store (update-ca-certificates) or set tls_ca_file for source 'tls'", "\(String(describing: error))")
 
         let trusting = LoaderActor(configuration: configuration(trusting: server.certificate))

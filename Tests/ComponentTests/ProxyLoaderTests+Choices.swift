@@ -53,19 +53,24 @@ extension ProxyLoaderTests {
         await socks.stop()
     }
 
-    @Test("a wrong proxy password (407) is one error naming the proxy, not the server, and never the password")
-    func wrongPassword() async throws {
+    @Test("a proxy that wants a password (407) or refuses it (tinyproxy answers 401) is one error naming the proxy, not the server, and never the password",
+          arguments: [false, true])
+    func refusingProxy(wrongPassword: Bool) async throws {
         let proxy = try await ProxyTestServer(.tinyproxy, credentials: ("proxyuser", "right-\(UUID().uuidString.prefix(8))"),
                                               privateNames: [Self.hidden])
         let wrong = "WRONG-\(UUID().uuidString.prefix(8))"
-        let rig = try await Rig(network: "proxy = \"\(proxy.url(password: wrong))\"")
+        let rig = try await Rig(network: "proxy = \"\(proxy.url(password: wrong, withCredentials: wrongPassword))\"")
         let error = await #expect(throws: LoaderError.self) { try await rig.loader.open(rig.url("a.mp3")) }
         let report = await rig.library.scan(["dav"], loader: rig.loader).first
         await rig.close()
-        let message = "\(String(describing: error))"
-        #expect(message == "the proxy http://127.0.0.1:\(proxy.port) refused the connection (407 proxy authentication required: "
-                + "the user name or password is wrong)", "\(message)")
-        #expect(report?.problems.joined().contains("the proxy http://127.0.0.1:\(proxy.port) refused") ?? false, "\(String(describing: report))")
+        let message = error.map { "\($0)" } ?? "no error"
+        let said = wrongPassword
+            ? "the proxy http://127.0.0.1:\(proxy.port) refused the connection (it would not open a tunnel to \(rig.target): "
+                + "a wrong user name or password, or a host it does not allow)"
+            : "the proxy http://127.0.0.1:\(proxy.port) refused the connection (407 proxy authentication required: "
+                + "give the user and password in the proxy URL)"
+        #expect(message == said, "\(message)")
+        #expect(report?.problems.joined().contains(said) ?? false, "\(String(describing: report))")
         for text in [message, "\(String(describing: report))"] { #expect(!text.contains(wrong) && !text.contains("proxyuser")) }
         #expect(!proxy.targets().isEmpty)
         await proxy.stop()

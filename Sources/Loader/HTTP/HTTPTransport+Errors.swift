@@ -70,6 +70,7 @@ extension HTTPTransport {
             }
         }
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first?.error { return describe(first) }
         return String(describing: error).split(separator: "(").first.map { String($0) } ?? "network error"
     }
 }

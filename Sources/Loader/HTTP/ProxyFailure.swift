@@ -18,7 +18,12 @@ enum ProxyFailure {
             case .proxyAuthenticationRequired:
                 return refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
                                                             : "407 proxy authentication required: the user name or password is wrong")
-            case .invalidProxyResponse: return refused(proxy, "its answer to CONNECT \(place) was not a success, such as 403 forbidden")
+            case .invalidProxyResponse:
+                // Its status is not kept by the HTTP client: 401 (tinyproxy's answer to a wrong
+                // password), 403, 502 alike.
+                return refused(proxy, "it would not open a tunnel to \(place): "
+                               + (proxy.username == nil ? "a host it does not allow, or it wants a user name and password"
+                                                        : "a wrong user name or password, or a host it does not allow"))
             case .socksHandshakeTimeout: return "the proxy \(proxy) did not answer the SOCKS handshake"
             case .connectTimeout: return "the proxy \(proxy) did not answer"
             default: break
