@@ -1,4 +1,5 @@
 import Config
+import Daemon
 import Foundation
 import Library
 import Loader
@@ -43,6 +44,51 @@ extension ProxyLoaderTests {
         await #expect(throws: LoaderError.refused(source: "web", status: 401)) { try await rig.loader.open(web) }
         await rig.close()
         #expect(proxy.targets() == ["web.behind-proxy.test:\(rig.server.port)"], "\(proxy.targets())")
+        await proxy.stop()
+    }
+
+    @Test("S3 (moto) and Subsonic (Supysonic) sources scan through a SOCKS5 proxy (Subsonic at a name only it resolves)")
+    func s3AndSubsonic() async throws {
+        // moto takes a host name for a virtual-hosted bucket's: S3 is reached at its address, and the
+        // proxy's log, not the name, shows it went through.
+        let s3Name = "127.0.0.1", subsonicName = "sub.behind-proxy.test"
+        let proxy = try await ProxyTestServer(.socks5, privateNames: [subsonicName])
+        let s3 = try await S3TestServer(checksSignatures: false)  // moto misjudges `delimiter=/` listings (S3SourceTests)
+        try await s3.upload([("a/a.mp3", try await Fixtures.shared.url(.vbrMP3))])
+        let subsonic = try await SubsonicTestServer()
+        try subsonic.publish(try await Fixtures.shared.url(.cbrMP3), as: "x/b.mp3")
+        try await subsonic.scan()
+        let folder = try Fixtures.shared.scratchDirectory()
+        let configuration = try Configuration.parse("""
+            [cache]
+            dir = "\(folder.appendingPathComponent("cache").path)"
+            [network]
+            proxy = "\(proxy.url())"
+            [[source]]
+            name = "s3"
+            type = "s3"
+            endpoint = "http://\(s3Name):\(s3.port)"
+            bucket = "\(s3.bucket)"
+            region = "us-east-1"
+            access_key_id = "\(s3.accessKeyID)"
+            secret_access_key = "\(s3.secretAccessKey)"
+            path_style = true
+            [[source]]
+            name = "sub"
+            type = "subsonic"
+            url = "http://\(subsonicName):\(subsonic.port)/"
+            username = "\(subsonic.username)"
+            password = "\(subsonic.password)"
+            """, relativeTo: folder)
+        let loader = LoaderActor(configuration: configuration)
+        let library = LibraryActor()
+        try await library.openDatabase(at: folder.appendingPathComponent("library.sqlite"))
+        let reports = await library.scan(["s3", "sub"], loader: loader)
+        await loader.shutdown()
+        for report in reports { #expect(report.tracks == 1 && report.problems.isEmpty && !report.failed, "\(report)") }
+        let targets = Set(proxy.targets())
+        #expect(targets == ["\(s3Name):\(s3.port)", "\(subsonicName):\(subsonic.port)"], "\(targets)")
+        await s3.stop()
         await proxy.stop()
     }
 }
