@@ -31,12 +31,7 @@ final class HTTPClients: Sendable {
         if let proxy {
             switch proxy.kind {
             case .http:
-                var authorization: HTTPClient.Authorization?
-                if let username = proxy.username {
-                    let password = try await proxy.password?.resolve().reveal() ?? ""
-                    authorization = .basic(username: username, password: password)
-                }
-                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: try await proxy.authorization())
             case .socks5, .socks5h:
                 configuration.proxy = .socksServer(host: proxy.host, port: proxy.port)
             }

@@ -126,17 +126,17 @@ package final class HTTPTransport: Sendable {
         throw LoaderError.badResponse("too many redirects")
     }
 
-    /// A GET of `url` by `ICYReader`, with the headers the client would have sent. A SHOUTcast 1
-    /// station cannot be reached through a proxy: the reader speaks plain TCP only.
+    /// A GET of `url` by `ICYReader`, with the headers the client would have sent, through the
+    /// same proxy.
     private nonisolated(nonsending) func readICY(_ url: URL, headers: HTTPHeaders, through: ProxyServer?) async throws -> HTTPClientResponse {
-        if let through {
-            throw LoaderError.proxy("\(name): a SHOUTcast 1 station (it answers ICY 200 OK) cannot be played through the proxy \(through); "
-                                    + "set proxy = \"none\" for it if it can be reached directly")
-        }
         do {
-            return try await ICYReader.get(url, headers: headers, readTimeout: readTimeout, group: HTTPClient.defaultEventLoopGroup)
+            var proxy: (server: ProxyServer, authorization: String?)?
+            if let through {
+                proxy = (through, try await through.basicAuthorization())
+            }
+            return try await ICYReader.get(url, headers: headers, readTimeout: readTimeout, group: HTTPClient.defaultEventLoopGroup, proxy: proxy)
         } catch {
-            throw failure(error, at: url, through: nil)
+            throw failure(error, at: url, through: through)
         }
     }
 

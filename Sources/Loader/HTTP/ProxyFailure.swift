@@ -29,6 +29,9 @@ enum ProxyFailure {
             default: break
             }
         }
+        if let error = error as? ProxyTunnelRefusal {
+            return refused(proxy, error.status == 407 ? "407 proxy authentication required" : "it answered CONNECT \(place) with \(error.status)")
+        }
         if let error = error as? SOCKSError.ConnectionFailed { return refused(proxy, "SOCKS5: \(socksReply(error.reply.value)) for \(place)") }
         if error is SOCKSError.NoValidAuthenticationMethod || error is SOCKSError.InvalidAuthenticationSelection {
             return refused(proxy, "SOCKS5: it asks for a user name and password, which cloudplayerd cannot give a SOCKS proxy")
