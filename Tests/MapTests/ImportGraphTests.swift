@@ -24,6 +24,7 @@ import Testing
         "NIOHTTP1": ["NIOHTTP1"],
         "NIOPosix": ["NIOPosix"],
         "NIOSSL": ["NIOSSL"],
+        "NIOSOCKS": ["NIOSOCKS"],
         "Crypto": ["Crypto"],
         "ServiceLifecycle": ["ServiceLifecycle"],
         "UnixSignals": ["UnixSignals"],
