@@ -118,4 +118,24 @@ struct ProxyDaemonTests {
         #expect(!proxy.targets().isEmpty)
         await proxy.stop()
     }
+
+    @Test("`cloudplayerctl login` goes through the environment's proxy: its token request is the proxy's one CONNECT; the proxy's password printed nowhere")
+    func loginThroughProxy() async throws {
+        let password = "proxy-pw-\(UUID().uuidString.prefix(8))"
+        let proxy = try await ProxyTestServer(.tinyproxy, credentials: ("proxyuser", password))
+        let server = try await DropboxTestServer()
+        let rig = try await CloudCLIRig(sourcesText: server.sourcesText)
+        let login = try ChildProcess(BuiltProducts.cloudplayerctl, ["login", "dbx", "--config", rig.config.path],
+                                     environment: rig.bus.environment.merging(["http_proxy": proxy.url()]) { $1 })
+        let address = try await rig.address(of: login, prefix: "\(server.apiURL.absoluteString)/oauth2/authorize?")
+        #expect(try await CloudCLIRig.open(address).contains("login received"))
+        await rig.loggedIn(login)
+        let grants = try await server.log().filter { $0.path == "/oauth2/token" }
+        #expect(grants.count == 1 && proxy.targets() == ["127.0.0.1:\(server.emulator.apiPort)"], "\(proxy.targets())")
+        rig.daemon.signal(SIGTERM)
+        let daemon = await rig.daemon.wait()
+        await rig.bus.stop()
+        #expect(!(rig.printed + daemon.stdout + daemon.stderr).contains(password))
+        await proxy.stop()
+    }
 }
