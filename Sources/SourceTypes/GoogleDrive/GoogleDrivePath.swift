@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// A path in the drive as a key of the source: `/Music/a.mp3` is the key `Music/a.mp3`, the folder
 /// scanned from (My Drive, or `folder_id`'s) the empty key. Drive finds files by id, not by path:
-/// a key is turned into an id name by name (`GoogleDriveIDs`), each name looked up in its folder
+/// a key is turned into an id name by name (`CloudItemIDs`), each name looked up in its folder
 /// with a `files.list` query. https://developers.google.com/drive/api/guides/search-files
 enum GoogleDrivePath {
     /// The path shown in messages.
