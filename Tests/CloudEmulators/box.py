@@ -246,6 +246,9 @@ class Handler(EmulatorHandler):
             return self.send(404, "<html><body>Not found</body></html>", content_type="text/html")
         if self.link_refused(link):
             return
+        if not os.path.isfile(full_path(link["path"]) or ""):
+            # The file deleted (trashed) since: its versions are no longer served [file] (item_status).
+            return self.send(404, "<html><body>Not found</body></html>", content_type="text/html")
         self.send_file(link["file"], os.path.getsize(link["file"]), {}, "audio/mpeg")
 
     def authorize(self, query):
