@@ -1,6 +1,7 @@
 /// A path in a cloud account as a key of its source: `/Music/a.mp3` is the key `Music/a.mp3`, the
 /// folder scanned from the empty key. Names in these clouds hold no `/`, so a key is the path as
-/// it is. (Box's; OneDrive's and Google Drive's path types say the same for their own needs.)
+/// it is. Box's, OneDrive's (`OneDrivePath`) and Google Drive's (`GoogleDrivePath`), each
+/// provider's own addressing in an extension beside its source.
 enum CloudPath {
     /// The path shown in messages.
     static func path(ofKey key: String) -> String {
