@@ -26,6 +26,7 @@ struct BoxLoginCLITests {
             // Box sends the browser to 127.0.0.1:PORT, where nothing listens: the user pastes that address.
             try await server.landing(of: address)
         }
+        #expect(!rig.printed.contains(server.clientSecret), "the client secret was printed")
     }
 
     @Test("killed (SIGKILL) once a refresh's new tokens are stored and their access token's first call is under way: the next process plays with the stored refresh token (Box refuses the old one)")
@@ -47,8 +48,9 @@ struct BoxLoginCLITests {
             try await Task.sleep(for: .milliseconds(20))
         }
         rig.daemon.signal(SIGKILL)
-        _ = await rig.daemon.wait()
-        _ = await scan.wait()
+        let daemon = await rig.daemon.wait()
+        let scanned = await scan.wait()
+        rig.printed += daemon.stdout + daemon.stderr + scanned.stdout + scanned.stderr
         let stored = try rig.tokens(of: "box")
         let alive = try await server.validRefreshTokens()
         #expect(stored.isDisjoint(with: first), "the rotated tokens were stored")
@@ -60,6 +62,8 @@ struct BoxLoginCLITests {
         let grants = try await server.log().filter { $0.path == "/oauth2/token" }
         #expect(grants.map(\.status) == [200], "one refresh, with the stored token: \(grants.map(\.status))")
         await rig.bus.stop()
-        for token in first.union(stored).union(try rig.tokens(of: "box")) { #expect(!rig.printed.contains(token), "a token was printed") }
+        for secret in first.union(stored).union(try rig.tokens(of: "box")).union([server.clientSecret]) {
+            #expect(!rig.printed.contains(secret), "a token or the client secret was printed")
+        }
     }
 }
