@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// What every cloud source type must do, against its emulator, checked the same way for each
-/// (Yandex.Disk, Dropbox, OneDrive): each suite calls these with its rig and the words its provider uses.
+/// (Yandex.Disk, Dropbox, OneDrive, Google Drive, Box): each suite calls these with its rig and the words its provider uses.
 extension CloudSourceRig {
     /// The source under test, reading `/Music` with its token from a file (or `token` instead).
     func tested(token: String? = nil, path: String = "/Music") throws -> any SourceType {

@@ -28,19 +28,17 @@ struct BoxInput: RemoteInput {
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
         let key = try ownKey(of: location)
         let path = CloudPath.path(ofKey: key)
-        return try await links.get(key, headers: headers, source: name, path: path) { headers in
-            // The file (its version), then `/content`: its redirect to the URL is the first read.
+        // The file (its version), then `/content` of that version: its redirect to the URL is the first read.
+        return try await links.getRedirected(key, headers: headers, source: name, path: path, apiOrigin: client.origin,
+                                             linkName: "download URL") {
             let file = try await client.describe(key)
-            let info = try info(of: file, key: key)
-            let (response, url) = try await client.content(of: file, headers: headers)
-            return DownloadLinks.Made(link: DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now),
-                                      answer: response, reusable: URLOrigin(url) != client.origin)
+            return (try info(of: file, key: key), file)
+        } content: { file, headers in
+            try await client.content(of: file, headers: headers)
         } fetch: { url, headers in
             try await client.download(url, headers: headers)
-        } failure: { status, body in
-            // The download host's refusals are of a URL, not of the token: no login would help.
-            status.code == 404 ? client.failure(status, body, about: path)
-                : .service(source: client.name, reason: "\(path): the download host refused a new download URL (HTTP \(status.code))")
+        } missing: { status, body in
+            client.failure(status, body, about: path)
         } forgotten: {
             // The file gone or replaced: its id is looked up again.
             client.ids.forget(key)

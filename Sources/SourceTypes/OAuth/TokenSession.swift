@@ -11,7 +11,7 @@ import NIOHTTP1
 /// for before each request, a 401 answered with a renewed token and the request sent again (twice at most),
 /// and an API that answers 429 or 503 waited out as `Retry-After` asks (a few times). The token
 /// goes only where `carriesToken` says — never to a host a redirect names, never in a URL. One for
-/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive,
+/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive, Box,
 /// Google Drive).
 package final class TokenSession: Sendable {
     /// Tries of a call the API keeps answering 429 or 503.
