@@ -10,7 +10,7 @@ import PackageDescription
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
 //   Loader · Decoding · Output · Manager1
-//   DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
+//   BoxAnswers · DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
 //   SourceTypes · Library · Playback
 //   MPRIS · Scrobbling
 //   Daemon · CtlCommands
@@ -26,7 +26,7 @@ let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", packa
 // folder is the target KINDAnswers — bytes to values, no networking — which the fuzz targets and
 // tests link without the network stack SourceTypes brings; SourceTypes compiles the rest of the
 // folder. (An Answers folder not named here simply builds as part of SourceTypes.)
-let answerParsers = ["Dropbox", "Feed", "GoogleDrive", "OAuth", "OneDrive", "S3", "Subsonic", "WebDAV", "YandexDisk"]
+let answerParsers = ["Box", "Dropbox", "Feed", "GoogleDrive", "OAuth", "OneDrive", "S3", "Subsonic", "WebDAV", "YandexDisk"]
 func answers(_ kind: String) -> Target.Dependency { .target(name: kind + "Answers") }
 
 let package = Package(
@@ -91,7 +91,7 @@ let package = Package(
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
         // S3 buckets (SigV4 signing: HMAC-SHA256), Subsonic servers (whose token is an MD5),
-        // Yandex.Disk, Dropbox, OneDrive and Google Drive; the
+        // Yandex.Disk, Dropbox, OneDrive, Google Drive and Box; the
         // digests are Base's own, so NIOSSL's BoringSSL is the binary's only copy.
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",

@@ -16,6 +16,7 @@ package enum SourceTypes {
         DropboxSource.self,
         OneDriveSource.self,
         GoogleDriveSource.self,
+        BoxSource.self,
         RadioSource.self,
     ]
 

@@ -3,11 +3,11 @@ import Testing
 import TestSupport
 
 /// The cloud sources are as safe to kill as WebDAV (issue 16): `cloudplayerd play` of a track of
-/// each provider's emulator (Yandex.Disk, Dropbox, OneDrive, Google Drive), on a slow download, killed with SIGKILL mid-download again and again —
+/// each provider's emulator (Yandex.Disk, Dropbox, OneDrive, Google Drive, Box), on a slow download, killed with SIGKILL mid-download again and again —
 /// the cache never vouches for a wrong byte, and the next play completes it and sounds right.
 @Suite(.timeLimit(.minutes(5))) struct CloudKillTests {
     enum Provider: String, CaseIterable, Sendable {
-        case yandexDisk, dropbox, oneDrive, googleDrive
+        case yandexDisk, dropbox, oneDrive, googleDrive, box
 
         func start() async throws -> any EmulatedCloud {
             switch self {
@@ -15,6 +15,7 @@ import TestSupport
             case .dropbox: try await DropboxTestServer()
             case .oneDrive: try await OneDriveTestServer()
             case .googleDrive: try await GoogleDriveTestServer()
+            case .box: try await BoxTestServer()
             }
         }
     }

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// What every cloud source type must do, against its emulator, checked the same way for each
-/// (Yandex.Disk, Dropbox, OneDrive): each suite calls these with its rig and the words its provider uses.
+/// (Yandex.Disk, Dropbox, OneDrive, Google Drive, Box): each suite calls these with its rig and the words its provider uses.
 extension CloudSourceRig {
     /// The source under test, reading `/Music` with its token from a file (or `token` instead).
     func tested(token: String? = nil, path: String = "/Music") throws -> any SourceType {
@@ -112,6 +112,23 @@ extension CloudSourceRig {
         for entry in cache.entries {
             #expect(try cache.compare(entry, with: old).wrong == 0 || cache.compare(entry, with: new).wrong == 0, "a record mixes two versions")
         }
+    }
+
+    /// Two API calls answered 429 with `Retry-After: 1` (the emulator's `busy`) are waited out,
+    /// as long as they ask, and the scan completes.
+    func checkBusy() async throws {
+        try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        try await server.control(#"{"busy": [1, 1]}"#)
+        let source = try tested()
+        let loader = self.loader(source)
+        let library = try await library()
+        let start = ContinuousClock.now
+        let report = try #require(await library.scan([source.name], loader: loader).first)
+        let took = start.duration(to: .now)
+        await loader.shutdown()
+        #expect(!report.failed && report.tracks == 1 && report.problems.isEmpty, "\(report)")
+        #expect(try await server.log().filter { $0.status == 429 }.count == 2)
+        #expect(took >= .seconds(2), "two waits of Retry-After: 1")
     }
 
     /// A folder answered with broken JSON (the emulator's `bad_json`) is one problem naming the

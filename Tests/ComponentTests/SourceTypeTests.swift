@@ -32,6 +32,10 @@ import TestSupport
             ("name = \"a\"\ntype = \"google-drive\"\n", 1, "source 'a'.token"),
             ("name = \"a\"\ntype = \"google-drive\"\ntoken = \"t\"\npath = \"/M\"\nfolder_id = \"x\"\n", 6, "source 'a'.folder_id"),
             ("name = \"a\"\ntype = \"google-drive\"\ntoken = \"t\"\nfolder_id = \"a/b\"\n", 5, "source 'a'.folder_id"),
+            ("name = \"a\"\ntype = \"box\"\n", 1, "source 'a'.token"),
+            ("name = \"a\"\ntype = \"box\"\nclient_id = \"c\"\n", 4, "source 'a'.client_id"),
+            ("name = \"a\"\ntype = \"box\"\ntoken = \"t\"\nfolder_id = \"12x\"\n", 5, "source 'a'.folder_id"),
+            ("name = \"a\"\ntype = \"box\"\ntoken = \"t\"\npath = \"/M\"\nfolder_id = \"1\"\n", 6, "source 'a'.folder_id"),
           ])
     func ownKeys(_ table: String, line: Int, key: String) {
         #expect {
@@ -48,6 +52,7 @@ import TestSupport
             ("onedrive", "Music//", "/Music"), ("onedrive", "/", "/"), ("onedrive", nil, "/"),
             ("google-drive", "Music/Live", "/Music/Live"), ("google-drive", "//", "/"),
             ("dropbox", "Music/", "/Music"), ("dropbox", "/", ""), ("dropbox", nil, ""),
+            ("box", "Music/", "/Music"), ("box", nil, "/"),
           ])
     func cloudFolderPath(_ type: String, path: String?, spelled: String) throws {
         let text = "[[source]]\nname = \"a\"\ntype = \"\(type)\"\ntoken = \"t\"\n" + (path.map { "path = \"\($0)\"\n" } ?? "")
@@ -57,6 +62,7 @@ import TestSupport
         case let source as OneDriveSource: source.path
         case let source as GoogleDriveSource: source.path
         case let source as DropboxSource: source.path
+        case let source as BoxSource: source.path
         default: nil
         }
         #expect(folder == spelled)

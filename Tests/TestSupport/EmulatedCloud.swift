@@ -56,4 +56,20 @@ extension EmulatedCloud {
     public func stop() async {
         await emulator.stop()
     }
+
+    /// Where a browser that opens the authorize `address` ends: the 127.0.0.1 address the
+    /// approval redirects to, which it cannot open when nothing listens there (the paste flow).
+    public func landing(of address: String) async throws -> String {
+        try await ChildProcess.check("python3", ["-c", """
+            import sys, urllib.request
+            class Stop(urllib.request.HTTPRedirectHandler):
+                def redirect_request(self, req, fp, code, msg, headers, newurl):
+                    print(newurl)
+                    return None
+            try:
+                urllib.request.build_opener(Stop).open(sys.argv[1])
+            except urllib.error.HTTPError:
+                pass
+            """, address]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

@@ -62,22 +62,6 @@ public final class GoogleDriveTestServer: EmulatedCloud {
         try "".write(to: file, atomically: true, encoding: .utf8)
     }
 
-    /// Where a browser that opens the authorize `address` ends: the 127.0.0.1 address the
-    /// approval redirects to, which it cannot open when nothing listens there (the paste flow).
-    public func landing(of address: String) async throws -> String {
-        try await ChildProcess.check("python3", ["-c", """
-            import sys, urllib.request
-            class Stop(urllib.request.HTTPRedirectHandler):
-                def redirect_request(self, req, fp, code, msg, headers, newurl):
-                    print(newurl)
-                    return None
-            try:
-                urllib.request.build_opener(Stop).open(sys.argv[1])
-            except urllib.error.HTTPError:
-                pass
-            """, address]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// The login keys of a source at the emulator's accounts.
     public var loginKeys: String {
         """

@@ -13,7 +13,7 @@ import Parsers
 /// string), a 401 answered once with a renewed token, 429/503 and a 403 whose reason is
 /// `userRateLimitExceeded` or `rateLimitExceeded` backed off and retried, every other refusal
 /// one message naming the source and the file. Paths are turned into ids name by name
-/// (`GoogleDriveIDs`). https://developers.google.com/drive/api/guides/handle-errors
+/// (`CloudItemIDs`). https://developers.google.com/drive/api/guides/handle-errors
 final class GoogleDriveClient: Sendable {
     let source: GoogleDriveSource
     /// The largest answer read: a page of a thousand files is well below.
@@ -25,7 +25,7 @@ final class GoogleDriveClient: Sendable {
 
     let session: TokenSession
     let origin: URLOrigin?
-    let ids: GoogleDriveIDs
+    let ids: CloudItemIDs
     /// My Drive's own id, once asked for (`root` is only its alias).
     private let driveRoot = Locked<String?>(nil)
 
@@ -35,7 +35,7 @@ final class GoogleDriveClient: Sendable {
         self.source = source
         let origin = URLOrigin(source.account.apiURL)
         self.origin = origin
-        ids = GoogleDriveIDs(base: source.folderID ?? "root")
+        ids = CloudItemIDs(base: source.folderID ?? "root")
         session = try source.account.session(readTimeout: readTimeout, proxy: proxy, scheme: "Bearer") { URLOrigin($0) == origin }
     }
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Loader
 import Model
 
-/// What every cloud account source (Yandex.Disk, Dropbox, OneDrive, Google Drive) reads alike:
+/// What every cloud account source (Yandex.Disk, Dropbox, OneDrive, Google Drive, Box) reads alike:
 /// where its token comes from — the config file, or a login's stored tokens — and its API's root,
 /// page size and TLS roots. One owner of these settings, so a fifth provider adds only its own.
 package struct CloudAccount: Sendable, Equatable {

@@ -76,8 +76,17 @@ package final class StoredTokens: AccessTokens {
         } catch let refusal as OAuthRefusal {
             throw LoaderError.service(source: source, reason: "the token could not be refreshed: \(refusal)")
         }
+        // Stored before any request can use it: a provider whose refresh tokens are single-use
+        // (Box) has killed the old one, so a process that dies after using the new access token
+        // must find the new refresh token on disk. Only then is it the token other requests see.
+        do {
+            try await store.save(fresh, for: source)
+        } catch {
+            // Not stored (a full disk…): kept for this process, as the old refresh token may be dead.
+            record.withLock { $0 = fresh }
+            throw error
+        }
         record.withLock { $0 = fresh }
-        try await store.save(fresh, for: source)
         logger.debug("access token refreshed", metadata: ["source": "\(source)"])
         guard let access = fresh.accessToken else { throw needsLogin("the provider sent no access token") }
         return Secret(access)

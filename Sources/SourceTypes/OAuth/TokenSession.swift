@@ -8,10 +8,10 @@ import NIOCore
 import NIOHTTP1
 
 /// A source's requests sent with its access token (`Authorization: SCHEME TOKEN`): the token asked
-/// for before each request, a 401 answered once with a renewed token and the request sent again,
+/// for before each request, a 401 answered with a renewed token and the request sent again (twice at most),
 /// and an API that answers 429 or 503 waited out as `Retry-After` asks (a few times). The token
 /// goes only where `carriesToken` says — never to a host a redirect names, never in a URL. One for
-/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive,
+/// every provider that speaks JSON over HTTP with an OAuth token (Yandex.Disk, Dropbox, OneDrive, Box,
 /// Google Drive).
 package final class TokenSession: Sendable {
     /// Tries of a call the API keeps answering 429 or 503.
@@ -43,7 +43,7 @@ package final class TokenSession: Sendable {
 
     package var name: String { transport.name }
 
-    /// Sends a request with the current token; a 401 is answered once with a renewed token.
+    /// Sends a request with the current token; a 401 is answered with a renewed token.
     package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
                                               body: String? = nil) async throws -> HTTPClientResponse {
         try await sendFollowing(url, method: method, headers: headers, body: body).response
@@ -53,13 +53,20 @@ package final class TokenSession: Sendable {
     /// short-lived download URL (Graph's `/content`) can be used again without the redirect.
     package nonisolated(nonsending) func sendFollowing(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
                                                        body: String? = nil) async throws -> (response: HTTPClientResponse, url: URL) {
-        let sent = try await tokens.current()
+        var sent = try await tokens.current()
         token.withLock { $0 = sent }
-        let first = try await transport.sendFollowing(url, method: method, headers: headers, body: body)
-        guard first.response.status == .unauthorized, let fresh = try await tokens.renewed(after: sent) else { return first }
-        token.withLock { $0 = fresh }
-        _ = try? await first.response.body.collect(upTo: 1 << 16)
-        return try await transport.sendFollowing(url, method: method, headers: headers, body: body)
+        var answer = try await transport.sendFollowing(url, method: method, headers: headers, body: body)
+        // Twice at most: the first renewal may be another process's newer token from the store
+        // (`cloudplayerd play` refreshed meanwhile), which may have ended too; the second then
+        // refreshes — or says the login is needed.
+        for _ in 0..<2 {
+            guard answer.response.status == .unauthorized, let fresh = try await tokens.renewed(after: sent) else { break }
+            token.withLock { $0 = fresh }
+            _ = try? await answer.response.body.collect(upTo: 1 << 16)
+            answer = try await transport.sendFollowing(url, method: method, headers: headers, body: body)
+            sent = fresh
+        }
+        return answer
     }
 
     /// What says "busy: come back later" in a provider's answers.

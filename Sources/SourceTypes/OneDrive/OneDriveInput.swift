@@ -29,19 +29,17 @@ struct OneDriveInput: RemoteInput {
     nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
         let key = try ownKey(of: location)
         let path = OneDrivePath.path(ofKey: key)
-        return try await links.get(key, headers: headers, source: name, path: path) { headers in
-            // The item (its version), then `/content`: its redirect to the URL is the first read.
+        // The item (its version), then `/content`: its redirect to the URL is the first read.
+        return try await links.getRedirected(key, headers: headers, source: name, path: path, apiOrigin: client.origin,
+                                             linkName: "pre-authenticated URL") {
             let item = try await client.item(key)
-            let info = try info(of: item, key: key)
-            let (response, url) = try await client.content(of: item, headers: headers)
-            return DownloadLinks.Made(link: DownloadLinks.Link(url: url, version: info.validator, length: info.length, made: .now),
-                                      answer: response, reusable: URLOrigin(url) != client.origin)
+            return (try info(of: item, key: key), item)
+        } content: { item, headers in
+            try await client.content(of: item, headers: headers)
         } fetch: { url, headers in
             try await client.download(url, headers: headers)
-        } failure: { status, body in
-            // The download host's refusals are of a URL, not of the token: no login would help.
-            status.code == 404 ? client.failure(status, body, about: path)
-                : .service(source: client.name, reason: "\(path): the download host refused a new pre-authenticated URL (HTTP \(status.code))")
+        } missing: { status, body in
+            client.failure(status, body, about: path)
         }
     }
 

@@ -1,10 +1,11 @@
 import Base
 
-/// The ids of the drive's files and folders this source has met, by key: filled by listings and
-/// by looking paths up, so a track's path turns into the id Drive wants without a lookup each
-/// time. Never written anywhere: a track's location is its path, and an id that no longer
-/// answers is forgotten and looked up again.
-final class GoogleDriveIDs: Sendable {
+/// The ids of a cloud's files and folders a source has met, by key — for the providers that find
+/// items by id, not by path (Google Drive, Box): filled by listings and by looking paths up, so a
+/// track's path turns into the id the API wants without a lookup each time. Never written
+/// anywhere: a track's location is its path, and an id that no longer answers is forgotten and
+/// looked up again.
+final class CloudItemIDs: Sendable {
     private let ids = Locked<[String: String]>([:])
 
     init(base: String) {
