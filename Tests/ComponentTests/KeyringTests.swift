@@ -61,14 +61,21 @@ struct KeyringTests {
         await server.stop()
     }
 
-    @Test("a locked keyring: a lookup is a 'locked' error naming the setting at once (the unlock asked for once), another setting too; after the unlock it gives the secret")
+    @Test("a locked keyring: a lookup is a 'locked' error naming the setting at once, the unlock prompt shown once (dbus-monitor counts Prompt calls), another setting too; after the unlock it gives the secret")
     func lockedKeyring() async throws {
         let server = try await KeyringServer()
         let keyring = SecretService(address: server.bus.address)
         try await server.store("s3cret", ["service": "nextcloud", "account": "anna"])
         try await server.lock()
         #expect(try await server.isLocked())
+        let monitor = try ChildProcess("dbus-monitor", ["--address", server.bus.address, "interface='org.freedesktop.Secret.Prompt'"])
+        #expect(try await eventually { monitor.outputSoFar().contains("NameAcquired") || monitor.outputSoFar().contains("NameLost") },
+                "dbus-monitor never started")
         for setting in ["password_keyring of source 'dav'", "password_keyring of source 'other'"] {
+            if setting.hasSuffix("'other'") {
+                // The first prompt has ended (no prompter on this bus: dismissed at once).
+                #expect(try await eventually { monitor.outputSoFar().contains("member=Completed") }, "\(monitor.outputSoFar())")
+            }
             do {
                 _ = try await keyring.lookup(["service": "nextcloud", "account": "anna"], for: setting)
                 Issue.record("a locked keyring gave a secret")
@@ -77,6 +84,9 @@ struct KeyringTests {
                 #expect("\(error)".contains("the keyring is locked"))
             }
         }
+        #expect(monitor.outputSoFar().components(separatedBy: "member=Prompt\n").count - 1 == 1, "\(monitor.outputSoFar())")
+        monitor.signal(SIGTERM)
+        _ = await monitor.wait()
         try await server.unlock()
         #expect(try await keyring.lookup(["service": "nextcloud", "account": "anna"], for: "test")?.reveal() == "s3cret")
         await keyring.close()
