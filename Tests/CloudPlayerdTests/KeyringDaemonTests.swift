@@ -132,4 +132,48 @@ struct KeyringDaemonTests {
         #expect(try await keyring.count(["service": "nextcloud", "account": "anna"]) == 1)
         await keyring.stop()
     }
+
+    @Test("cloudplayerctl login stores the tokens in the keyring (no file); cloudplayerd play refreshes with them, and the rotated refresh token replaces the item (one item); no token printed")
+    func loginIntoKeyring() async throws {
+        let server = try await YandexDiskTestServer()
+        try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "Music/a.mp3")
+        let keyring = try await KeyringServer()
+        let folder = try Fixtures.shared.scratchDirectory()
+        let config = folder.appendingPathComponent("config.toml")
+        try Data("[cache]\ndir = \"\(folder.appendingPathComponent("cache").path)\"\n\n\(server.sourcesText)\n".utf8).write(to: config)
+        var printed = ""
+
+        let login = try ChildProcess(BuiltProducts.cloudplayerctl, ["login", "yd", "--config", config.path], environment: keyring.environment)
+        #expect(try await eventually { login.outputSoFar().contains("enter the code ") }, "\(login.errorSoFar())")
+        let code = try #require(login.outputSoFar().components(separatedBy: "enter the code ").last?.split(separator: "\n").first.map(String.init))
+        try await server.enter(userCode: code)
+        let loggedIn = await login.wait()
+        printed += loggedIn.stdout + loggedIn.stderr
+        #expect(loggedIn.status == 0 && loggedIn.stdout.contains("stored in the keyring (application=cloudplayerd source=yd)"), "\(printed)")
+        let attributes = ["application": "cloudplayerd", "source": "yd"]
+        let first = try #require(try await keyring.lookup(attributes))
+        #expect(first.contains("refreshToken"))
+        #expect(!FileManager.default.fileExists(atPath: keyring.bus.dataHome.appendingPathComponent("cloudplayerd/tokens/yd.json").path))
+
+        try await server.control(#"{"rotate_refresh": true, "expire_access": true}"#)
+        let played = try await ChildProcess.run(BuiltProducts.cloudplayerd, ["play", "--no-mpris", "--config", config.path, "--log-level", "trace",
+                                                                            "--output", "wav:\(folder.appendingPathComponent("out.wav").path)",
+                                                                            "cloudplayer://yd/Music/a.mp3"], environment: keyring.environment)
+        printed += played.stdout + played.stderr
+        #expect(played.status == 0, "\(played.stderr.suffix(2000))")
+        let second = try #require(try await keyring.lookup(attributes))
+        #expect(second != first, "the refresh did not write the rotated token")
+        #expect(try await keyring.count(attributes) == 1)
+        for record in [first, second] {
+            for token in Self.tokens(in: record) { #expect(!printed.contains(token), "a token was printed") }
+        }
+        await keyring.stop()
+    }
+
+    /// The token values of a stored record (`"accessToken":"…"`, `"refreshToken":"…"`).
+    private static func tokens(in record: String) -> [String] {
+        ["accessToken", "refreshToken"].compactMap { key in
+            record.components(separatedBy: "\"\(key)\":\"").dropFirst().first?.split(separator: "\"").first.map(String.init)
+        }
+    }
 }
