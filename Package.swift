@@ -9,7 +9,7 @@ import PackageDescription
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
-//   Loader · Decoding · Output · Manager1
+//   Loader · Decoding · Output · Manager1 · Keyring
 //   BoxAnswers · DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
 //   SourceTypes · Library · Playback
 //   MPRIS · Scrobbling
@@ -117,6 +117,10 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging, serviceLifecycle]),
         // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
         .target(name: "Manager1", dependencies: ["DBus"]),
+        // The desktop's keyring (the freedesktop Secret Service) over our own sd-bus layer: the
+        // config's `*_keyring` secrets and the logins' tokens; handed to Config and SourceTypes
+        // as their `SecretKeyring`, so neither depends on D-Bus.
+        .target(name: "Keyring", dependencies: ["Base", "Config", "DBus", logging]),
         // Listens counted where the user keeps them (ListenBrainz), from the player's events.
         .target(name: "Scrobbling", dependencies: [
             "Base", "Model", "Config", "Loader", "Playback", logging, serviceLifecycle,
@@ -126,7 +130,7 @@ let package = Package(
         ]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "CSystemd", logging,
+            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Keyring", "CSystemd", logging,
             serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
@@ -144,7 +148,7 @@ let package = Package(
         // so that `cloudplayerd` runs it when started as `cloudplayerctl` (the package's link).
         .target(
             name: "CtlCommands",
-            dependencies: ["Base", "Config", "DBus", "Manager1", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Base", "Config", "DBus", "Manager1", "Keyring", "SourceTypes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The development build's `cloudplayerctl` (the tests run it); the package ships only cloudplayerd.
         .executableTarget(name: "cloudplayerctl", dependencies: ["CtlCommands"]),
@@ -173,7 +177,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
+            "Scrobbling", "DBus", "MPRIS", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
         ] + answerParsers.map(answers)),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

@@ -16,7 +16,9 @@
 #                                       for HLS nginx (static files), ffmpeg (its HLS muxer and
 #                                       demuxer), openssl (AES-128 segments) and mutagen, all above;
 #                                       for secrets gnome-keyring (its daemon, started by the tests
-#                                       on a private bus) and secret-tool (libsecret-tools); for
+#                                       on a private bus), secret-tool (libsecret-tools) and
+#                                       python3-dbus (unlocks a locked test keyring, as only a
+#                                       session's own connection can); for
 #                                       proxies tinyproxy (HTTP and CONNECT; Debian enables its
 #                                       service, which the tests never use) and pproxy (PyPI, SOCKS5)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
@@ -33,7 +35,7 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg
-                      icecast2 ezstream ices2 gnome-keyring libsecret-tools tinyproxy)
+                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress pproxy) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;

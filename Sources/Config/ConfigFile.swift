@@ -1,8 +1,7 @@
 import Base
-import Base
 import FoundationEssentials
 
-/// `config.toml` read as far as its shape goes: the `[cache]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
+/// `config.toml` read as far as its shape goes: the `[auth]`, `[cache]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
 /// and each `[[source]]` with its name, handed on whole to the source type it names.
 package struct ConfigFile {
     /// `[cache] max_size`: the cache is trimmed to stay under it.
@@ -38,13 +37,18 @@ package struct ConfigFile {
     package var resumeLongerThan: Double?
     /// `[playback] live_resume_within`, in seconds: a station paused longer plays live again.
     package var liveResumeWithin: Double?
-    /// `[scrobble] listenbrainz_token` (or `_file`, `_command`): listens go to ListenBrainz.
+    /// `[scrobble] listenbrainz_token` (or `_file`, `_command`, `_keyring`): listens go to ListenBrainz.
     package var listenBrainzToken: Secret.Origin?
     /// `[scrobble] stations`: a radio station's songs count as listens too (off: a station plays
     /// what someone else chose).
     package var scrobbleStations = false
     /// `[scrobble] listenbrainz_url`: another ListenBrainz server than the public one.
     package var listenBrainzURL: URL?
+    /// `[auth] token_store`: where logins keep their tokens.
+    package var tokenStorage = TokenStorage.auto
+    /// The keyring `*_keyring` secrets are looked up in and tokens may be kept in, as the program
+    /// that read the file offers it.
+    package var keyring: (any SecretKeyring)?
     /// Each `[[source]]`, its `name` read (and unique), and its `type` if it has one.
     package var sources: [(type: (value: String, line: Int)?, section: ConfigSection)] = []
 
@@ -57,16 +61,20 @@ package struct ConfigFile {
     }
 
     /// Reads and checks the config file (errors name it); an empty one if it is absent and optional.
-    package static func load(explicit: String?) throws(ConfigError) -> ConfigFile {
+    /// `keyring`: where `*_keyring` secrets and tokens may be kept.
+    package static func load(explicit: String?, keyring: (any SecretKeyring)? = nil) throws(ConfigError) -> ConfigFile {
         let (path, required) = location(explicit: explicit)
         guard let data = FileManager.default.contents(atPath: path) else {
             if required || FileManager.default.fileExists(atPath: path) {
                 throw ConfigError(file: path, line: nil, "cannot read the config file")
             }
-            return ConfigFile()
+            var file = ConfigFile()
+            file.keyring = keyring
+            return file
         }
         do {
-            return try parse(String(decoding: data, as: UTF8.self), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
+            return try parse(String(decoding: data, as: UTF8.self), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                             keyring: keyring)
         } catch var error {
             error.file = path
             throw error
@@ -74,11 +82,21 @@ package struct ConfigFile {
     }
 
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
-    package static func parse(_ text: String, relativeTo directory: URL) throws(ConfigError) -> ConfigFile {
+    package static func parse(_ text: String, relativeTo directory: URL, keyring: (any SecretKeyring)? = nil) throws(ConfigError) -> ConfigFile {
         let document = try TOMLParser.parse(text)
-        let reader = ConfigReader(directory: directory)
-        try reader.allow(document, keys: ["cache", "network", "playback", "scrobble", "source"], in: nil)
+        let reader = ConfigReader(directory: directory, keyring: keyring)
+        try reader.allow(document, keys: ["auth", "cache", "network", "playback", "scrobble", "source"], in: nil)
         var file = ConfigFile()
+        file.keyring = keyring
+        if let auth = try reader.table(document, "auth") {
+            try reader.allow(auth, keys: ["token_store"], in: "auth")
+            if let store = try reader.string(auth, "token_store", in: "auth") {
+                guard let storage = TokenStorage(rawValue: store.value) else {
+                    throw ConfigError(line: store.line, key: "auth.token_store", "expected \"auto\", \"keyring\" or \"file\", found \"\(store.value)\"")
+                }
+                file.tokenStorage = storage
+            }
+        }
         if let cache = try reader.table(document, "cache") {
             try reader.allow(cache, keys: ["max_size", "dir", "read_ahead", "fill"], in: "cache")
             for (key, example) in [("max_size", "2 GiB"), ("read_ahead", "64 MiB")] {
@@ -138,8 +156,7 @@ package struct ConfigFile {
             file.resumeLongerThan = try reader.duration(playback, "resume_longer_than", in: "playback")
         }
         if let scrobble = try reader.table(document, "scrobble") {
-            try reader.allow(scrobble, keys: ["listenbrainz_token", "listenbrainz_token_file", "listenbrainz_token_command", "listenbrainz_url",
-                                              "stations"], in: "scrobble")
+            try reader.allow(scrobble, keys: Secret.Origin.keys(for: "listenbrainz_token").union(["listenbrainz_url", "stations"]), in: "scrobble")
             file.scrobbleStations = try reader.boolean(scrobble, "stations", in: "scrobble")?.value ?? false
             file.listenBrainzToken = try reader.secret(scrobble, "listenbrainz_token", in: "scrobble")
             if let text = try reader.string(scrobble, "listenbrainz_url", in: "scrobble") {
@@ -151,7 +168,7 @@ package struct ConfigFile {
             }
             if file.listenBrainzURL != nil, file.listenBrainzToken == nil {
                 throw ConfigError(line: nil, key: "scrobble.listenbrainz_token",
-                                  "missing (listenbrainz_token, _file or _command: the user token from listenbrainz.org/settings)")
+                                  "missing (listenbrainz_token, _file, _command or _keyring: the user token from listenbrainz.org/settings)")
             }
         }
         for (table, line) in try reader.tables(document, "source") {

@@ -6,9 +6,12 @@ import FoundationEssentials
 package struct ConfigReader {
     /// The config file's folder: relative paths in it are taken from there.
     package let directory: URL
+    /// Where `*_keyring` secrets are looked up (nil: nowhere, and using one is an error).
+    package let keyring: (any SecretKeyring)?
 
-    package init(directory: URL) {
+    package init(directory: URL, keyring: (any SecretKeyring)? = nil) {
         self.directory = directory
+        self.keyring = keyring
     }
 
     package func allow(_ table: TOMLTable, keys: Set<String>, in section: String?) throws(ConfigError) {
@@ -96,16 +99,46 @@ package struct ConfigReader {
         }
     }
 
-    /// `KEY`, `KEY_file` or `KEY_command`: at most one of them.
+    /// `KEY`, `KEY_file`, `KEY_command` or `KEY_keyring`: at most one of them. Each but the
+    /// inline one is named in messages by its setting ("password_command of source 'dav2'").
     package func secret(_ table: TOMLTable, _ key: String, in section: String) throws(ConfigError) -> Secret.Origin? {
+        let place = section.hasPrefix("source") ? section : "[\(section)]"
         let inline = try string(table, key, in: section).map { (Secret.Origin.inline(Secret($0.value)), $0.line) }
-        let file = try string(table, key + "_file", in: section).map { (Secret.Origin.file(path($0.value).path), $0.line) }
-        let command = try string(table, key + "_command", in: section).map { (Secret.Origin.command($0.value), $0.line) }
-        let given = [inline, file, command].compactMap { $0 }
+        let file = try string(table, key + "_file", in: section).map {
+            (Secret.Origin.file(path($0.value).path, setting: "\(key)_file of \(place)"), $0.line)
+        }
+        let command = try string(table, key + "_command", in: section).map {
+            (Secret.Origin.command($0.value, setting: "\(key)_command of \(place)"), $0.line)
+        }
+        let keyring = try keyringQuery(table, key + "_keyring", in: section, place: place)
+        let given = [inline, file, command, keyring].compactMap { $0 }
         guard given.count <= 1 else {
-            throw ConfigError(line: given[1].1, key: qualified(key, section), "give only one of \(key), \(key)_file, \(key)_command")
+            throw ConfigError(line: given[1].1, key: qualified(key, section), "give only one of \(key), \(key)_file, \(key)_command, \(key)_keyring")
         }
         return given.first?.0
+    }
+
+    /// `KEY_keyring = { service = "nextcloud", account = "anna" }`: the attributes of a keyring
+    /// item, as `secret-tool lookup` takes them — any names, string values, at least one.
+    private func keyringQuery(_ table: TOMLTable, _ key: String, in section: String, place: String) throws(ConfigError) -> (Secret.Origin, Int)? {
+        switch table[key] {
+        case nil: return nil
+        case .table(let fields, let line)?:
+            var attributes: [String: String] = [:]
+            for (name, value) in fields.entries {
+                guard case .string(let text, _) = value else {
+                    throw ConfigError(line: value.line, key: qualified("\(key).\(name)", section), "expected a string, found \(value.kind)")
+                }
+                attributes[name] = text
+            }
+            guard !attributes.isEmpty else {
+                throw ConfigError(line: line, key: qualified(key, section), "name the keyring item, e.g. { service = \"nextcloud\", account = \"anna\" }")
+            }
+            return (.keyring(KeyringQuery(attributes: attributes, setting: "\(key) of \(place)", keyring: keyring)), line)
+        case let other?:
+            throw ConfigError(line: other.line, key: qualified(key, section),
+                              "expected a table such as { service = \"nextcloud\", account = \"anna\" }, found \(other.kind)")
+        }
     }
 
     /// `~/x` is in the home folder; a relative path is beside the config file.

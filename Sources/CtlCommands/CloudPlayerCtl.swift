@@ -16,7 +16,7 @@ package struct CloudPlayerCtl: AsyncParsableCommand {
             """,
         version: "cloudplayerctl \(Manager1.productVersion)",
         subcommands: [StatusCommand.self, ScanCommand.self, ListCommand.self, SearchCommand.self, QueueCommand.self,
-                      PlaylistCommand.self, SourcesCommand.self, CacheCommand.self, MarkCommand.self, LoginCommand.self] + ControlCommands.all
+                      PlaylistCommand.self, SourcesCommand.self, CacheCommand.self, MarkCommand.self, LoginCommand.self, SecretsCommand.self] + ControlCommands.all
             + [ChapterCommands.Chapter.self, ChapterCommands.Chapters.self]
     )
 }

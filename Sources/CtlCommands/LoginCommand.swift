@@ -2,6 +2,7 @@ import ArgumentParser
 import Base
 import Config
 import FoundationEssentials
+import Keyring
 import SourceTypes
 
 /// `cloudplayerctl login NAME`: runs the OAuth flow the source's provider offers — the device
@@ -17,7 +18,8 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Log a source in with its provider (OAuth) and store its tokens.",
         discussion: """
-            Prints where to go and what to enter, waits for the approval, and stores the tokens in \
+            Prints where to go and what to enter, waits for the approval, and stores the tokens where \
+            [auth] token_store says: the desktop's keyring when one answers on the session bus, else \
             $XDG_DATA_HOME/cloudplayerd/tokens. How to create the app each provider needs, and the \
             source's keys: /usr/share/doc/cloudplayerd/docs/sources/TYPE.md.
             """
@@ -40,12 +42,14 @@ struct LoginCommand: AsyncParsableCommand {
     var port: Int?
 
     func run() async throws {
+        ProcessGuard.holdingSecrets()
         let file: ConfigFile
         let account: CloudAccount
         let settings: OAuthSettings
         do {
-            file = try ConfigFile.load(explicit: config)
-            guard let named = try SourceTypes.configure(file.sources.filter { $0.section.name == source }).first else {
+            file = try ConfigFile.load(explicit: config, keyring: SecretService.session)
+            let store = TokenStore(storage: file.tokenStorage, keyring: file.keyring)
+            guard let named = try SourceTypes.configure(file.sources.filter { $0.section.name == source }, tokenStore: store).first else {
                 fail("there is no source '\(source)' in the config file", code: 1)
             }
             guard let found = (named as? any CloudAccountSource)?.account, let oauth = found.oauth else {
@@ -73,6 +77,7 @@ struct LoginCommand: AsyncParsableCommand {
             fail("\(error)", code: 1)
         }
         await client.shutdown()
-        say("Logged in: the tokens of '\(source)' are stored in \(account.tokenStore.directory.path)")
+        let place = (try? await account.tokenStore.place(of: source)) ?? account.tokenStore.directory.path
+        say("Logged in: the tokens of '\(source)' are stored in \(place)")
     }
 }

@@ -45,6 +45,8 @@ extension BusValue {
             }
         case .structure(let fields):
             return Self.container("r", fields.map(\.signature).joined(), message) { fields.appendAll(to: message) }
+        case .variant(let value):
+            return Self.container("v", value.signature, message) { value.append(to: message) }
         }
     }
 

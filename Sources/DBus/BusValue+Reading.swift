@@ -50,6 +50,7 @@ extension BusValue {
         case .dictionary(_, _, let entries):
             "{" + entries.map { Self.quote($0.0.text ?? $0.0.json) + ":" + $0.1.json }.joined(separator: ",") + "}"
         case .uint64(let value): String(value)
+        case .variant(let value): value.json
         default: integer.map { String($0) } ?? "null"
         }
     }

@@ -1,6 +1,7 @@
 /// A D-Bus value, either way: what we append to a message we send and what we read from one we
-/// receive, with its exact D-Bus type. Variants are not a case of their own: a record's values
-/// travel as variants and are read back as what they hold.
+/// receive, with its exact D-Bus type. A record's values travel as variants and every variant is
+/// read back as what it holds; `variant` is for sending one alone (the Secret Service's
+/// `OpenSession` takes its input as `v`).
 package indirect enum BusValue: Sendable, Equatable {
     case bool(Bool)
     case byte(UInt8)
@@ -22,6 +23,8 @@ package indirect enum BusValue: Sendable, Equatable {
     case dictionary(key: String, value: String, [(BusValue, BusValue)])
     /// `(…)`.
     case structure([BusValue])
+    /// `v`, holding the value (sent only: a variant read is the value it holds).
+    case variant(BusValue)
 
     /// What a basic value holds, for `BusBasicType` to take back; only a `.string` is a String
     /// (an object path is a `BusObjectPath`), and containers hold no one value.
@@ -37,7 +40,7 @@ package indirect enum BusValue: Sendable, Equatable {
         case .uint64(let value): value
         case .double(let value): value
         case .string(let value): value
-        case .objectPath, .signature, .array, .record, .dictionary, .structure: nil
+        case .objectPath, .signature, .array, .record, .dictionary, .structure, .variant: nil
         }
     }
 
@@ -60,6 +63,7 @@ package indirect enum BusValue: Sendable, Equatable {
         case .record: "a{sv}"
         case .dictionary(let key, let value, _): "a{\(key)\(value)}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
+        case .variant: "v"
         }
     }
 
@@ -80,6 +84,7 @@ package indirect enum BusValue: Sendable, Equatable {
         case (.dictionary(let keyA, let valueA, let a), .dictionary(let keyB, let valueB, let b)):
             keyA == keyB && valueA == valueB && a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
         case (.structure(let a), .structure(let b)): a == b
+        case (.variant(let a), .variant(let b)): a == b
         default: false
         }
     }

@@ -1,6 +1,7 @@
 import Base
 import Config
 import FoundationEssentials
+import Keyring
 import Loader
 import Model
 import Scrobbling
@@ -28,8 +29,10 @@ package struct Configuration: Sendable {
 
 extension Configuration {
     /// Reads and checks the config file; a default configuration if it is absent and optional.
+    /// `*_keyring` secrets and the logins' tokens (`[auth] token_store`) use the session bus's
+    /// keyring, connected to when first needed.
     package static func load(explicit: String?) throws(ConfigError) -> Configuration {
-        try make(from: try ConfigFile.load(explicit: explicit))
+        try make(from: try ConfigFile.load(explicit: explicit, keyring: SecretService.session))
     }
 
     /// `load` on the `BlockingPool`: for a reload, which comes while everything else runs.
@@ -39,9 +42,10 @@ extension Configuration {
 
     /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
     /// `types`: the source types a `[[source]]` may name; each reads its own keys.
-    package static func parse(_ text: String, relativeTo directory: URL,
-                              types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
-        try make(from: try ConfigFile.parse(text, relativeTo: directory), types: types)
+    /// `keyring`: where `*_keyring` secrets and the logins' tokens may be kept (none: files).
+    package static func parse(_ text: String, relativeTo directory: URL, types: [any SourceType.Type] = SourceTypes.all,
+                              keyring: (any SecretKeyring)? = nil) throws(ConfigError) -> Configuration {
+        try make(from: try ConfigFile.parse(text, relativeTo: directory, keyring: keyring), types: types)
     }
 
     private static func make(from file: ConfigFile, types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
@@ -57,7 +61,7 @@ extension Configuration {
         settings.hlsBandwidth = file.hlsBandwidth
         settings.proxy = file.proxyRules()
         settings.sourceProxies = file.sourceProxies
-        let sources = try SourceTypes.configure(file.sources, types: types)
+        let sources = try SourceTypes.configure(file.sources, types: types, tokenStore: TokenStore(storage: file.tokenStorage, keyring: file.keyring))
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }
         if let preamp = file.replayGainPreamp { playback.loudness.preamp = preamp }

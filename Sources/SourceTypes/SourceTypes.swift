@@ -20,9 +20,10 @@ package enum SourceTypes {
         RadioSource.self,
     ]
 
-    /// Each `[[source]]` read by the type it names (`types`: those it may name).
+    /// Each `[[source]]` read by the type it names (`types`: those it may name); a cloud account's
+    /// logins kept in `tokenStore`.
     package static func configure(_ sections: [(type: (value: String, line: Int)?, section: ConfigSection)],
-                                  types: [any SourceType.Type] = all) throws(ConfigError) -> [any SourceType] {
+                                  types: [any SourceType.Type] = all, tokenStore: TokenStore = .standard) throws(ConfigError) -> [any SourceType] {
         let names = types.map { $0.typeName }.joined(separator: ", ")
         var sources: [any SourceType] = []
         for (typeName, section) in sections {
@@ -30,7 +31,12 @@ package enum SourceTypes {
             guard let type = types.first(where: { $0.typeName == typeName.value }) else {
                 throw section.error("type", line: typeName.line, "'\(typeName.value)' is not a source type (\(names))")
             }
-            sources.append(try type.configure(section))
+            var source = try type.configure(section)
+            if var cloud = source as? any CloudAccountSource {
+                cloud.account.tokenStore = tokenStore
+                source = cloud as? any SourceType ?? source
+            }
+            sources.append(source)
         }
         return sources
     }

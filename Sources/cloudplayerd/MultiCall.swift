@@ -1,3 +1,4 @@
+import Base
 import CtlCommands
 
 /// One program for both commands, chosen by the name it was started under: the package installs
@@ -10,6 +11,8 @@ enum MultiCall {
         if name == "cloudplayerctl" {
             await CloudPlayerCtl.main()
         } else {
+            // The daemon and `play` hold the sources' secrets and tokens from the start.
+            ProcessGuard.holdingSecrets()
             await CloudPlayerd.main()
         }
     }

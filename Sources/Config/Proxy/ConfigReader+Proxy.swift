@@ -3,10 +3,10 @@ import FoundationEssentials
 extension ConfigReader {
     /// The keys a proxy setting is written with, in `[network]` and in any `[[source]]`: the
     /// proxy and its password's usual secret forms.
-    package static let proxyKeys: Set<String> = ["proxy", "proxy_password", "proxy_password_file", "proxy_password_command"]
+    package static let proxyKeys: Set<String> = Secret.Origin.keys(for: "proxy_password").union(["proxy"])
 
     /// `proxy = "http://[user[:password]@]host:port" | "socks5h://host:port" | "none"`, with the
-    /// password also from `proxy_password_file` / `_command` (the other secret settings' forms).
+    /// password also from `proxy_password_file` / `_command` / `_keyring` (the other secret settings' forms).
     /// Errors name the key, never the value (it may carry the password).
     package func proxy(_ table: TOMLTable, in section: String) throws(ConfigError) -> ProxySetting? {
         let password = try secret(table, "proxy_password", in: section)

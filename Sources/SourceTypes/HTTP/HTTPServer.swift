@@ -9,8 +9,8 @@ import NIOHTTP1
 /// (`url`, `username` + `password`, `token`, `headers`, `tls_ca_file`). Secrets from files and
 /// commands are read on first use, and go only to the server's own origin.
 package struct HTTPServer: Sendable, Equatable {
-    package static let keys: Set<String> = ["url", "username", "password", "password_file", "password_command",
-                                             "token", "token_file", "token_command", "headers", "tls_ca_file"]
+    package static let keys = Set(["url", "username", "headers", "tls_ca_file"])
+        .union(Secret.Origin.keys(for: "password")).union(Secret.Origin.keys(for: "token"))
 
     /// The root: URLs below it are this source's.
     package var url: URL

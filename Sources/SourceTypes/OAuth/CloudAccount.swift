@@ -21,7 +21,7 @@ package struct CloudAccount: Sendable, Equatable {
     package var tokenStore = TokenStore.standard
 
     /// The keys it reads; a source type adds its own.
-    package static let keys = Set(["token", "token_file", "token_command", "api_url", "page_size", "tls_ca_file"]).union(OAuthSettings.keys)
+    package static let keys = Set(["api_url", "page_size", "tls_ca_file"]).union(Secret.Origin.keys(for: "token")).union(OAuthSettings.keys)
 
     /// Reads the account's keys of `section`: the provider's API root and page size where the
     /// file names none, and its login (`login` reads the OAuth settings with the provider's

@@ -30,8 +30,8 @@ package struct OAuthSettings: Sendable, Equatable {
     package var redirectPort: Int?
 
     /// The keys it reads.
-    package static let keys: Set<String> = ["client_id", "client_secret", "client_secret_file", "client_secret_command",
-                                            "auth_url", "token_url", "device_url", "redirect_port"]
+    package static let keys = Set(["client_id", "auth_url", "token_url", "device_url", "redirect_port"])
+        .union(Secret.Origin.keys(for: "client_secret"))
 
     package init(clientID: String, clientSecret: Secret.Origin? = nil, authURL: URL, tokenURL: URL, deviceURL: URL?, scope: String? = nil) {
         self.clientID = clientID
@@ -47,7 +47,7 @@ package struct OAuthSettings: Sendable, Equatable {
     package static func configure(_ section: ConfigSection, authURL: URL, tokenURL: URL, deviceURL: URL?,
                                   scope: String? = nil) throws(ConfigError) -> OAuthSettings? {
         guard let clientID = try section.string("client_id") else {
-            for key in ["client_secret", "client_secret_file", "client_secret_command", "auth_url", "token_url", "device_url", "redirect_port"] {
+            for key in keys.subtracting(["client_id"]).sorted() {
                 if let value = section.table[key] { throw section.error(key, line: value.line, "only a login needs it: set client_id too") }
             }
             return nil
@@ -62,6 +62,6 @@ package struct OAuthSettings: Sendable, Equatable {
     /// Refuses a source with neither a token nor a login's `client_id`.
     package static func requireOne(token: Secret.Origin?, oauth: OAuthSettings?, in section: ConfigSection) throws(ConfigError) {
         guard token == nil && oauth == nil else { return }
-        throw section.error("token", "missing (token, token_file or token_command; or client_id and `cloudplayerctl login \(section.name)`)")
+        throw section.error("token", "missing (token, token_file, token_command or token_keyring; or client_id and `cloudplayerctl login \(section.name)`)")
     }
 }

@@ -9,11 +9,8 @@ import Model
 /// key as it is: a key is no path, and `a/../b.mp3` is not `b.mp3`.
 package struct S3Source: SourceType, Equatable {
     package static let typeName = "s3"
-    static let keys: Set<String> = [
-        "endpoint", "bucket", "prefix", "region", "access_key_id", "secret_access_key", "secret_access_key_file",
-        "secret_access_key_command", "session_token", "session_token_file", "session_token_command", "profile",
-        "path_style", "tls_ca_file",
-    ]
+    static let keys = Set(["endpoint", "bucket", "prefix", "region", "access_key_id", "profile", "path_style", "tls_ca_file"])
+        .union(Secret.Origin.keys(for: "secret_access_key")).union(Secret.Origin.keys(for: "session_token"))
 
     package let name: String
     /// Where the bucket is: its URL for path-style addressing, its host for virtual-host style.

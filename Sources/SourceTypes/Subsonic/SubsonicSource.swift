@@ -40,8 +40,8 @@ package struct SubsonicSource: SourceType, Equatable {
     }
 
     package static func configure(_ section: ConfigSection) throws(ConfigError) -> SubsonicSource {
-        try section.allow(["url", "username", "password", "password_file", "password_command", "api_key", "api_key_file",
-                           "api_key_command", "format", "max_bitrate", "tls_ca_file"])
+        try section.allow(Set(["url", "username", "format", "max_bitrate", "tls_ca_file"])
+            .union(Secret.Origin.keys(for: "password")).union(Secret.Origin.keys(for: "api_key")))
         guard let url = try section.httpURL("url") else { throw section.error("url", "missing (the server's address)") }
         let username = try section.string("username")?.value
         let password = try section.secret("password")
