@@ -98,6 +98,11 @@ extension CloudTestRig {
         let shown = Locked<String?>(nil)
         async let record = LoopbackLogin(client: client, port: port).run { text in shown.withLock { $0 = text } }
         let address = try await Self.lastLine(of: shown)
+        // Before the browser: a local process that connects and sends nothing, and requests that
+        // are not the login's (issue 27) — each answered and ignored, the login still waiting.
+        let redirect = URLComponents(string: address)?.queryItems?.first { $0.name == "redirect_uri" }?.value
+        let silent = try await LoopbackProbe(port: try #require(redirect.flatMap { URLComponents(string: $0)?.port })).knock()
+        defer { close(silent) }
         let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
         #expect(page.stdout.contains("login received"))
         let result = try await record

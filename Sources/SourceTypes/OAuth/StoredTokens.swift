@@ -34,8 +34,10 @@ package final class StoredTokens: AccessTokens {
             known = try await store.load(source)
             record.withLock { $0 = known }
         }
+        // The recorded reason first: a refused refresh token leaves a record without tokens, and
+        // "no login is stored" would hide why (one message, the real one, as `sources` says).
+        if let reason = known?.needsLogin { throw needsLogin(reason) }
         guard let known, known.accessToken != nil || known.refreshToken != nil else { throw needsLogin("no login is stored") }
-        if let reason = known.needsLogin { throw needsLogin(reason) }
         if known.isFresh(for: Self.ahead), let access = known.accessToken { return Secret(access) }
         return try await refreshed()
     }
