@@ -24,6 +24,9 @@ package struct ConfigFile {
     package var streamRetry: Double?
     /// `[network] hls_bandwidth`, bits per second: the highest HLS variant chosen (nil: the highest there is).
     package var hlsBandwidth: Int?
+    /// `[network] allow_private_links`: links remote documents name may lead to this machine and
+    /// its network (loopback, private, link-local addresses); off by default.
+    package var allowPrivateLinks: Bool?
     /// `[playback] replaygain`: "off", "track", "album" or "auto" (checked here).
     package var replayGainMode: String?
     /// `[playback] replaygain_preamp`, in dB.
@@ -93,7 +96,8 @@ package struct ConfigFile {
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth"], in: "network")
+            try reader.allow(network, keys: ["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth", "allow_private_links"], in: "network")
+            file.allowPrivateLinks = try reader.boolean(network, "allow_private_links", in: "network")?.value
             file.streamRetry = try reader.duration(network, "stream_retry", in: "network")
             file.hlsBandwidth = try reader.bitRate(network, "hls_bandwidth", in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {

@@ -55,6 +55,7 @@ extension Configuration {
         if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
         if let retry = file.streamRetry { settings.streamRetry = retry }
         settings.hlsBandwidth = file.hlsBandwidth
+        if let allow = file.allowPrivateLinks { settings.allowPrivateLinks = allow }
         let sources = try SourceTypes.configure(file.sources, types: types)
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }

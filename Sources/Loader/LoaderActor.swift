@@ -28,6 +28,9 @@ package actor LoaderActor {
     private var opened: [String: Source] = [:]
     /// The open web: URLs no source covers, fetched without credentials.
     private var web: HTTPInput?
+    /// Links remote documents named, off their sources: the open web, but never this machine's
+    /// or its network's addresses (`+Links`).
+    var links: HTTPInput?
     private let wholeFileServers = WholeFileServers()
     /// Room for downloads per host (`[network] per_host`), shared by every file.
     private let hosts: HostLimiter
@@ -103,7 +106,7 @@ package actor LoaderActor {
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }
         opened = [:]
-        web = nil
+        (web, links) = (nil, nil)
     }
 
     /// Takes new sources and network settings (SIGHUP). A source opened before whose settings are
@@ -119,13 +122,15 @@ package actor LoaderActor {
             guard sameEnvironment, let before = self.sources.source(named: name), let after = sources.source(named: name) else { return false }
             return after.isEqual(to: before)
         }
-        if new.readTimeout != settings.readTimeout { web = nil }  // the open web has no other setting
+        if new.readTimeout != settings.readTimeout { (web, links) = (nil, nil) }  // the open web has no other setting
         settings.readTimeout = new.readTimeout
         settings.retries = new.retries
         settings.readAhead = new.readAhead
         settings.fillWhole = new.fillWhole
         settings.streamRetry = new.streamRetry
         settings.hlsBandwidth = new.hlsBandwidth
+        if new.allowPrivateLinks != settings.allowPrivateLinks { links = nil }
+        settings.allowPrivateLinks = new.allowPrivateLinks
         settings.perHost = new.perHost
         hosts.setLimit(new.perHost)
         self.sources = sources
@@ -136,7 +141,7 @@ package actor LoaderActor {
         opened.values.compactMap { source in
             if case .remote(let input) = source.input { return input }
             return nil
-        } + (web.map { [$0] } ?? [])
+        } + [web, links].compactMap { $0 }
     }
 
     // MARK: Reading
@@ -239,6 +244,7 @@ package actor LoaderActor {
             }
             return try source(named: name).input
         }
+        if location.namedBy != nil { return try linkInput(for: location) }
         if location.isFile { return .disk }
         _ = try HTTPInput.url(of: location)
         if let web { return .remote(web) }

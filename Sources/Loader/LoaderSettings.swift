@@ -26,6 +26,11 @@ package struct LoaderSettings: Sendable, Equatable {
     /// The highest bit rate of an HLS variant chosen, bits per second (`hls_bandwidth`); nil:
     /// the highest there is (a listener wants the best sound; a metered link sets a cap).
     package var hlsBandwidth: Int?
+    /// Whether links remote documents name (`TrackLocation.namedBy`) may lead to loopback,
+    /// private and link-local addresses (`allow_private_links`): off, so a feed or a playlist
+    /// cannot aim the daemon at this machine's or the LAN's services; a test rig, whose servers
+    /// are all on 127.0.0.1, or a LAN of trusted feeds turns it on.
+    package var allowPrivateLinks = false
 
     package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
                  readTimeout: Double = 15, retries: Int = 6, perHost: Int = 4, readAhead: Int64 = 64 << 20, fillWhole: Bool = false) {

@@ -65,26 +65,22 @@ package final class LoopbackListener: Sendable {
                 if clients.count >= Self.clientLimit { clients.removeFirst().close() }
                 clients.append(LoopbackClient(fd: fd, deadline: ContinuousClock.now + .milliseconds(Int64(Self.clientTimeout * 1000))))
             }
-            var waiting: [LoopbackClient] = []
-            for var client in clients {
-                switch client.read() {
-                case .waiting where ContinuousClock.now < client.deadline: waiting.append(client)
-                case .waiting, .gone: client.close()
+            var index = 0
+            while index < clients.count {
+                switch clients[index].read() {
+                case .waiting where ContinuousClock.now < clients[index].deadline: index += 1
+                case .waiting, .gone: clients.remove(at: index).close()
                 case .request(let path, let query):
+                    let client = clients.remove(at: index)
                     let wanted = path == "/" && (query["code"] != nil || query["error"] != nil)
                         && (state == nil || query["state"] == state)
                     client.answer(wanted ? "cloudplayerd: login received. You can close this window." : "cloudplayerd is waiting for the login.")
                     client.close()
-                    if wanted {
-                        waiting.forEach { $0.close() }
-                        clients = []
-                        return query
-                    }
+                    if wanted { return query }  // the others are closed on the way out
                 }
             }
-            clients = waiting
             guard ContinuousClock.now < deadline else {
-                throw LoaderError.network("no browser came back to the login within \(Int(timeout / 60)) minutes; log in again")
+                throw LoaderError.network("no browser came back to the login within \(timeout >= 60 ? "\(Int(timeout / 60)) minutes" : "\(Int(timeout)) s"); log in again")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -92,8 +88,14 @@ package final class LoopbackListener: Sendable {
 
     /// A connection waiting to be taken, made non-blocking; nil when none is waiting.
     private func acceptOne() throws -> Int32? {
-        let client = Glibc.accept4(socket, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-        if client >= 0 { return client }
+        let client = Glibc.accept(socket, nil, nil)
+        if client >= 0 {
+            guard fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK) == 0 else {
+                close(client)
+                return nil
+            }
+            return client
+        }
         switch errno {
         case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return nil
         default: throw LoaderError.network("the login listener failed: \(String(cString: strerror(errno)))")
