@@ -9,9 +9,9 @@ extension LoaderActor {
         if location.isFile { throw LoaderError.privateLink(host: "a file of this machine", kind: "local") }
         _ = try HTTPInput.url(of: location)
         if let links { return .remote(links) }
-        let allow = settings.allowPrivateLinks
-        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout,
-                                                           checkingTargets: allow ? nil : { try await PrivateAddresses.refuse($0) }))
+        var check: (@Sendable (URL) async throws -> Void)?
+        if !settings.allowPrivateLinks { check = { url in try await PrivateAddresses.refuse(url) } }
+        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, checkingTargets: check))
         links = input
         return .remote(input)
     }

@@ -293,6 +293,9 @@ package actor LoaderActor {
             outdated(candidate)
             existing = nil
         }
+        // One fetched on another's word (a remote document's link, or the user's) reads through
+        // another input: an idle one is let go rather than lend this request its trust.
+        if let candidate = existing, candidate.location.namedBy != location.namedBy, candidate.isIdle { existing = nil }
         dropUnused(keeping: existing)
         let resource: RemoteResource
         if let existing {

@@ -50,7 +50,7 @@ public final class LoggingHTTPServer: Sendable {
         root = folder.appendingPathComponent("root")
         log = folder.appendingPathComponent("requests.log")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: log.path, contents: Data())
+        try Data().write(to: log)
         let (root, log) = (root, log)
         let (ports, process) = try await ServerProcess.onOwnPorts("logging HTTP server") { ports in
             try ServerProcess("logging-http", command: #"python3 -c "$1" "$2" "$3" "$4""#,
