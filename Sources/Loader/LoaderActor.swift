@@ -117,7 +117,8 @@ package actor LoaderActor {
     package func reload(settings new: LoaderSettings, sources: SourceSet) {
         // Sources are opened with the read timeout and the set (a feed places its episodes among
         // the sources): a change to either reopens them all.
-        let sameEnvironment = new.readTimeout == settings.readTimeout && sources.placesAlike(self.sources)
+        let sameEnvironment = new.readTimeout == settings.readTimeout && new.allowPrivateLinks == settings.allowPrivateLinks
+            && sources.placesAlike(self.sources)
         opened = opened.filter { name, _ in
             guard sameEnvironment, let before = self.sources.source(named: name), let after = sources.source(named: name) else { return false }
             return after.isEqual(to: before)
@@ -259,7 +260,8 @@ package actor LoaderActor {
         guard let configured = sources.source(named: name) else {
             throw LoaderError.configuration("there is no source '\(name)' in the config file")
         }
-        let source = try configured.open(SourceEnvironment(readTimeout: settings.readTimeout, sources: sources))
+        let source = try configured.open(SourceEnvironment(readTimeout: settings.readTimeout, sources: sources,
+                                                                allowPrivateLinks: settings.allowPrivateLinks))
         opened[name] = source
         return source
     }

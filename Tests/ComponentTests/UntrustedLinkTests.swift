@@ -139,6 +139,43 @@ struct UntrustedLinkTests {
         await local.stop()
     }
 
+    @Test("a radio source's station list on a server may not name 127.0.0.1 or 169.254.169.254; a station of the config file may")
+    func radioStationList() async throws {
+        let origin = try await LoggingHTTPServer()
+        let local = try await LoggingHTTPServer()
+        let mine = try await LoggingHTTPServer()
+        try origin.publish(Data("#EXTM3U\n#EXTINF:-1,Local\nhttp://127.0.0.1:\(local.port)/listed\n#EXTINF:-1,Metadata\nhttp://169.254.169.254/\n".utf8),
+                           at: "stations.m3u")
+        let (loader, library) = try await Self.rig("""
+            [[source]]
+            name = "radio"
+            type = "radio"
+            stations = "\(origin.baseURL.absoluteString)stations.m3u"
+            [[source.station]]
+            name = "Mine"
+            url = "http://127.0.0.1:\(mine.port)/configured"
+            """)
+        let report = try #require(await library.scan(["radio"], loader: loader).first)
+        #expect(!report.failed && report.tracks == 3, "\(report)")
+        for station in ["http://127.0.0.1:\(local.port)/listed", "http://169.254.169.254/"] {
+            await #expect {
+                _ = try await loader.open(TrackLocation(source: "radio", key: station))
+            } throws: { error in
+                if case LoaderError.privateLink = error { return true }
+                return false
+            }
+        }
+        let localAsked = try local.requests()
+        #expect(localAsked.isEmpty, "\(localAsked)")
+        // The config file's own station is asked (the test server has no stream there: it fails after).
+        _ = try? await loader.open(TrackLocation(source: "radio", key: "http://127.0.0.1:\(mine.port)/configured"))
+        #expect(try mine.requests().map(\.path) == ["/configured"])
+        await loader.shutdown()
+        await origin.stop()
+        await local.stop()
+        await mine.stop()
+    }
+
     @Test("a redirect from an allowed server to 127.0.0.1 is refused before it is followed")
     func redirectToThisMachine() async throws {
         let origin = try await LoggingHTTPServer()
