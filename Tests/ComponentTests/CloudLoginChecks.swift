@@ -1,4 +1,5 @@
 import Base
+import Config
 import Foundation
 import Library
 import Loader
@@ -28,6 +29,14 @@ extension CloudTestRig {
         #expect("\(String(describing: error))".contains("\(name): needs login") && "\(String(describing: error))".contains("cloudplayerctl login \(name)"))
         #expect(try await sources().first?.status?.hasPrefix("needs login") == true)
         #expect(try await store.load(name)?.refreshToken == nil, "the refused token is not kept")
+        // A request sent with the old access token before the refusal meets its 401 after it: the
+        // same reason, not "no refresh token" (issue 27: one message, the real one).
+        let late = StoredTokens(source: name, store: store, client: try client())
+        await #expect {
+            _ = try await late.renewed(after: Secret("an access token the provider refused"))
+        } throws: { error in
+            "\(error)".contains("needs login: the provider refused the refresh token")
+        }
 
         try await login()
         #expect(try await sources().first?.status == nil)

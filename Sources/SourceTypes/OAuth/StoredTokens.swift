@@ -46,6 +46,8 @@ package final class StoredTokens: AccessTokens {
         // The file is the newest word: a login, or another process's refresh (a rotated refresh
         // token), may have written it since. Its refresh token makes the new access token.
         if let stored = try await store.load(source) { record.withLock { $0 = stored } }
+        // A request sent before another's refresh was refused meets its 401 after: the reason stands.
+        if let reason = record.withLock({ $0?.needsLogin }) { throw needsLogin(reason) }
         // Requests sent together meet the 401 together: the first one's refresh serves the rest.
         if let known = record.withLock({ $0 }), let access = known.accessToken, access != refused.reveal(), known.isFresh(for: Self.ahead) {
             return Secret(access)
