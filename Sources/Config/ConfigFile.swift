@@ -27,6 +27,9 @@ package struct ConfigFile {
     package var proxy: ProxySetting?
     /// A `[[source]]`'s own `proxy`, by source name: in place of `[network]`'s for that source.
     package var sourceProxies: [String: ProxySetting] = [:]
+    /// `[network] allow_private_links`: links remote documents name may lead to this machine and
+    /// its network (loopback, private, link-local addresses); off by default.
+    package var allowPrivateLinks: Bool?
     /// `[playback] replaygain`: "off", "track", "album" or "auto" (checked here).
     package var replayGainMode: String?
     /// `[playback] replaygain_preamp`, in dB.
@@ -115,9 +118,10 @@ package struct ConfigFile {
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ConfigReader.proxyKeys.union(["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth"]),
-                             in: "network")
+            try reader.allow(network, keys: ConfigReader.proxyKeys.union(["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth",
+                                                                          "allow_private_links"]), in: "network")
             file.proxy = try reader.proxy(network, in: "network")
+            file.allowPrivateLinks = try reader.boolean(network, "allow_private_links", in: "network")?.value
             file.streamRetry = try reader.duration(network, "stream_retry", in: "network")
             file.hlsBandwidth = try reader.bitRate(network, "hls_bandwidth", in: "network")
             if let timeout = try reader.number(network, "read_timeout", in: "network") {

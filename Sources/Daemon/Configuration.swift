@@ -61,6 +61,7 @@ extension Configuration {
         settings.hlsBandwidth = file.hlsBandwidth
         settings.proxy = file.proxyRules()
         settings.sourceProxies = file.sourceProxies
+        if let allow = file.allowPrivateLinks { settings.allowPrivateLinks = allow }
         let sources = try SourceTypes.configure(file.sources, types: types, tokenStore: TokenStore(storage: file.tokenStorage, keyring: file.keyring))
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }

@@ -7,9 +7,9 @@ import Playback
 struct LibraryCatalog: TrackCatalog {
     let library: LibraryActor
 
-    func track(id: String) async throws -> (location: String, metadata: TrackMetadata) {
+    func track(id: String) async throws -> (location: String, source: String, metadata: TrackMetadata) {
         let track = try await library.track(id: id)
-        return (track.url, Self.metadata(track))
+        return (track.url, track.source, Self.metadata(track))
     }
 
     func metadata(of locations: [TrackLocation]) async -> [String: TrackMetadata] {

@@ -330,9 +330,11 @@ struct LibraryScanner {
             var kept: [LibraryPlaylistItem] = []
             for item in items {
                 // Only what the player could fetch: this source's files, or the open web without
-                // credentials; a local path only from a local playlist.
+                // credentials; a local path only from a local playlist. Read back as the playlist's
+                // links (`SourceSet.location(of:namedBy:)`) when played.
                 guard item.url.isFileURL == file.location.isFile || !item.url.isFileURL else { continue }
-                kept.append(LibraryPlaylistItem(playlist: 0, position: kept.count, url: sources.location(of: item.url).uri, title: item.title))
+                let link = sources.location(ofLink: item.url, in: file.location)
+                kept.append(LibraryPlaylistItem(playlist: 0, position: kept.count, url: link.uri, title: item.title))
             }
             let name = String(Self.splitExtension(file.name).stem)
             var playlist = LibraryPlaylist(name: name, kind: .file, source: source, url: key)

@@ -33,14 +33,14 @@ extension LoaderActor: HLSAccess {
             let variant = choice.audio?.uri ?? choice.variant.uri
             named = variant
             station.bitRate = choice.variant.bandwidth / 1000
-            (mediaBytes, url) = try await keptOrFetched(variant)
+            (mediaBytes, url) = try await keptOrFetched(variant, of: location)
             parsed = try Self.parseHLS(mediaBytes, base: url)
         }
         guard case .media(let media) = parsed else { throw LoaderError.badResponse("an HLS master playlist that names another master playlist") }
         guard !media.segments.isEmpty || !media.ended else { throw LoaderError.badResponse("an HLS playlist without segments") }
         if media.ended {
             await keptPlaylists.keep(document.bytes, for: location.uri)
-            if let named { await keptPlaylists.keep(mediaBytes, for: sources.location(of: named).uri) }
+            if let named { await keptPlaylists.keep(mediaBytes, for: sources.location(ofLink: named, in: location).uri) }
         }
         let stream = LiveStream(location: location, input: input, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)), logger: logger)
         stream.begin(part: 0, station: station)
@@ -75,12 +75,12 @@ extension LoaderActor: HLSAccess {
 
     /// A media playlist named by a master, and the URL it came from (after redirects): fetched,
     /// or — offline — as kept when it last played.
-    private func keptOrFetched(_ url: URL) async throws -> ([UInt8], URL) {
+    private func keptOrFetched(_ url: URL, of track: TrackLocation) async throws -> ([UInt8], URL) {
         do {
-            let document = try await playlist(url)
+            let document = try await playlist(url, of: track)
             return (document.bytes, document.url ?? url)
         } catch let error as LoaderError where error.isTransient {
-            guard let kept = await keptPlaylists.kept(for: sources.location(of: url).uri) else { throw error }
+            guard let kept = await keptPlaylists.kept(for: sources.location(ofLink: url, in: track).uri) else { throw error }
             return (kept, url)
         }
     }
@@ -93,15 +93,15 @@ extension LoaderActor: HLSAccess {
         }
     }
 
-    func playlist(_ url: URL) async throws -> FetchedDocument {
-        guard let document = try await document(sources.location(of: url), limit: Self.playlistLimit) else {
+    func playlist(_ url: URL, of track: TrackLocation) async throws -> FetchedDocument {
+        guard let document = try await document(sources.location(ofLink: url, in: track), limit: Self.playlistLimit) else {
             throw LoaderError.badResponse("the HLS playlist's server answered without it")
         }
         return document
     }
 
-    func segment(_ url: URL, range: Range<Int64>?, keep: Bool) async throws -> [UInt8] {
-        let location = sources.location(of: url)
+    func segment(_ url: URL, of track: TrackLocation, range: Range<Int64>?, keep: Bool) async throws -> [UInt8] {
+        let location = sources.location(ofLink: url, in: track)
         if keep, case .remote(let input) = try input(for: location) {
             do {
                 let source = NetworkByteSource(resource: try await resource(for: location, input: input), waiting: nil)
@@ -145,8 +145,8 @@ extension LoaderActor: HLSAccess {
         return whole ? Array(bytes[Int(min(range.lowerBound, Int64(bytes.count)))...]) : bytes
     }
 
-    func key(_ url: URL) async throws -> [UInt8] {
-        guard let document = try await document(sources.location(of: url), limit: 1024) else {
+    func key(_ url: URL, of track: TrackLocation) async throws -> [UInt8] {
+        guard let document = try await document(sources.location(ofLink: url, in: track), limit: 1024) else {
             throw LoaderError.badResponse("the server answered without the HLS key")
         }
         guard document.bytes.count == 16 else { throw LoaderError.badResponse("an HLS key of \(document.bytes.count) bytes (AES-128 keys are 16)") }

@@ -41,12 +41,12 @@ extension LoaderActor {
         }
         var last: (any Error)?
         // A `radio` source's station list names that source's streams; any other list's entries are
-        // placed among the sources (an entry on a configured server is that source's, with its
-        // credentials).
+        // its links (`SourceSet.location(ofLink:in:)`: with credentials only on the list's own
+        // source, and not on this machine or its network unless the list is a file of this machine).
         let radio: Bool
         if case .remote(let input)? = try? input(for: location), location.url == nil { radio = input.isLive(location) } else { radio = false }
         for url in items.flatMap(\.urls) {
-            let entry = radio ? TrackLocation(source: location.source!, key: url.absoluteString) : sources.location(of: url)
+            let entry = radio ? TrackLocation(source: location.source!, key: url.absoluteString) : sources.location(ofLink: url, in: location)
             do {
                 return try await open(entry, starting: true, depth: depth + 1, waiting: waiting)
             } catch {

@@ -29,6 +29,9 @@ package actor LoaderActor {
     private var opened: [String: Source] = [:]
     /// The open web: URLs no source covers, fetched without credentials.
     private var web: HTTPInput?
+    /// Links remote documents named, off their sources: the open web, but never this machine's
+    /// or its network's addresses (`+Links`).
+    var links: HTTPInput?
     private let wholeFileServers = WholeFileServers()
     /// Room for downloads per host (`[network] per_host`), shared by every file.
     private let hosts: HostLimiter
@@ -104,7 +107,7 @@ package actor LoaderActor {
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }
         opened = [:]
-        web = nil
+        (web, links) = (nil, nil)
     }
 
     /// Takes new sources and network settings (SIGHUP). A source opened before whose settings are
@@ -116,12 +119,14 @@ package actor LoaderActor {
         // Sources are opened with the read timeout and the set (a feed places its episodes among
         // the sources): a change to either reopens them all.
         let sameEnvironment = new.readTimeout == settings.readTimeout && new.proxy == settings.proxy && new.sourceProxies == settings.sourceProxies
+            && new.allowPrivateLinks == settings.allowPrivateLinks
             && sources.placesAlike(self.sources)
         opened = opened.filter { name, _ in
             guard sameEnvironment, let before = self.sources.source(named: name), let after = sources.source(named: name) else { return false }
             return after.isEqual(to: before)
         }
-        if new.readTimeout != settings.readTimeout || new.proxy != settings.proxy { web = nil }  // the open web has no other settings
+        // The open web and the links documents name have no other settings.
+        if new.readTimeout != settings.readTimeout || new.proxy != settings.proxy { (web, links) = (nil, nil) }
         settings.readTimeout = new.readTimeout
         settings.proxy = new.proxy
         settings.sourceProxies = new.sourceProxies
@@ -130,6 +135,8 @@ package actor LoaderActor {
         settings.fillWhole = new.fillWhole
         settings.streamRetry = new.streamRetry
         settings.hlsBandwidth = new.hlsBandwidth
+        if new.allowPrivateLinks != settings.allowPrivateLinks { links = nil }
+        settings.allowPrivateLinks = new.allowPrivateLinks
         settings.perHost = new.perHost
         hosts.setLimit(new.perHost)
         self.sources = sources
@@ -140,7 +147,7 @@ package actor LoaderActor {
         opened.values.compactMap { source in
             if case .remote(let input) = source.input { return input }
             return nil
-        } + (web.map { [$0] } ?? [])
+        } + [web, links].compactMap { $0 }
     }
 
     // MARK: Reading
@@ -243,6 +250,7 @@ package actor LoaderActor {
             }
             return try source(named: name).input
         }
+        if location.namedBy != nil { return try linkInput(for: location) }
         if location.isFile { return .disk }
         _ = try HTTPInput.url(of: location)
         if let web { return .remote(web) }
@@ -259,7 +267,7 @@ package actor LoaderActor {
             throw LoaderError.configuration("there is no source '\(name)' in the config file")
         }
         let source = try configured.open(SourceEnvironment(readTimeout: settings.readTimeout, proxy: settings.proxy(forSource: name),
-                                                                   sources: sources))
+                                                           sources: sources, allowPrivateLinks: settings.allowPrivateLinks))
         opened[name] = source
         return source
     }
@@ -293,6 +301,9 @@ package actor LoaderActor {
             outdated(candidate)
             existing = nil
         }
+        // One fetched on another's word (a remote document's link, or the user's) reads through
+        // another input: an idle one is let go rather than lend this request its trust.
+        if let candidate = existing, candidate.location.namedBy != location.namedBy, candidate.isIdle { existing = nil }
         dropUnused(keeping: existing)
         let resource: RemoteResource
         if let existing {

@@ -37,6 +37,11 @@ package struct LoaderSettings: Sendable, Equatable {
     package func proxy(forSource name: String) -> ProxyRules {
         proxy.overridden(by: sourceProxies[name])
     }
+    /// Whether links remote documents name (`TrackLocation.namedBy`) may lead to loopback,
+    /// private and link-local addresses (`allow_private_links`): off, so a feed or a playlist
+    /// cannot aim the daemon at this machine's or the LAN's services; a test rig, whose servers
+    /// are all on 127.0.0.1, or a LAN of trusted feeds turns it on.
+    package var allowPrivateLinks = false
 
     package init(cacheDirectory: URL = XDGDirectories.cache, cacheLimit: Int64 = Self.defaultCacheLimit,
                  readTimeout: Double = 15, retries: Int = 6, perHost: Int = 4, readAhead: Int64 = 64 << 20, fillWhole: Bool = false) {

@@ -73,7 +73,7 @@ package struct QueueIntake: Sendable {
         for reference in references {
             if idsTaken, let catalog, Int64(reference) != nil {
                 let track = try await catalog.track(id: reference)
-                items.append(QueueItem(location: sources.location(of: track.location), metadata: track.metadata))
+                items.append(QueueItem(location: sources.location(of: track.location, recordedBy: track.source), metadata: track.metadata))
                 continue
             }
             guard let url = URL(string: reference), Self.schemes.contains(url.scheme?.lowercased() ?? "") else {

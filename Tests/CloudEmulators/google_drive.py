@@ -50,6 +50,13 @@ Docs:
                  access_token, expires_in (seconds), refresh_token (on a code, when offline), scope, token_type
                  Bearer; a refresh answers no new refresh token; a revoked or expired refresh token: 400 invalid_grant
                  "Token has been expired or revoked."; testing-mode apps' refresh tokens end after 7 days)
+  [capabilities] https://developers.google.com/drive/api/reference/rest/v3/files#capabilities  (capabilities.canReadRevisions:
+                 "Whether the current user can read the revisions resource of this file" — false for a file shared
+                 with the user as a viewer or commenter; asked as fields=capabilities(canReadRevisions))
+  [viewer]     https://github.com/googleapis/google-api-python-client/issues/1743 (reading a file's revisions needs more
+                 than viewer rights: 403 "The user does not have sufficient permissions for file", reason
+                 insufficientFilePermissions) and .../guides/manage-downloads (files.get alt=media downloads the
+                 file's current content, which a viewer may read)
   [rfc7636]    https://datatracker.ietf.org/doc/html/rfc7636#section-4.6          (S256 check of code_verifier)
   [rfc9110]    https://www.rfc-editor.org/rfc/rfc9110#section-14                  (Range, 206, Content-Range, 416)
   Shared: emulator_http.py (the handler, the log, /_control, Range serving).
@@ -74,6 +81,7 @@ state = {
     "busy": [],                # pending 429 rateLimitExceeded: [retry_after, ...] [errors]
     "rate_limit": 0,           # the next N Drive requests answer 403 userRateLimitExceeded [limits]
     "forbid": None,            # Drive requests about paths containing this answer 403 insufficientFilePermissions
+    "viewer": None,            # files whose paths contain this are shared with the user as a viewer [capabilities] [viewer]
     "bad_json": None,          # listings of folders whose path contains this answer broken JSON
     "log": [],
 }
@@ -135,7 +143,15 @@ def resource(path):
         item["size"] = str(os.path.getsize(full))
         item["md5Checksum"] = md5(full)
         item["headRevisionId"] = "0B" + item["md5Checksum"][:20]  # [revisions]: a new one for new content
+    item["capabilities"] = {"canReadRevisions": not viewer(path), "canDownload": True}  # [capabilities]
     return item
+
+
+def viewer(path):
+    """Whether `path` is shared with the user as a viewer (`viewer` control) [viewer]."""
+    with lock:
+        mark = state["viewer"]
+    return bool(mark) and mark in path
 
 
 def children(path):
@@ -283,6 +299,9 @@ class Handler(EmulatorHandler):
         if self.forbidden(path):
             return
         item = resource(path)
+        if revision and viewer(path):
+            # [viewer]: a viewer cannot read revisions, not even the head one
+            return self.error(403, "insufficientFilePermissions", "The user does not have sufficient permissions for file %s." % ident)
         if revision and revision != item.get("headRevisionId"):
             return self.error(404, "notFound", "Revision not found: %s." % revision, location=("parameter", "revisionId"))
         if query.get("alt") == "media":

@@ -114,10 +114,16 @@ final class CloudCLIRig {
                 "\(opened.stdout) \(opened.stderr)")
         printed += opened.stdout + opened.stderr
         let refused = try await ctl("scan", source)
-        #expect(refused.status == 1 && refused.stdout.contains("needs login"), "\(refused.stdout) \(refused.stderr)")
+        // One message, the real one, wherever it is asked: the refused refresh token (issue 27),
+        // never "no login is stored".
+        let reason = "the provider refused the refresh token"
+        #expect(opened.stderr.contains(reason), "\(opened.stderr)")
+        #expect(refused.status == 1 && refused.stdout.contains("needs login: \(reason)") && !refused.stdout.contains("no login is stored"),
+                "\(refused.stdout) \(refused.stderr)")
         let sources = try await ctl("sources")
         let rows = sources.stdout.split(separator: "\n")
-        #expect(rows.contains { $0.hasPrefix("\(source) ") && $0.contains("needs login") }, "\(sources.stdout)")
+        // The table's column is cut: the reason's start is enough.
+        #expect(rows.contains { $0.hasPrefix("\(source) ") && $0.contains("needs login: the provider refused") }, "\(sources.stdout)")
         #expect(rows.contains { $0.hasPrefix("plain ") && $0.contains(" ok ") }, "\(sources.stdout)")
         let other = try await ctl("scan", "plain")
         #expect(other.status == 0, "\(other.stdout) \(other.stderr)")

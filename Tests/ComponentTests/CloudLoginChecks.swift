@@ -29,6 +29,14 @@ extension CloudTestRig {
         #expect("\(String(describing: error))".contains("\(name): needs login") && "\(String(describing: error))".contains("cloudplayerctl login \(name)"))
         #expect(try await sources().first?.status?.hasPrefix("needs login") == true)
         #expect(try await store.load(name)?.refreshToken == nil, "the refused token is not kept")
+        // A request sent with the old access token before the refusal meets its 401 after it: the
+        // same reason, not "no refresh token" (issue 27: one message, the real one).
+        let late = StoredTokens(source: name, store: store, client: try client())
+        await #expect {
+            _ = try await late.renewed(after: Secret("an access token the provider refused"))
+        } throws: { error in
+            "\(error)".contains("needs login: the provider refused the refresh token")
+        }
 
         try await login()
         #expect(try await sources().first?.status == nil)
@@ -99,6 +107,11 @@ extension CloudTestRig {
         let shown = Locked<String?>(nil)
         async let record = LoopbackLogin(client: client, port: port).run { text in shown.withLock { $0 = text } }
         let address = try await Self.lastLine(of: shown)
+        // Before the browser: a local process that connects and sends nothing, and requests that
+        // are not the login's (issue 27) — each answered and ignored, the login still waiting.
+        let redirect = URLComponents(string: address)?.queryItems?.first { $0.name == "redirect_uri" }?.value
+        let silent = try await LoopbackProbe(port: try #require(redirect.flatMap { URLComponents(string: $0)?.port })).knock()
+        defer { close(silent) }
         let page = try await ChildProcess.check("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())", address])
         #expect(page.stdout.contains("login received"))
         let result = try await record

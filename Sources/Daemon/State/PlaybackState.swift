@@ -19,6 +19,9 @@ package struct PlaybackState: Codable, Sendable, Equatable {
     /// The sleep timer's end (absent in files from before it existed, as the next one is).
     package var sleepAt: Date?
     package var stopAfterCurrent: Bool?
+    /// The queued links remote documents named (`TrackLocation.namedBy`), by location text: they
+    /// stay links after a restart — no source's credentials, not this machine's addresses.
+    package var links: [String: String]?
 
     package init(queue: [String] = [], volume: Double = 1, loop: String = LoopMode.none.rawValue, shuffle: Bool = false,
                  sleepAt: Date? = nil, stopAfterCurrent: Bool? = nil) {
@@ -56,6 +59,19 @@ extension PlaybackState {
         self.init(queue: snapshot.queue.entries.map(\.location.uri), volume: snapshot.volume,
                   loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle,
                   sleepAt: snapshot.sleepAt, stopAfterCurrent: snapshot.stopsAfterCurrent ? true : nil)
+        let links = snapshot.queue.entries.compactMap { entry in entry.location.namedBy.map { (entry.location.uri, $0) } }
+        self.links = links.isEmpty ? nil : Dictionary(links, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The saved queue's items, placed among the sources, with its links links again: off the
+    /// source that named them, their own source's, else of none.
+    func relinked(_ items: [QueueItem]) -> [QueueItem] {
+        guard let links else { return items }
+        return items.map { item in
+            guard let name = links[item.location.uri] else { return item }
+            let placed = item.location.source == name ? item.location : TrackLocation(uri: item.location.uri)
+            return QueueItem(location: placed.named(by: name), metadata: item.metadata)
+        }
     }
 }
 

@@ -63,7 +63,7 @@ package actor StateKeeper {
         if let sleepAt = saved.sleepAt, sleepAt > Date() { await player.perform(.sleep(at: sleepAt)) }
         if saved.stopAfterCurrent == true { await player.perform(.stopAfterCurrent(true)) }
         guard !saved.queue.isEmpty else { return }
-        let added = await player.perform(.add(await items(saved.queue), at: .end, play: false)).queue.entries
+        let added = await player.perform(.add(saved.relinked(await items(saved.queue)), at: .end, play: false)).queue.entries
         if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
         if let mode = LoopMode(rawValue: saved.loop) { await player.perform(.setLoop(mode)) }
         if saved.shuffle { await player.perform(.setShuffle(true)) }

@@ -130,7 +130,7 @@ struct HLSProducer {
     private mutating func reload() async throws {
         // At least half a second: a target duration of 0 must not reload in a loop.
         try await Task.sleep(for: .seconds(max(0.5, playlist.targetDuration * (grew ? 1 : 0.5))))
-        let document = try await access.playlist(url)
+        let document = try await access.playlist(url, of: stream.location)
         guard case .media(let fresh) = try HLSPlaylist.parse(document.bytes, base: document.url ?? url) else {
             throw LoaderError.badResponse("the HLS media playlist became a master playlist")
         }
@@ -148,7 +148,7 @@ struct HLSProducer {
     /// Fetches, decrypts and unpacks one segment, and delivers its audio into the current part
     /// (a new part first, where the stream's timeline or initialisation changes).
     private mutating func feed(_ segment: HLSSegment) async throws {
-        var bytes = try await access.segment(segment.uri, range: segment.byteRange, keep: playlist.ended)
+        var bytes = try await access.segment(segment.uri, of: stream.location, range: segment.byteRange, keep: playlist.ended)
         if let key = segment.key, let iv = segment.iv() {
             bytes = try await decrypt(bytes, key: key, iv: iv)
         }
@@ -163,7 +163,7 @@ struct HLSProducer {
         if delivered == 0, unpacked.container == .fragmentedMP4 {
             guard let initial = segment.map else { throw LoaderError.badResponse("an fMP4 HLS segment without its initialisation segment (#EXT-X-MAP)") }
             map = initial
-            var bytes = try await access.segment(initial.uri, range: initial.byteRange, keep: true)
+            var bytes = try await access.segment(initial.uri, of: stream.location, range: initial.byteRange, keep: true)
             // Encrypted under the key in effect where its tag stands, with that key's IV (RFC 8216,
             // 4.3.2.5); a plain one begins with a box. The tag's key is taken as its segment's.
             if SegmentUnpacker.container(of: bytes) != .fragmentedMP4, let key = segment.key, let iv = key.iv {
@@ -188,7 +188,7 @@ struct HLSProducer {
         if let known = keys[keyURL] {
             secret = known
         } else {
-            secret = try await access.key(keyURL)
+            secret = try await access.key(keyURL, of: stream.location)
             keys[keyURL] = secret
         }
         return try SegmentCipher.decrypt(bytes, key: secret, iv: iv)

@@ -35,27 +35,33 @@ package final class HTTPTransport: Sendable {
     /// `ICY 200 OK`) and that `ICYReader` read: asked with it straight away from then on (a
     /// station's reconnects), not refused by the client first each time.
     private let speaksICY = Locked<Set<String>>([])
+    /// Looks at each URL before it is asked, redirects included, and throws for one that must
+    /// not be (a link's private address: `PrivateAddresses`); nil: any.
+    private let checkTarget: (@Sendable (URL) async throws -> Void)?
 
     package typealias Credentials = nonisolated(nonsending) @Sendable (URL, HTTPMethod) async throws -> HTTPHeaders
 
     /// `tlsCAFile`: certificates to trust (a self-signed server); `readTimeout`: seconds
     /// without a byte (or without an answer to a connect) before a request fails; `proxy`: the
     /// config's and the environment's proxies; `offersCAFile`: false for a transport whose
-    /// owner has no `tls_ca_file` setting (the open web, a login, ListenBrainz).
+    /// owner has no `tls_ca_file` setting (the open web, a login, ListenBrainz); `checkTarget`
+    /// looks at each URL before it is asked (a link's private address).
     package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
-                             credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] }) throws {
+                             credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] },
+                             checkingTargets checkTarget: (@Sendable (URL) async throws -> Void)? = nil) throws {
         try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy, offersCAFile: offersCAFile,
-                      signing: { url, _ in try await credentials(url) })
+                      signing: { url, _ in try await credentials(url) }, checkingTargets: checkTarget)
     }
 
     /// A transport whose credentials are a signature of each request (S3's SigV4), made anew
     /// for every request and every redirect it follows.
     package init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
-                 signing credentials: @escaping Credentials) throws {
+                 signing credentials: @escaping Credentials, checkingTargets checkTarget: (@Sendable (URL) async throws -> Void)? = nil) throws {
         self.name = name
         self.credentials = credentials
         self.proxy = proxy
         self.offersCAFile = offersCAFile
+        self.checkTarget = checkTarget
         var tls = TLSConfiguration.makeClientConfiguration()
         if let tlsCAFile {
             guard FileManager.default.isReadableFile(atPath: tlsCAFile) else {
@@ -84,6 +90,7 @@ package final class HTTPTransport: Sendable {
                                                        body: String? = nil) async throws -> (response: HTTPClientResponse, url: URL) {
         var target = url
         for _ in 0..<6 {
+            if let checkTarget { try await checkTarget(target) }
             var request = HTTPClientRequest(url: target.absoluteString)
             request.method = method
             request.headers = try await credentials(target, method)

@@ -5,7 +5,7 @@ import Model
 package struct SourceSet: Sendable {
     package let all: [any SourceType]
     /// The roots of the sources rooted at a URL, spelled once here.
-    private let roots: [SourceRoot]
+    let roots: [SourceRoot]
 
     package init(_ sources: [any SourceType] = []) {
         all = sources

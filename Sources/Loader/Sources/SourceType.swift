@@ -62,10 +62,14 @@ package struct SourceEnvironment: Sendable {
     package var proxy: ProxyRules
     /// Every configured source: a feed's episodes or a playlist's lines may be another's files.
     package var sources: SourceSet
+    /// `[network] allow_private_links`: whether links a remote document names (a `radio`
+    /// source's remote station list) may lead to this machine or its network.
+    package var allowPrivateLinks: Bool
 
-    package init(readTimeout: Double, proxy: ProxyRules, sources: SourceSet) {
+    package init(readTimeout: Double, proxy: ProxyRules, sources: SourceSet, allowPrivateLinks: Bool = false) {
         self.readTimeout = readTimeout
         self.proxy = proxy
         self.sources = sources
+        self.allowPrivateLinks = allowPrivateLinks
     }
 }

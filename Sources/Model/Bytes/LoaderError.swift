@@ -48,6 +48,10 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
     /// A station's stream could not be had again after it broke, for as long as
     /// `[network] stream_retry` allows.
     case streamLost(station: String, after: Int, reason: String)
+    /// A link a remote document named (a feed's episode, a playlist's or station list's entry)
+    /// leads to this machine or its network (`host`, a `kind` address): not fetched, whatever
+    /// the server behind it would do with the request (`[network] allow_private_links`).
+    case privateLink(host: String, kind: String)
 
     package var description: String {
         switch self {
@@ -75,6 +79,9 @@ package enum LoaderError: Error, CustomStringConvertible, Equatable {
         case .stationList: "a station list"
         case .streamLost(let station, let seconds, let reason):
             "\(station): the stream broke and could not be had again within \(seconds) s (\(reason))"
+        case .privateLink(let host, let kind):
+            "refused: a remote document (a feed, a playlist, a station list) names \(host), a \(kind) address; "
+                + "only the user or a file of this machine may name one (see [network] allow_private_links)"
         }
     }
 

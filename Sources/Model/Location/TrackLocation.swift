@@ -22,6 +22,12 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
     /// Its one text form: what `cloudplayerctl ls --json` prints as `url`, what `play` and
     /// `queue add` take, what the library, the queue, the state file and the cache key store.
     package let uri: String
+    /// For a link a remote document named (a feed's episode, a playlist's or a station list's
+    /// entry) that is not on that document's own source: the name of the document's source (""
+    /// for a document of none). Such a link is fetched without any source's credentials, and not
+    /// at all on this machine or its network. Nil for what the user, the config or a file of this
+    /// machine named. Not part of the identity (`uri`): the same track, trusted less.
+    package private(set) var namedBy: String?
 
     /// A file or a URL no source covers (`url` is made canonical).
     package init(url: URL) {
@@ -82,6 +88,14 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
         }
         let key = decoded.joined(separator: "/")
         return key.isEmpty ? nil : (source, key)
+    }
+
+    /// The same location as a link named by a remote document of `source` ("" for none), or,
+    /// with nil, as trusted as the one it came from.
+    package func named(by source: String?) -> TrackLocation {
+        var link = self
+        link.namedBy = source
+        return link
     }
 
     package var description: String { publicURI }

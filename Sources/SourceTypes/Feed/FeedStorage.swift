@@ -5,8 +5,8 @@ import Model
 import Parsers
 
 /// A podcast feed (RSS or Atom) as a storage of one folder: its episodes, newest first, with what
-/// the feed says of them — no ranged reads. An episode on another source's server stays that
-/// source's file. Unchanged on the server (304), the feed is not parsed again.
+/// the feed says of them — no ranged reads. An episode is a link of the feed
+/// (`SourceSet.location(ofLink:in:)`): another source's credentials never go with it. Unchanged on the server (304), the feed is not parsed again.
 struct FeedStorage: MediaStorage {
     /// The largest feed read.
     static let largestFeed = 16 << 20
@@ -36,7 +36,7 @@ struct FeedStorage: MediaStorage {
         listing.feedTitle = feed.title
         listing.files = feed.items.map { item in
             let tags = TrackTags(title: item.title, artist: feed.author ?? feed.title, album: feed.title, genre: "Podcast")
-            return StorageFile(location: sources.location(of: item.url), name: item.title,
+            return StorageFile(location: sources.location(ofLink: item.url, in: folder.location), name: item.title,
                                info: item.length.map { ResourceInfo(length: $0, validator: nil) },
                                listed: ListedTrack(metadata: TrackMetadata(tags: tags, duration: item.duration),
                                                    codec: item.mimeType.flatMap(Self.codec(ofMimeType:)), published: item.published))

@@ -21,7 +21,7 @@ final class GoogleDriveClient: Sendable {
     /// A folder of more pages than this is cut short and reported (an API that pages forever).
     static let mostPages = 10_000
     /// The fields asked of a file: what a library needs, no more (Drive answers only the fields asked for).
-    static let fileFields = "id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails"
+    static let fileFields = "id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails,capabilities(canReadRevisions)"
 
     let session: TokenSession
     let origin: URLOrigin?

@@ -6,10 +6,12 @@ import Parsers
 /// A drive's folders: `files.list` of what a folder holds, a page of `pageSize` at a time,
 /// `nextPageToken` to the next. Files come with `size` and `md5Checksum`, so a rescan reads no
 /// unchanged file; their tags are read by ranged reads of their heads. Google Docs editors files
-/// (no bytes) are left out; a shortcut is followed once, to its target — a folder's listed under
-/// the shortcut's name, unless it holds the shortcut (a cycle, refused) or is inside the folder
-/// scanned (listed at its own place, once); two items of one name in a folder are reported, as no
-/// path can tell them apart.
+/// (no bytes) are left out; a shortcut is followed once, to its target — a folder or a file listed
+/// under the shortcut's name, unless it holds the shortcut (a cycle, refused) or is inside the
+/// folder scanned (listed at its own place only: one track, its tags read once, whichever place
+/// the user opens in Drive); two items of one name in a folder are reported, as no path can tell
+/// them apart. Two shortcuts to one file outside the folder scanned are two tracks: the storage
+/// lists a folder at a time and keeps no list of targets across a scan.
 struct GoogleDriveStorage: MediaStorage {
     let client: GoogleDriveClient
 
@@ -96,15 +98,20 @@ struct GoogleDriveStorage: MediaStorage {
                 return nil
             }
             if target.isFolder, try await listedElsewhere(target.id, path: path, problems: &problems) { return nil }
+            // A file inside the folder scanned is its track already, at its own place.
+            if !target.isFolder, let parent = target.parents?.first,
+               try await listedElsewhere(parent, path: path, problems: &problems, kind: "a file") { return nil }
             return target
         }
     }
 
-    /// Whether the folder `id` a shortcut at `path` names is inside the folder scanned, where it
-    /// is listed at its own place (said in `problems`): a shortcut does not list it twice.
-    private nonisolated(nonsending) func listedElsewhere(_ id: String, path: String, problems: inout [String]) async throws -> Bool {
+    /// Whether the folder `id` a shortcut at `path` names (or the folder holding the file it
+    /// names, `kind` "a file") is inside the folder scanned, where it is listed at its own place
+    /// (said in `problems`): a shortcut does not list it twice.
+    private nonisolated(nonsending) func listedElsewhere(_ id: String, path: String, problems: inout [String],
+                                                         kind: String = "a folder") async throws -> Bool {
         guard try await client.isInside(id, rootKey: root.location.key) else { return false }
-        problems.append("\(path): a shortcut to a folder inside the one scanned, listed at its own place; not listed twice")
+        problems.append("\(path): a shortcut to \(kind) inside the one scanned, listed at its own place; not listed twice")
         return true
     }
 }

@@ -1,13 +1,15 @@
-import Base
 import FoundationEssentials
 import Glibc
 import Model
 
 /// The redirect target of a browser login: one listening socket on 127.0.0.1 (never another
-/// address), which takes the first request that brings a `code` or an `error`, answers it with a
-/// short page, and hands its query back. It waits on a person, for minutes: without a thread —
-/// the socket does not block and is looked at every 50 ms — and a cancelled wait ends at once. A
-/// request that came is read and answered on the `BlockingPool`, for at most `clientTimeout`.
+/// address). Any local process can connect to it, so it trusts none: it takes only a request for
+/// `/` whose `state` is the login's and that brings a `code` or an `error`; every other request
+/// (a favicon, a forged or stale `state`) is answered with a short page and ignored, and the login
+/// goes on waiting. It waits on a person, for minutes, without a thread: the sockets never block
+/// and are looked at every 50 ms, each connection on its own (`LoopbackClient`), so one that
+/// connects and sends nothing holds up no other and is dropped after `clientTimeout`. A cancelled
+/// wait ends at once; the whole wait ends after `loginTimeout`.
 package final class LoopbackListener: Sendable {
     package let port: Int
     private let socket: Int32
@@ -25,7 +27,7 @@ package final class LoopbackListener: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 8) == 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
+        guard bound == 0, listen(fd, 16) == 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
             close(fd)
             throw LoaderError.network("cannot listen on 127.0.0.1:\(port) for the login: \(String(cString: strerror(errno)))")
         }
@@ -44,50 +46,59 @@ package final class LoopbackListener: Sendable {
     /// `http://127.0.0.1:PORT/`.
     package var redirectURI: String { "http://127.0.0.1:\(port)/" }
 
-    /// Seconds a browser that connected has to send its request.
-    static let clientTimeout = 10
+    /// Seconds a connection has to send its request before it is dropped.
+    static let clientTimeout: Double = 10
+    /// Seconds the login waits for the browser in all.
+    static let loginTimeout: Double = 15 * 60
+    /// Connections read at once; beyond, the oldest is dropped (a process that opens many).
+    static let clientLimit = 32
 
-    /// The query of the first request that has a `code` or an `error` parameter.
-    package func awaitRedirect() async throws -> [String: String] {
+    /// The query of the first request for `/` with a `code` or an `error` — and, when `state` is
+    /// given, that `state`. Throws after `timeout` seconds without one.
+    package func awaitRedirect(state: String? = nil, timeout: Double = loginTimeout) async throws -> [String: String] {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        var clients: [LoopbackClient] = []
+        defer { clients.forEach { $0.close() } }
         while true {
-            let client = Glibc.accept(socket, nil, nil)
-            guard client >= 0 else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK, EINTR: try await Task.sleep(for: .milliseconds(50))
-                default: throw LoaderError.network("the login listener failed: \(String(cString: strerror(errno)))")
-                }
-                continue
+            try Task.checkCancellation()
+            while let fd = try acceptOne() {
+                if clients.count >= Self.clientLimit { clients.removeFirst().close() }
+                clients.append(LoopbackClient(fd: fd, deadline: ContinuousClock.now + .milliseconds(Int64(Self.clientTimeout * 1000))))
             }
-            if let query = try await BlockingPool.shared.run({ Self.answer(client) }) { return query }
+            var index = 0
+            while index < clients.count {
+                switch clients[index].read() {
+                case .waiting where ContinuousClock.now < clients[index].deadline: index += 1
+                case .waiting, .gone: clients.remove(at: index).close()
+                case .request(let path, let query):
+                    let client = clients.remove(at: index)
+                    let wanted = path == "/" && (query["code"] != nil || query["error"] != nil)
+                        && (state == nil || query["state"] == state)
+                    client.answer(wanted ? "cloudplayerd: login received. You can close this window." : "cloudplayerd is waiting for the login.")
+                    client.close()
+                    if wanted { return query }  // the others are closed on the way out
+                }
+            }
+            guard ContinuousClock.now < deadline else {
+                throw LoaderError.network("no browser came back to the login within \(timeout >= 60 ? "\(Int(timeout / 60)) minutes" : "\(Int(timeout)) s"); log in again")
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 
-    /// Reads a request on `client` and answers it; its query if it has a `code` or an `error`.
-    private static func answer(_ client: Int32) -> [String: String]? {
-        defer { close(client) }
-        var timeout = timeval(tv_sec: clientTimeout, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var head = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while head.count < 16_384, !head.ends(with: Array("\r\n\r\n".utf8)) {
-            let n = recv(client, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            head += buffer[0..<n]
+    /// A connection waiting to be taken, made non-blocking; nil when none is waiting.
+    private func acceptOne() throws -> Int32? {
+        let client = Glibc.accept(socket, nil, nil)
+        if client >= 0 {
+            guard fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK) == 0 else {
+                close(client)
+                return nil
+            }
+            return client
         }
-        let line = String(decoding: head.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
-        let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let items = URLComponents(string: "http://127.0.0.1" + target)?.queryItems ?? []
-        let query = Dictionary(items.compactMap { item in item.value.map { (item.name, $0) } }, uniquingKeysWith: { first, _ in first })
-        let done = query["code"] != nil || query["error"] != nil
-        let page = done ? "cloudplayerd: login received. You can close this window." : "cloudplayerd is waiting for the login."
-        let answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n" + page
-        _ = answer.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        return done ? query : nil
-    }
-}
-
-extension Array where Element: Equatable {
-    fileprivate func ends(with suffix: [Element]) -> Bool {
-        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+        switch errno {
+        case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return nil
+        default: throw LoaderError.network("the login listener failed: \(String(cString: strerror(errno)))")
+        }
     }
 }

@@ -19,7 +19,9 @@ package struct LoopbackLogin: Sendable {
         let listener = try LoopbackListener(port: port)
         let request = AuthorizationRequest(client: client, redirectURI: listener.redirectURI)
         show("To let cloudplayerd read '\(source)', open this address in a browser and allow access:\n" + request.address)
-        let query = try await listener.awaitRedirect()
+        // Only the answer to this request counts: a request with another `state` (a forged one, or
+        // a stale tab's) is ignored by the listener, not taken as the login's failure.
+        let query = try await listener.awaitRedirect(state: request.state)
         guard query["state"] == request.state else {
             throw LoaderError.service(source: source, reason: "the login came back with another state; log in again")
         }

@@ -34,8 +34,10 @@ package final class StoredTokens: AccessTokens {
             known = try await store.load(source)
             record.withLock { $0 = known }
         }
+        // The recorded reason first: a refused refresh token leaves a record without tokens, and
+        // "no login is stored" would hide why (one message, the real one, as `sources` says).
+        if let reason = known?.needsLogin { throw needsLogin(reason) }
         guard let known, known.accessToken != nil || known.refreshToken != nil else { throw needsLogin("no login is stored") }
-        if let reason = known.needsLogin { throw needsLogin(reason) }
         if known.isFresh(for: Self.ahead), let access = known.accessToken { return Secret(access) }
         return try await refreshed()
     }
@@ -44,6 +46,8 @@ package final class StoredTokens: AccessTokens {
         // The file is the newest word: a login, or another process's refresh (a rotated refresh
         // token), may have written it since. Its refresh token makes the new access token.
         if let stored = try await store.load(source) { record.withLock { $0 = stored } }
+        // A request sent before another's refresh was refused meets its 401 after: the reason stands.
+        if let reason = record.withLock({ $0?.needsLogin }) { throw needsLogin(reason) }
         // Requests sent together meet the 401 together: the first one's refresh serves the rest.
         if let known = record.withLock({ $0 }), let access = known.accessToken, access != refused.reveal(), known.isFresh(for: Self.ahead) {
             return Secret(access)

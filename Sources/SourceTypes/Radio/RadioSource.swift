@@ -70,8 +70,21 @@ package struct RadioSource: SourceType, Equatable {
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let input = RadioInput(name: name, transport: try HTTPTransport(name: name, readTimeout: environment.readTimeout, proxy: environment.proxy,
-                                                                                  offersCAFile: false))
+                                                                        offersCAFile: false,
+                                                                        checkingTargets: environment.allowPrivateLinks ? nil : linkCheck))
         return Source(storage: RadioStorage(source: self, input: input), input: .remote(input))
+    }
+
+    /// The check of a station list on a server (`stations = "https://…"`): it is a remote
+    /// document, so its stations may not lead to this machine or its network (`PrivateAddresses`);
+    /// the list itself and the stations of the config file may, with what their servers hold.
+    /// Nil when the list is a file of this machine, or there is none.
+    private var linkCheck: (@Sendable (URL) async throws -> Void)? {
+        guard let stations, !stations.isFileURL else { return nil }
+        let trusted = Set(([stations] + listed.map(\.url)).compactMap(URLOrigin.init))
+        return { url in
+            guard let origin = URLOrigin(url), trusted.contains(origin) else { return try await PrivateAddresses.refuse(url) }
+        }
     }
 
     /// Where a station is: its URL is its key.

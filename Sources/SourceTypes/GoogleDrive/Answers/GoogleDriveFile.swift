@@ -1,5 +1,6 @@
 /// A file resource as Drive API v3 describes it, with the fields a library asks for
-/// (`fields=files(id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails)`): a folder, a
+/// (`fields=files(id,name,mimeType,size,md5Checksum,headRevisionId,modifiedTime,parents,shortcutDetails,
+/// capabilities(canReadRevisions))`): a folder, a
 /// shortcut, a Google Docs editors file, or a file with bytes (`size`, `md5Checksum`).
 /// https://developers.google.com/drive/api/reference/rest/v3/files
 package struct GoogleDriveFile: Decodable, Sendable, Equatable {
@@ -20,6 +21,17 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
     /// The folder holding it (one at most, in Drive now); none for a drive's root.
     package var parents: [String]?
     package var shortcutDetails: ShortcutDetails?
+    /// What the user may do with it (`capabilities(canReadRevisions)` only): a file shared as a
+    /// viewer has `canReadRevisions` false, and its revisions' content answers 403
+    /// insufficientFilePermissions (googleapis/google-api-python-client#1743).
+    package var capabilities: Capabilities?
+
+    package struct Capabilities: Decodable, Sendable, Equatable {
+        package var canReadRevisions: Bool?
+    }
+
+    /// Whether its content can be read by revision: false only when Drive says so.
+    package var readsRevisions: Bool { capabilities?.canReadRevisions != false }
 
     /// A shortcut's target. https://developers.google.com/drive/api/guides/shortcuts
     package struct ShortcutDetails: Decodable, Sendable, Equatable {
@@ -34,7 +46,7 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
     package var isGoogleApp: Bool { mimeType.hasPrefix("application/vnd.google-apps.") && !isFolder && !isShortcut }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, mimeType, size, md5Checksum, headRevisionId, modifiedTime, parents, shortcutDetails
+        case id, name, mimeType, size, md5Checksum, headRevisionId, modifiedTime, parents, shortcutDetails, capabilities
     }
 
     package init(id: String, name: String, mimeType: String, size: Int64? = nil, md5Checksum: String? = nil) {
@@ -61,5 +73,6 @@ package struct GoogleDriveFile: Decodable, Sendable, Equatable {
         modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
         parents = try container.decodeIfPresent([String].self, forKey: .parents)
         shortcutDetails = try container.decodeIfPresent(ShortcutDetails.self, forKey: .shortcutDetails)
+        capabilities = try container.decodeIfPresent(Capabilities.self, forKey: .capabilities)
     }
 }

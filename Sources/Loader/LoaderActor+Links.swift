@@ -1,0 +1,19 @@
+import FoundationEssentials
+import Model
+
+/// Links remote documents named (`TrackLocation.namedBy`, placed by `SourceSet.location(ofLink:in:)`):
+/// read without any source's credentials, and — unless `allow_private_links` — through a transport
+/// that will not connect to this machine or its network (`PrivateAddresses`), redirects included.
+extension LoaderActor {
+    func linkInput(for location: TrackLocation) throws -> TrackInput {
+        if location.isFile { throw LoaderError.privateLink(host: "a file of this machine", kind: "local") }
+        _ = try HTTPInput.url(of: location)
+        if let links { return .remote(links) }
+        var check: (@Sendable (URL) async throws -> Void)?
+        if !settings.allowPrivateLinks { check = { url in try await PrivateAddresses.refuse(url) } }
+        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy,
+                                                           offersCAFile: false, checkingTargets: check))
+        links = input
+        return .remote(input)
+    }
+}
