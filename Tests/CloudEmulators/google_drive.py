@@ -65,6 +65,7 @@ import base64, hashlib, json, os, re, secrets, sys, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from emulator_http import EmulatorHandler, arguments, lock, mint, s256, serve
+from google_drive_query import parse_q, select, split_fields
 
 FOLDER = "application/vnd.google-apps.folder"
 SHORTCUT = "application/vnd.google-apps.shortcut"
@@ -157,57 +158,6 @@ def viewer(path):
 def children(path):
     full = os.path.join(args.root, path)
     return [os.path.join(path, e) if path else e for e in sorted(os.listdir(full))]
-
-
-def split_fields(text):
-    """`a,b(c,d),e` -> {"a": None, "b": "c,d", "e": None} [fields]."""
-    out, depth, start, name = {}, 0, 0, None
-    for i, c in enumerate(text + ","):
-        if c == "(":
-            if depth == 0:
-                name, start = text[start:i].strip(), i + 1
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                out[name] = text[start:i]
-                start, name = i + 1, None
-        elif c == "," and depth == 0:
-            if text[start:i].strip():
-                out[text[start:i].strip()] = None
-            start = i + 1
-    return out
-
-
-def select(item, fields):
-    """Only the fields asked for [fields]; `files/x` paths are not used here."""
-    chosen = split_fields(fields)
-    return {k: item[k] for k in chosen if k in item}
-
-
-CLAUSE = re.compile(r"""\s*(?:'((?:[^'\\]|\\.)*)'\s+in\s+parents|trashed\s*=\s*(false|true)|name\s*=\s*'((?:[^'\\]|\\.)*)')\s*""")
-
-
-def unescape(text):
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def parse_q(q):
-    """`'ID' in parents and trashed = false [and name = 'x']` -> (parent id, name) or None [search]."""
-    parent, name, trashed = None, None, None
-    for clause in re.split(r"\s+and\s+", q.strip()):
-        m = CLAUSE.fullmatch(clause)
-        if not m:
-            return None
-        if m.group(1) is not None:
-            parent = unescape(m.group(1))
-        elif m.group(2) is not None:
-            trashed = m.group(2)
-        else:
-            name = unescape(m.group(3))
-    if parent is None or trashed != "false":
-        return None
-    return parent, name
 
 
 def issue(offline):

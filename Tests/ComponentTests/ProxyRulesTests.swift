@@ -131,7 +131,7 @@ import Testing
             proxy = "none"
             """, relativeTo: folder)
         guard case .server(let server)? = file.proxy else { Issue.record("no proxy"); return }
-        #expect(server.password == .file("/run/pw"))
+        #expect(server.password == .file("/run/pw", setting: "proxy_password_file of [network]"))
         #expect(server.username == "anna")
         #expect(file.sourceProxies["a"] == ProxySetting.none)
         #expect(try file.proxyRules(source: "a", environment: [:]).proxy(for: URL(string: "http://x/")!) == nil)
