@@ -10,7 +10,7 @@ extension LoaderActor {
         _ = try HTTPInput.url(of: location)
         if let links { return .remote(links) }
         var check: (@Sendable (URL) async throws -> Void)?
-        if !settings.allowPrivateLinks { check = { url in try await PrivateAddresses.refuse(url) } }
+        if !settings.allowPrivateLinks { check = { [proxy = settings.proxy] url in try await PrivateAddresses.refuse(url, proxy: proxy) } }
         let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy,
                                                            offersCAFile: false, checkingTargets: check))
         links = input

@@ -17,7 +17,7 @@ extension ProxyLoaderTests {
         return LoaderActor(settings: settings)
     }
 
-    private func icyStation() async throws -> ICYStreamServer {
+    static func icyStation() async throws -> ICYStreamServer {
         var options = ICYStreamServer.Options()
         options.icyStatusLine = true
         options.pace = .asFastAsPossible
@@ -29,7 +29,7 @@ extension ProxyLoaderTests {
     func icyThroughProxy(kind: ProxyTestServer.Kind) async throws {
         let proxy = try await ProxyTestServer(kind, credentials: kind == .tinyproxy ? ("proxyuser", "pp-\(UUID().uuidString.prefix(8))") : nil,
                                               privateNames: [Self.station])
-        let server = try await icyStation()
+        let server = try await Self.icyStation()
         let loader = try loader(proxy: proxy.url())
         let url = URL(string: "http://\(Self.station):\(server.port)/stream")!
         let source = try await loader.open(TrackLocation(url: url))

@@ -1,3 +1,4 @@
+import Config
 import Daemon
 import Foundation
 import Library
@@ -24,7 +25,7 @@ struct UntrustedLinkTests {
         return (loader, library)
     }
 
-    private static func feed(_ enclosures: [String]) -> Data {
+    static func feed(_ enclosures: [String]) -> Data {
         Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0"><channel><title>Cast</title>
@@ -215,6 +216,20 @@ struct UntrustedLinkTests {
         }
         for host in ["93.184.216.34", "172.32.0.1", "11.0.0.1", "[2606:4700::1]", "192.169.0.1"] {
             await #expect(throws: Never.self, "\(host)") { try await PrivateAddresses.refuse(URL(string: "http://\(host)/x")!) }
+        }
+    }
+
+    @Test("a name this machine cannot resolve: unreachable when straight, passed to a proxy that resolves it; an address literal is checked either way")
+    func unresolvedThroughProxy() async throws {
+        let proxy = ProxyRules(environment: [:], configured: .server(try ProxyServer.parse("socks5h://127.0.0.1:9")))
+        let hidden = URL(string: "http://nowhere.behind-proxy.test/x")!
+        await #expect(throws: LoaderError.self) { try await PrivateAddresses.refuse(hidden) }
+        await #expect(throws: Never.self) { try await PrivateAddresses.refuse(hidden, proxy: proxy) }
+        await #expect {
+            try await PrivateAddresses.refuse(URL(string: "http://127.0.0.1/x")!, proxy: proxy)
+        } throws: { error in
+            if case LoaderError.privateLink = error { return true }
+            return false
         }
     }
 }

@@ -1,4 +1,5 @@
 import Base
+import Config
 import FoundationEssentials
 import Glibc
 import Model
@@ -16,14 +17,23 @@ import Model
 /// with a zero TTL) is not caught — the HTTP client offers no hook for the address it connects to.
 package enum PrivateAddresses {
     /// Throws `LoaderError.privateLink` when `url`'s host is or resolves to such an address.
-    package static func refuse(_ url: URL) async throws {
+    /// A name this machine cannot resolve passes when `proxy` reaches `url` through a proxy: the
+    /// proxy resolves it (SOCKS5 and `CONNECT` send the name), as on a network whose only way out
+    /// is the proxy, with no DNS of its own; this machine's loopback and networks are then not
+    /// where the name leads from here.
+    package static func refuse(_ url: URL, proxy: ProxyRules = .direct) async throws {
         guard var host = url.host(percentEncoded: false)?.lowercased(), !host.isEmpty else { return }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" || host.hasSuffix(".localhost") || host == "localhost." {
             throw LoaderError.privateLink(host: host, kind: "loopback")
         }
         let name = host
-        let kind = try await BlockingPool.shared.run { try kindOfAddresses(of: name) }
+        let kind: String?
+        do {
+            kind = try await BlockingPool.shared.run { try kindOfAddresses(of: name) }
+        } catch LoaderError.unreachable(_) where (try? proxy.proxy(for: url)) != nil {
+            return
+        }
         if let kind { throw LoaderError.privateLink(host: host, kind: kind) }
     }
 

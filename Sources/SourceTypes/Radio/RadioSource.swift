@@ -71,7 +71,7 @@ package struct RadioSource: SourceType, Equatable {
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let input = RadioInput(name: name, transport: try HTTPTransport(name: name, readTimeout: environment.readTimeout, proxy: environment.proxy,
                                                                         offersCAFile: false,
-                                                                        checkingTargets: environment.allowPrivateLinks ? nil : linkCheck))
+                                                                        checkingTargets: environment.allowPrivateLinks ? nil : linkCheck(proxy: environment.proxy)))
         return Source(storage: RadioStorage(source: self, input: input), input: .remote(input))
     }
 
@@ -79,11 +79,11 @@ package struct RadioSource: SourceType, Equatable {
     /// document, so its stations may not lead to this machine or its network (`PrivateAddresses`);
     /// the list itself and the stations of the config file may, with what their servers hold.
     /// Nil when the list is a file of this machine, or there is none.
-    private var linkCheck: (@Sendable (URL) async throws -> Void)? {
+    private func linkCheck(proxy: ProxyRules) -> (@Sendable (URL) async throws -> Void)? {
         guard let stations, !stations.isFileURL else { return nil }
         let trusted = Set(([stations] + listed.map(\.url)).compactMap(URLOrigin.init))
         return { url in
-            guard let origin = URLOrigin(url), trusted.contains(origin) else { return try await PrivateAddresses.refuse(url) }
+            guard let origin = URLOrigin(url), trusted.contains(origin) else { return try await PrivateAddresses.refuse(url, proxy: proxy) }
         }
     }
 
