@@ -101,7 +101,8 @@ package actor LoaderActor {
             resource.commit()
         }
         let deadline = ContinuousClock.now + bound
-        let recorded = (try? await BlockingPool.shared.run { open.allSatisfy { $0.waitForCommits(until: deadline) } }) ?? false
+        var recorded = true
+        for resource in open where recorded { recorded = await resource.commitsEnded(by: deadline) }
         if !recorded { logger.notice("the cache disk is slow: the last bytes downloaded were not all recorded, and will be fetched again") }
         resources = [:]
         cacheStates.finish()

@@ -43,15 +43,7 @@ package final class PendingReports: Sendable {
 
     /// Waits for the reports under way, at most `grace`, then cancels what is left (said in the log).
     func finish(logger: Logger) async {
-        let allSent = await withTaskGroup(of: Bool.self) { [idle] group in
-            group.addTask { (try? await idle.wait()) != nil }
-            group.addTask {
-                try? await Task.sleep(for: Self.grace)
-                return false
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? false
-        }
+        let allSent = await idle.wait(until: .now + Self.grace)
         guard !allSent else { return }
         let left = state.withLock { Array($0.tasks.values) }
         guard !left.isEmpty else { return }

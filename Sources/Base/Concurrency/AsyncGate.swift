@@ -1,6 +1,6 @@
 
-/// A gate that tasks wait at while it is closed — how a paused output holds its writer, and how
-/// a connection's users wait for its thread to end.
+/// A gate that tasks wait at while it is closed — how a paused output holds its writer, how a
+/// connection's users wait for its thread to end, and how a stop waits for the cache's commits.
 /// Waiting is cancellable, so a seek or stop never leaves a writer stuck behind a pause.
 package final class AsyncGate: Sendable {
     private struct State {
@@ -50,6 +50,22 @@ package final class AsyncGate: Sendable {
         } onCancel: {
             let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
             waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Waits until the gate is open (true) or `deadline` has passed (false), never longer: how a
+    /// stop waits for work that must not hold it up past its own deadline. A task cancelled
+    /// meanwhile gets false.
+    package func wait(until deadline: ContinuousClock.Instant) async -> Bool {
+        if isOpen { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await self.wait()) != nil }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
         }
     }
 }

@@ -35,12 +35,16 @@ extension RemoteResource {
 
     /// A download of `range` ended (done, given up, or superseded).
     func finished(_ range: Range<Int64>, version finishedVersion: Int) {
-        locked {
-            guard finishedVersion == generation else { return }
-            fetches -= 1
-            inFlight = ByteRanges(inFlight.ranges.flatMap { ByteRanges([range]).missing(in: $0) })
+        // The last bytes' commit begins in the same critical section as the count drops: never
+        // idle in between, so the loader never forgets a resource whose commit is still due.
+        let commit: SparseCacheEntry.Commit? = locked {
+            if finishedVersion == generation {
+                fetches -= 1
+                inFlight = ByteRanges(inFlight.ranges.flatMap { ByteRanges([range]).missing(in: $0) })
+            }
+            return commitLocked()
         }
-        commit()
+        if let commit { perform(commit) }
     }
 
     /// What a download asks with: the version's text, what If-Range may carry (nil: a bare
@@ -159,27 +163,31 @@ extension RemoteResource {
     /// loader's thread (every download's bytes) may wait for it. Under load they did, for up to
     /// 4 s, and downloads broke off as if their servers had gone quiet.
     func commit() {
-        let commit: SparseCacheEntry.Commit? = locked {
-            uncommitted = 0
-            lastCommit = .now
-            guard !committing else {
-                commitAgain = true
-                return nil
-            }
-            return beginCommitLocked()
+        if let commit = locked({ commitLocked() }) { perform(commit) }
+    }
+
+    /// What `commit` does under the lock: the commit to perform now, or nil (nothing to record,
+    /// or one is in flight and the next is begun when it ends).
+    private func commitLocked() -> SparseCacheEntry.Commit? {
+        uncommitted = 0
+        lastCommit = .now
+        guard !committing else {
+            commitAgain = true
+            return nil
         }
-        if let commit { perform(commit) }
+        return beginCommitLocked()
     }
 
     /// The next commit of the current entry, marked in flight; nil if there is nothing to record.
     private func beginCommitLocked() -> SparseCacheEntry.Commit? {
         guard let entry, !stale, let commit = entry.beginCommit() else { return nil }
         committing = true
+        commitGate.close()
         return commit
     }
 
     /// Performs `commit` on the pool; the one due meanwhile is begun as it ends, in the same
-    /// critical section, so that `waitForCommits` never sees a gap between the two.
+    /// critical section, so that `commitGate` never opens between the two.
     private func perform(_ commit: SparseCacheEntry.Commit) {
         BlockingPool.shared.submit { [self] in
             let performed = (try? commit.perform()) != nil
@@ -193,24 +201,19 @@ extension RemoteResource {
                 let again = commitAgain
                 commitAgain = false
                 let next = again ? beginCommitLocked() : nil
-                condition.broadcast()  // `waitForCommits`
+                if next == nil { commitGate.open() }
                 return next
             }
             if let next { perform(next) }
         }
     }
 
-    /// Waits until no commit is being performed, or `deadline` has passed (false). Blocks: for a
-    /// thread of the `BlockingPool`.
-    func waitForCommits(until deadline: ContinuousClock.Instant) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while committing {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return false }
-            _ = condition.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
-        }
-        return true
+    /// Waits until no commit is being performed (true), or `deadline` has passed (false). Waits
+    /// without a thread: one blocked on the `BlockingPool` for this held a thread the commits
+    /// themselves need, and four stops at once (tests in one process) starved the pool until
+    /// the deadline — the last range of each went unrecorded, to be downloaded again.
+    func commitsEnded(by deadline: ContinuousClock.Instant) async -> Bool {
+        await commitGate.wait(until: deadline)
     }
 
     /// The first answer is a live stream: kept for `takeLiveAnswer()`, and the resource fails

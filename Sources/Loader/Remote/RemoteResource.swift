@@ -57,6 +57,8 @@ package final class RemoteResource: @unchecked Sendable {
     /// A commit is being performed on the `BlockingPool`; `commitAgain`: another was due meanwhile.
     var committing = false
     var commitAgain = false
+    /// Open while no commit is in flight: opened and closed with `committing`, under the lock.
+    let commitGate = AsyncGate()
     /// The cached copy is outdated: nothing more is recorded for it.
     var stale = false
     /// The first request (which learns length and version) is under way; it covers the head.
