@@ -24,6 +24,9 @@ package actor LoaderActor {
     package private(set) var sources: SourceSet
     let artwork: ArtworkCache
     let cache: SparseCache
+    /// Where the cache's commits (each an fdatasync) run: the `BlockingPool`'s shared one, or a
+    /// test's own, so that it can hold every thread without holding up other tests.
+    let commitPool: BlockingPool
     let logger = Logger(label: "cloudplayerd.loader")
     /// Sources at work, by name, opened on first use.
     private var opened: [String: Source] = [:]
@@ -65,8 +68,10 @@ package actor LoaderActor {
     var held: HeldLiveStream?
 
     /// `artworkDirectory`: where embedded cover art is written (default: the cache's `art`).
-    package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil) {
+    package init(settings: LoaderSettings = LoaderSettings(), sources: SourceSet = SourceSet(), artworkDirectory: URL? = nil,
+                 commitPool: BlockingPool = .shared) {
         self.settings = settings
+        self.commitPool = commitPool
         self.sources = sources
         hosts = HostLimiter(limit: settings.perHost)
         artwork = ArtworkCache(directory: artworkDirectory ?? settings.cacheDirectory.appendingPathComponent("art"))
@@ -311,7 +316,7 @@ package actor LoaderActor {
             resource = existing
         } else {
             resource = RemoteResource(location: location, input: input, wholeFileServers: wholeFileServers, cache: cache,
-                                      known: known) { [weak self] resource in
+                                      commitPool: commitPool, known: known) { [weak self] resource in
                 guard let self else { return }
                 Task { await self.pump(resource) }
             }

@@ -16,9 +16,14 @@ package final class BlockingPool: Sendable {
 
     private let pool: NIOThreadPool
 
-    private init(threads: Int) {
+    /// The shared pool, or one of a test's own (its threads end when it is let go).
+    package init(threads: Int) {
         pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
+    }
+
+    deinit {
+        pool.shutdownGracefully { _ in }
     }
 
     /// Runs `body` on a thread of the pool and returns what it returns. A task cancelled before

@@ -186,10 +186,10 @@ extension RemoteResource {
         return commit
     }
 
-    /// Performs `commit` on the pool; the one due meanwhile is begun as it ends, in the same
+    /// Performs `commit` on the commit pool; the one due meanwhile is begun as it ends, in the same
     /// critical section, so that `commitGate` never opens between the two.
     private func perform(_ commit: SparseCacheEntry.Commit) {
-        BlockingPool.shared.submit { [self] in
+        commitPool.submit { [self] in
             let performed = (try? commit.perform()) != nil
             let next: SparseCacheEntry.Commit? = locked {
                 if let entry, commit.isOf(entry) {

@@ -33,6 +33,8 @@ package final class RemoteResource: @unchecked Sendable {
     let name: String
     let check: String
     let cache: SparseCache
+    /// Where commits run (`LoaderActor.commitPool`).
+    let commitPool: BlockingPool
     /// Asks the loader to run `plan()` and start what it returns.
     let wake: @Sendable (RemoteResource) -> Void
 
@@ -71,12 +73,13 @@ package final class RemoteResource: @unchecked Sendable {
 
     /// `known`: what the server said of the file a moment ago (a folder listing), so no request
     /// is needed to learn it.
-    init(location: TrackLocation, input: any RemoteInput, wholeFileServers: WholeFileServers, cache: SparseCache,
+    init(location: TrackLocation, input: any RemoteInput, wholeFileServers: WholeFileServers, cache: SparseCache, commitPool: BlockingPool,
          known: ResourceInfo? = nil, wake: @escaping @Sendable (RemoteResource) -> Void) {
         self.location = location
         self.input = input
         self.wholeFileServers = wholeFileServers
         self.cache = cache
+        self.commitPool = commitPool
         self.wake = wake
         (name, check) = SparseCache.identity(of: location.uri)
         let record = cache.stored(name: name)  // read once: the entry opens with it
