@@ -147,6 +147,8 @@ struct MPDConnection {
             }
             return error.closes ? .close : .failed
         }
+        // MPD names the command in an ACK only once it knows it (`{}` for an unknown one).
+        let named = MPDCommandTable.commands[request.name] == nil ? "" : request.name
         do {
             let command = try MPDCommandTable.command(for: request, permissions: session.permissions)
             if request.name == "idle" {
@@ -161,7 +163,7 @@ struct MPDConnection {
         } catch {
             let failure = error as? MPDError ?? MPDError(.system, "\(error)")
             if failure.code == .password { logger.notice("MPD client \(session.id): wrong password") }
-            response.line(String(failure.ack(index: index, command: request.name).dropLast()))
+            response.line(String(failure.ack(index: index, command: named).dropLast()))
             return .failed
         }
     }
