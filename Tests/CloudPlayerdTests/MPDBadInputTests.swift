@@ -71,8 +71,8 @@ struct MPDBadInputTests {
         let rssBefore = Self.residentKiB(rig.daemon.pid)
         let hog = try rig.client()
         var sent = 0
-        while sent < 100_000, hog.sendWithoutWaiting("playlistinfo") { sent += 1 }
-        #expect(sent < 100_000, "the server went on reading from a client that reads nothing")
+        while sent < 10_000_000, hog.sendWithoutWaiting("playlistinfo") { sent += 1 }
+        #expect(sent < 10_000_000, "the server went on reading from a client that reads nothing")
         #expect(try control.command("ping") == ["OK"], "another client is served while one reads nothing")
         #expect(MPDSocketClient.value("playlistlength", in: try control.command("status")) == "300")
         let rssAfter = Self.residentKiB(rig.daemon.pid)
