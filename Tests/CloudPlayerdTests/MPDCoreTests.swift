@@ -84,6 +84,7 @@ struct MPDCoreTests {
             _ = try await rig.mpc("volume", "55")
             return idle.hasEnded
         })
+        if !idle.hasEnded { idle.signal(SIGTERM) }
         #expect(await idle.wait().stdout.contains("mixer"))
         let loop = try ChildProcess("mpc", ["--host", "127.0.0.1", "--port", String(rig.port), "idleloop", "playlist", "player"])
         let url = try await Fixtures.shared.url(.longMP3).absoluteString
