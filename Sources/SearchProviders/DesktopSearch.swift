@@ -41,7 +41,7 @@ package struct DesktopSearch: Sendable {
         let albums = try await library.albums(matching: text, limit: Self.limits[.album] ?? 0)
         let tracks = try await library.search(text, limit: Self.limits[.track] ?? 0)
         let playlists = try await library.playlists(matching: text, limit: Self.limits[.playlist] ?? 0)
-        let found = (artists + albums).map(Self.result) + tracks.compactMap(Self.result) + playlists.compactMap(Self.result)
+        let found = (artists + albums).map { Self.result($0) } + tracks.compactMap { Self.result($0) } + playlists.compactMap { Self.result($0) }
         return await Self.withCoversPresent(found)
     }
 

@@ -21,11 +21,11 @@ package enum GnomeSearchProvider {
     static let appIcon = "audio-x-generic"
 
     /// The interface over `search`; each method's work waits on the library, off the bus thread.
-    static func interface(_ search: DesktopSearch) -> BusInterface {
+    static func busInterface(_ search: DesktopSearch) -> BusInterface {
         let interface = BusInterface(Self.interface)
         interface.method(getInitialResultSet) { terms in try await search.results(for: terms).map(\.id.description) }
         interface.method(getSubsearchResultSet) { _, terms in try await search.results(for: terms).map(\.id.description) }
-        interface.method(getResultMetas) { ids in try await search.describe(ids).map(meta) }
+        interface.method(getResultMetas) { ids in try await search.describe(ids).map(Self.meta) }
         interface.method(activateResult) { id, _, _ in
             try await search.play(id)
             return BusNothing()

@@ -9,7 +9,7 @@ package enum KRunnerRunner {
     package static let path = "/org/cloudplayerd/KRunner"
 
     package static let match = BusMethod<String, [KRunnerMatch]>("Match", arguments: ["query"], answer: "matches")
-    package static let actions = BusMethod<[KRunnerAction]>("Actions", answer: "matches")
+    package static let actions = BusMethod<[KRunnerAction]>("Actions", answer: "actions")
     package static let run = BusMethod<String, String, BusNothing>("Run", arguments: ["matchId", "actionId"])
 
     /// The one action beside choosing a match (which plays it): add its tracks to the queue.
@@ -19,18 +19,18 @@ package enum KRunnerRunner {
     static let exactMatch: Int32 = 100
     static let possibleMatch: Int32 = 30
 
-    static func interface(_ search: DesktopSearch) -> BusInterface {
+    static func busInterface(_ search: DesktopSearch) -> BusInterface {
         let interface = BusInterface(Self.interface)
         interface.method(match) { query in
             let results = try await search.results(for: [query])
-            return results.enumerated().map { index, result in match(result, query: query, rank: index, of: results.count) }
+            return results.enumerated().map { index, result in Self.shown(result, query: query, rank: index, of: results.count) }
         }
-        interface.method(actions) { [queueAction] }
+        interface.method(actions) { () in [Self.queueAction] }
         interface.method(run) { matchID, actionID in
             switch actionID {
             case "": try await search.play(matchID)
-            case queueAction.id: try await search.queue(matchID)
-            default: throw BusCallError.invalidArguments("there is no action '\(actionID.prefix(80))'; there is '\(queueAction.id)'")
+            case Self.queueAction.id: try await search.queue(matchID)
+            default: throw BusCallError.invalidArguments("there is no action '\(actionID.prefix(80))'; there is '\(Self.queueAction.id)'")
             }
             return BusNothing()
         }
@@ -40,7 +40,7 @@ package enum KRunnerRunner {
     /// A result as KRunner shows it: relevance falls with the result's place (artists first, as
     /// GNOME Shell orders them), a name typed whole is an exact match; playlists offer no
     /// queueing (they are played whole).
-    static func match(_ result: DesktopResult, query: String, rank: Int, of count: Int) -> KRunnerMatch {
+    static func shown(_ result: DesktopResult, query: String, rank: Int, of count: Int) -> KRunnerMatch {
         let typed = query.trimmingWhitespace().lowercased()
         let exact = result.name.lowercased() == typed
         let relevance = exact ? 1 : 0.9 - 0.5 * Double(rank) / Double(max(count, 1))

@@ -7,7 +7,7 @@ package enum SearchProviders {
     /// Registers both objects on `connection` (before its owner takes the bus name, so a shell
     /// that sees the name finds them).
     package static func publish(_ search: DesktopSearch, on connection: BusConnection) async throws {
-        try await BusObject(path: GnomeSearchProvider.path, interfaces: [GnomeSearchProvider.interface(search)], connection: connection).register()
-        try await BusObject(path: KRunnerRunner.path, interfaces: [KRunnerRunner.interface(search)], connection: connection).register()
+        try await BusObject(path: GnomeSearchProvider.path, interfaces: [GnomeSearchProvider.busInterface(search)], connection: connection).register()
+        try await BusObject(path: KRunnerRunner.path, interfaces: [KRunnerRunner.busInterface(search)], connection: connection).register()
     }
 }

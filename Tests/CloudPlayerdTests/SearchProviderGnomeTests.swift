@@ -61,13 +61,19 @@ struct SearchProviderGnomeTests {
 
         // An album chosen replaces the queue with its tracks and plays the first.
         #expect(try await rig.gnome("ActivateResult", album, "['artist', '01', 'album', '2']", "0").status == 0)
-        #expect(try await eventually { try await rig.queueTitles() == albumTracks }, "\(try await rig.queueTitles())")
+        var queue: [String] = []
+        #expect(try await eventually {
+            queue = try await rig.queueTitles()
+            return queue == albumTracks
+        }, "\(queue)")
         #expect(try await eventually { try await rig.playing().status == "Playing" })
 
         // A playlist chosen is activated (the queue is its two tracks).
         #expect(try await rig.gnome("ActivateResult", try #require(mix.first), "['mix']", "0").status == 0)
-        #expect(try await eventually { try await rig.queueTitles() == ["Song A01 B2 T01", "Song A03 B2 T03"] },
-                "\(try await rig.queueTitles())")
+        #expect(try await eventually {
+            queue = try await rig.queueTitles()
+            return queue == ["Song A01 B2 T01", "Song A03 B2 T03"]
+        }, "\(queue)")
 
         // LaunchSearch: there is no window to open; it answers and changes nothing.
         let before = try await rig.queueTitles()

@@ -54,14 +54,16 @@ struct SearchProviderKRunnerTests {
         #expect((actions.data as? [Any])?.first as? [[String]] == [["queue", "Add to the queue", "list-add"]], "\(actions.result.stdout)")
 
         // Run without an action plays the track; with "queue" an album's tracks join the queue.
-        #expect(try await rig.ctl("queue", "clear").status == 0)
+        #expect(try await rig.rig.ctl("queue", "clear").status == 0)
         #expect(try await rig.krunner("Run", "ss", track.id, "").result.status == 0)
         #expect(try await eventually { try await rig.playing() == ("Playing", "Song A01 B1 T02") })
         let queued = try await rig.krunner("Run", "ss", album.id, "queue")
         #expect(queued.result.status == 0, "\(queued.result.stderr)")
+        var queue: [String] = []
         #expect(try await eventually {
-            try await rig.queueTitles() == ["Song A01 B1 T02", "Song A01 B2 T01", "Song A01 B2 T02", "Song A01 B2 T03"]
-        }, "\(try await rig.queueTitles())")
+            queue = try await rig.queueTitles()
+            return queue == ["Song A01 B1 T02", "Song A01 B2 T01", "Song A01 B2 T02", "Song A01 B2 T03"]
+        }, "\(queue)")
         #expect(try await rig.krunner("Run", "ss", playlist.id, "").result.status == 0)
         #expect(try await eventually { try await rig.queueTitles() == ["Song A01 B2 T01", "Song A03 B2 T03"] })
 
