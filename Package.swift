@@ -12,7 +12,7 @@ import PackageDescription
 //   Loader · Decoding · Output · Manager1 · Keyring
 //   BoxAnswers · DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
 //   SourceTypes · Library · Playback
-//   MPRIS · Scrobbling · MPD
+//   MPRIS · Scrobbling · MPD · SearchProviders
 //   Daemon · CtlCommands
 //   cloudplayerd · cloudplayerctl
 //
@@ -135,9 +135,13 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // The desktop's search over the library: GNOME Shell's search provider and KRunner's
+        // runner, on the daemon's bus connection; a result chosen plays.
+        .target(name: "SearchProviders", dependencies: ["Base", "DBus", "Library", "Playback", logging]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "CSystemd", logging,
+            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring",
+            "SearchProviders", "CSystemd", logging,
             serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 

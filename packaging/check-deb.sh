@@ -100,6 +100,8 @@ done
 expect 644 /usr/lib/systemd/user/cloudplayerd.service
 expect 644 /usr/share/dbus-1/services/org.mpris.MediaPlayer2.cloudplayerd.service
 expect 644 /usr/share/applications/cloudplayerd.desktop
+expect 644 /usr/share/gnome-shell/search-providers/cloudplayerd-search-provider.ini
+expect 644 /usr/share/krunner/dbusplugins/cloudplayerd.desktop
 for interface in dbus/*.xml; do
     expect 644 "/usr/share/dbus-1/interfaces/${interface#dbus/}"
 done
@@ -169,9 +171,26 @@ unit=$(sed -n 's/^SystemdService=//p' "$service")
 [[ -f /usr/lib/systemd/user/$unit ]] || fail "$service: SystemdService=$unit is not installed"
 grep -qx 'BusName=org.mpris.MediaPlayer2.cloudplayerd' "/usr/lib/systemd/user/$unit" || fail "$unit: BusName= differs from the activation file's Name="
 
-desktop=$(desktop-file-validate /usr/share/applications/cloudplayerd.desktop 2>&1) \
-    && [[ -z $desktop ]] || { echo "$desktop" >&2; fail "desktop-file-validate"; }
+for file in /usr/share/applications/cloudplayerd.desktop /usr/share/krunner/dbusplugins/cloudplayerd.desktop; do
+    desktop=$(desktop-file-validate "$file" 2>&1) && [[ -z $desktop ]] || { echo "$desktop" >&2; fail "desktop-file-validate $file"; }
+done
 note "desktop-file-validate: clean"
+
+# The desktop's search finds the daemon: GNOME Shell's provider names the app (shown: the
+# shell skips a provider whose app has NoDisplay=true), the activatable name and the object;
+# KRunner's runner the same name and its object.
+provider=/usr/share/gnome-shell/search-providers/cloudplayerd-search-provider.ini
+for line in '[Shell Search Provider]' 'DesktopId=cloudplayerd.desktop' 'BusName=org.mpris.MediaPlayer2.cloudplayerd' \
+            'ObjectPath=/org/cloudplayerd/SearchProvider' 'Version=2'; do
+    grep -qxF "$line" "$provider" || fail "$provider: no line $line"
+done
+! grep -qx 'NoDisplay=true' /usr/share/applications/cloudplayerd.desktop || fail "cloudplayerd.desktop is hidden: GNOME Shell would skip the search provider"
+runner=/usr/share/krunner/dbusplugins/cloudplayerd.desktop
+for line in 'X-Plasma-API=DBus' 'X-Plasma-DBusRunner-Service=org.mpris.MediaPlayer2.cloudplayerd' \
+            'X-Plasma-DBusRunner-Path=/org/cloudplayerd/KRunner' 'X-KDE-PluginInfo-Name=cloudplayerd'; do
+    grep -qxF "$line" "$runner" || fail "$runner: no line $line"
+done
+note "search provider and runner: in place"
 
 for program in "${programs[@]}"; do
     [[ $(man -w "$program") == "/usr/share/man/man1/$program.1.gz" ]] || fail "man -w $program does not find the installed page"

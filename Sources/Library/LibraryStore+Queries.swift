@@ -15,9 +15,7 @@ extension LibraryStore {
     /// and the query is split into words by the index's own tokenizer, on this connection.
     func search(_ text: String, limit: Int) throws -> [LibraryTrack] {
         try read { db in
-            let words = try db.tokens(of: text, tokenizer: LibrarySchema.searchTokenizer).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
-            guard !words.isEmpty else { return [] }
-            let pattern = words.joined(separator: " ") + "*"
+            guard let pattern = try Self.matchPattern(text, db) else { return [] }
             return try db.fetchAll("""
                 WITH hit AS MATERIALIZED (
                     SELECT track.* FROM trackSearch JOIN track ON track.id = trackSearch.rowid
@@ -48,7 +46,7 @@ extension LibraryStore {
         }
     }
 
-    private static func escapeLike(_ text: String) -> String {
+    static func escapeLike(_ text: String) -> String {
         text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
     }
 

@@ -6,10 +6,12 @@ import Manager1
 import Model
 import MPRIS
 import Playback
+import SearchProviders
 import ServiceLifecycle
 
-/// The player on the session bus: MPRIS, and `org.cloudplayerd.Manager1` when there is a
-/// library to manage, on one connection under one well-known name. The objects are registered
+/// The player on the session bus: MPRIS, and `org.cloudplayerd.Manager1` and the desktop's
+/// search (GNOME Shell, KRunner) when there is a library, on one connection under one
+/// well-known name. The objects are registered
 /// before the name is taken, so a client that sees the name finds them.
 ///
 /// A `Service` (the MPRIS object following the player is another, `mpris`): `run()` holds the
@@ -36,6 +38,7 @@ package final class BusPublication: Service {
             let intake = manager?.intake ?? QueueIntake(player: player, sources: { sources })
             let mpris = try await MPRISService(player: player, library: library, intake: intake, connection: connection)
             try await manager?.publish(on: connection) { mpris.refreshPlaylists() }
+            if let manager { try await SearchProviders.publish(manager.desktopSearch, on: connection) }
             try await connection.requestName(name)
             self.mpris = mpris
         } catch {
