@@ -43,6 +43,10 @@ struct TagQuerySQL {
         let number = tag.isNumber ? Int(value) : nil
         let expression = { (column: String) in tag.isNumber && number == nil ? "CAST(\(column) AS TEXT)" : column }
         switch match {
+        case .equal where value.isEmpty, .notEqual where value.isEmpty:
+            // MPD: an empty value matches the tracks without the tag.
+            let none = "(" + columns.map { "coalesce(\($0), '') = ''" }.joined(separator: " AND ") + ")"
+            return match == .equal ? none : "NOT " + none
         case .equal, .notEqual:
             let per = columns.map { column -> String in
                 if let number { arguments.append(number) } else { arguments.append(value) }
