@@ -4,6 +4,11 @@ package struct TrackPage: Sendable {
     package var tracks: [LibraryTrack]
     /// Nil after the last page.
     package var next: TrackCursor?
+
+    package init(tracks: [LibraryTrack], next: TrackCursor?) {
+        self.tracks = tracks
+        self.next = next
+    }
 }
 
 /// Where a page starts. In database order (folder, then location) the last row's key: the next
@@ -20,6 +25,12 @@ package struct TagCount: Sendable, Equatable {
     package var songs: Int
     /// Seconds.
     package var playtime: Double
+
+    package init(group: String?, songs: Int, playtime: Double) {
+        self.group = group
+        self.songs = songs
+        self.playtime = playtime
+    }
 }
 
 /// `stats`' database lines.

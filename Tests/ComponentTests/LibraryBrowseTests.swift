@@ -7,7 +7,7 @@ import TestSupport
 /// Folders as the MPD server browses them (`lsinfo`, `listall`): a folder's subfolders, its own
 /// tracks, and every track under it, paged.
 @Suite struct LibraryBrowseTests {
-    static let odd: [[String: any SQLiteConvertible]] = [
+    static var odd: [[String: any SQLiteConvertible]] { [
         // A folder whose name sorts before '/' and '0' (a space, a parenthesis), beside its
         // namesake; a folder spelled without its last '/'; a gone track.
         ["url": SyntheticLibrary.root + "Odd/A%20(Live)/x.mp3", "source": "synth", "folder": SyntheticLibrary.root + "Odd/A%20(Live)/"],
@@ -17,7 +17,7 @@ import TestSupport
         ["url": SyntheticLibrary.root + "Odd/-/v.mp3", "source": "synth", "folder": SyntheticLibrary.root + "Odd/-/"],
         ["url": SyntheticLibrary.root + "Odd/Gone/u.mp3", "source": "synth", "folder": SyntheticLibrary.root + "Odd/Gone/", "gone": true],
         ["url": SyntheticLibrary.root + "top.mp3", "source": "synth", "folder": SyntheticLibrary.root],
-    ]
+    ] }
 
     @Test("a folder's subfolders and tracks, from the scan's folders: names that sort before '/' included, gone tracks not")
     func folders() async throws {
@@ -34,7 +34,8 @@ import TestSupport
         #expect(try await library.tracks(directlyIn: root + "Odd/B/").map(\.url) == [root + "Odd/B/w.mp3"])
         #expect(try await library.tracks(directlyIn: root).map(\.url) == [root + "top.mp3"])
         #expect(try await library.tracks(directlyIn: root + "Odd/Gone/").isEmpty)
-        #expect(try await library.hasTracks(under: root + "Odd/A") && !(try await library.hasTracks(under: root + "Odd/Gone/")))
+        #expect(try await library.hasTracks(under: root + "Odd/A"))
+        #expect(!(try await library.hasTracks(under: root + "Odd/Gone/")))
         #expect(!(try await library.hasTracks(under: root + "Od")), "a prefix of a name is no folder")
         let album = try await library.tracks(directlyIn: SyntheticLibrary.folder(artist: 3, album: 2))
         #expect(album.map(\.trackNumber) == Array(1...10).map(Optional.some))

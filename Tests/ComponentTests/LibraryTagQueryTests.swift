@@ -8,13 +8,13 @@ import TestSupport
 /// generated tracks (see `synthetic_library.py`: 100 a artist, 10 an album; tracks 999 and 1999
 /// are "Zebra Crossing" by "The Quiet Ones") and a few made by hand.
 @Suite struct LibraryTagQueryTests {
-    static let extra: [[String: any SQLiteConvertible]] = [
+    static var extra: [[String: any SQLiteConvertible]] { [
         ["url": "file:///synthetic/music/Other/1.mp3", "source": "synth", "folder": "file:///synthetic/music/Other/",
          "artist": "Sigur Rós", "title": "Hoppípolla", "duration": 268.5],
         ["url": "file:///synthetic/music/Other/2.mp3", "source": "synth", "folder": "file:///synthetic/music/Other/"],
         ["url": "file:///synthetic/music/Other/3.mp3", "source": "synth", "folder": "file:///synthetic/music/Other/",
          "artist": "Artist 0003", "title": "Song gone", "gone": true],
-    ]
+    ] }
 
     static func make() async throws -> LibraryActor {
         try await SyntheticLibrary.make(count: 2000, extra: extra).library

@@ -40,10 +40,21 @@ def main():
     database, count, root, source = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     connection = sqlite3.connect(database, timeout=30)
     with connection:
+        # The search indexes' triggers, set aside for the bulk insert and put back as they were;
+        # the indexes are then built whole ('rebuild'), faster than row by row.
+        triggers = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'track'").fetchall()
+        indexes = [name for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")]
+        for name, _ in triggers:
+            connection.execute(f'DROP TRIGGER "{name}"')
         connection.executemany(
             "INSERT INTO track (url, source, folder, size, validator, title, artist, album, albumArtist, genre, "
             "trackNumber, discNumber, year, duration, codec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows(count, root, source))
+        for name in indexes:
+            connection.execute(f'INSERT INTO "{name}"("{name}") VALUES (\'rebuild\')')
+        for _, sql in triggers:
+            connection.execute(sql)
         connection.execute("INSERT INTO sourceScan (source, finished, folders, mark) VALUES (?, datetime('now'), ?, 1) "
                            "ON CONFLICT(source) DO UPDATE SET finished = excluded.finished", (source, count // 10))
     connection.execute("PRAGMA optimize")
