@@ -12,7 +12,7 @@ import PackageDescription
 //   Loader · Decoding · Output · Manager1 · Keyring
 //   BoxAnswers · DropboxAnswers · FeedAnswers · GoogleDriveAnswers · OAuthAnswers · OneDriveAnswers · S3Answers · SubsonicAnswers · WebDAVAnswers · YandexDiskAnswers
 //   SourceTypes · Library · Playback
-//   MPRIS · Scrobbling
+//   MPRIS · Scrobbling · MPD
 //   Daemon · CtlCommands
 //   cloudplayerd · cloudplayerctl
 //
@@ -115,6 +115,13 @@ let package = Package(
         .target(name: "DBus", dependencies: ["Base", "CSystemd", "CSDBusShim"]),
         // MPRIS 2.2 on the session bus, projected from the player's events.
         .target(name: "MPRIS", dependencies: ["Base", "Model", "DBus", "Playback", logging, serviceLifecycle]),
+        // The MPD protocol server (mpc, ncmpcpp, Cantata, phone remotes), projected from the
+        // player's events like MPRIS; commands in families, over SwiftNIO sockets.
+        .target(name: "MPD", dependencies: [
+            "Base", "Model", "Config", "Library", "Playback", "Loader", logging, serviceLifecycle,
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // org.cloudplayerd.Manager1 as a description both sides use: the daemon and cloudplayerctl.
         .target(name: "Manager1", dependencies: ["DBus"]),
         // The desktop's keyring (the freedesktop Secret Service) over our own sd-bus layer: the
@@ -130,14 +137,14 @@ let package = Package(
         ]),
         // The daemon: wiring, the service behind Manager1, saved state, systemd and the journal.
         .target(name: "Daemon", dependencies: [
-            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Keyring", "CSystemd", logging,
+            "Base", "Model", "Config", "Loader", "SourceTypes", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "CSystemd", logging,
             serviceLifecycle, .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
 
         .executableTarget(
             name: "cloudplayerd",
             dependencies: [
-                "Base", "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "Manager1", "Daemon",
+                "Base", "Model", "Config", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback", "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Daemon",
                 "CtlCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), logging, serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -177,7 +184,7 @@ let package = Package(
         // The modules in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "Scrobbling", "DBus", "MPRIS", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
+            "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
         ] + answerParsers.map(answers)),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),

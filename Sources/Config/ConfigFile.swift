@@ -1,7 +1,7 @@
 import Base
 import FoundationEssentials
 
-/// `config.toml` read as far as its shape goes: the `[auth]`, `[cache]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
+/// `config.toml` read as far as its shape goes: the `[auth]`, `[cache]`, `[mpd]`, `[network]`, `[playback]` and `[scrobble]` values, checked,
 /// and each `[[source]]` with its name, handed on whole to the source type it names.
 package struct ConfigFile {
     /// `[cache] max_size`: the cache is trimmed to stay under it.
@@ -47,6 +47,8 @@ package struct ConfigFile {
     package var scrobbleStations = false
     /// `[scrobble] listenbrainz_url`: another ListenBrainz server than the public one.
     package var listenBrainzURL: URL?
+    /// `[mpd]`: the MPD protocol server.
+    package var mpd = MPDConfig()
     /// `[auth] token_store`: where logins keep their tokens.
     package var tokenStorage = TokenStorage.auto
     /// The keyring `*_keyring` secrets are looked up in and tokens may be kept in, as the program
@@ -88,7 +90,7 @@ package struct ConfigFile {
     package static func parse(_ text: String, relativeTo directory: URL, keyring: (any SecretKeyring)? = nil) throws(ConfigError) -> ConfigFile {
         let document = try TOMLParser.parse(text)
         let reader = ConfigReader(directory: directory, keyring: keyring)
-        try reader.allow(document, keys: ["auth", "cache", "network", "playback", "scrobble", "source"], in: nil)
+        try reader.allow(document, keys: ["auth", "cache", "mpd", "network", "playback", "scrobble", "source"], in: nil)
         var file = ConfigFile()
         file.keyring = keyring
         if let auth = try reader.table(document, "auth") {
@@ -175,6 +177,7 @@ package struct ConfigFile {
                                   "missing (listenbrainz_token, _file, _command or _keyring: the user token from listenbrainz.org/settings)")
             }
         }
+        file.mpd = try mpd(document, reader: reader)
         for (table, line) in try reader.tables(document, "source") {
             guard let name = try reader.string(table, "name", in: "source"), !name.value.isEmpty else {
                 throw ConfigError(line: line, key: "source.name", "every [[source]] needs a name")

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Keyring
 import Loader
 import Model
+import MPD
 import Scrobbling
 import SourceTypes
 
@@ -17,6 +18,8 @@ package struct Configuration: Sendable {
     package var playback: PlaybackSettings
     /// `[scrobble]`: nil when listens are not sent anywhere.
     package var scrobble: ListenBrainzSettings?
+    /// `[mpd]`: the MPD protocol server.
+    package var mpd = MPDConfiguration(listen: MPDConfiguration.defaultListen(runtimeDirectory: nil), defaultPermissions: .none)
 
     package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = [],
                  playback: PlaybackSettings = PlaybackSettings(), scrobble: ListenBrainzSettings? = nil) {
@@ -71,6 +74,9 @@ extension Configuration {
         if let seconds = file.liveResumeWithin { playback.liveResumeWithin = seconds }
         let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0,
                                                                                  stations: file.scrobbleStations, proxy: settings.proxy) }
-        return Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
+        var configuration = Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
+        configuration.mpd = try MPDConfiguration.check(file.mpd, defaultListen: MPDConfiguration.defaultListen(runtimeDirectory: runtime))
+        return configuration
     }
 }

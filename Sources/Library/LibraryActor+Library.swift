@@ -8,6 +8,8 @@ extension LibraryActor {
     /// others go on.
     package func scan(_ names: [String], loader: LoaderActor) async -> [ScanReport] {
         let sources = await loader.sources
+        announce(.scanStarted)
+        defer { announce(.scanFinished) }
         var reports: [ScanReport] = []
         for name in names {
             scanProgress = ScanProgress(source: name)
@@ -89,6 +91,7 @@ extension LibraryActor {
         try checked { store in
             let playlist = try store.createPlaylist(named: name)
             mirrorChange(of: playlist.name, in: store)
+            announce(.playlistsChanged)
             return playlist
         }
     }
@@ -98,6 +101,7 @@ extension LibraryActor {
             let playlist = try store.playlist(reference)
             try store.deletePlaylist(playlist)
             mirror?.remove(name: playlist.name)
+            announce(.playlistsChanged)
         }
     }
 
@@ -106,6 +110,7 @@ extension LibraryActor {
             let playlist = try store.playlist(reference)
             try store.add(locations.map(\.uri), to: playlist)
             mirrorChange(of: playlist.name, in: store)
+            announce(.playlistsChanged)
         }
     }
 
@@ -114,6 +119,7 @@ extension LibraryActor {
             let playlist = try store.playlist(reference)
             let removed = try store.remove(locations.map(\.uri), from: playlist)
             mirrorChange(of: playlist.name, in: store)
+            announce(.playlistsChanged)
             return removed
         }
     }
@@ -123,6 +129,7 @@ extension LibraryActor {
             let playlist = try store.playlist(reference)
             try store.setPinned(pinned, playlist)
             mirrorChange(of: reference, in: store)
+            announce(.playlistsChanged)
             return playlist
         }
     }

@@ -30,6 +30,8 @@ package actor LibraryActor {
     var scanProgress: ScanProgress?
     var lastScanReports: [ScanReport] = []
     let logger = Logger(label: "cloudplayerd.library")
+    /// The library's changes as they happen (`changes()`).
+    let changeBroadcast = Broadcast<LibraryChange>()
 
     package init() {}
 

@@ -76,6 +76,12 @@ package struct PlayQueue: Sendable {
         add(items)
     }
 
+    /// The same entries in a new queue order; the play order follows it unless shuffled.
+    mutating func reorder(_ reordered: [QueueEntry]) {
+        entries = reordered
+        if !shuffle { playOrder = entries.map(\.id) }
+    }
+
     /// Makes `entry` current (nil: none).
     package mutating func setCurrent(_ entry: QueueEntry?) {
         current = entry.map { self.entry(id: $0.id) ?? $0 }

@@ -51,6 +51,14 @@ package struct QueueIntake: Sendable {
         await player.perform(.add([item], at: placement, play: play))
     }
 
+    /// MPD's `add` and `addid`: items already resolved (`items(for:)`), placed where the client
+    /// asked, within the queue's limits; returns the state once they are queued.
+    @discardableResult
+    package func add(_ items: [QueueItem], at placement: PlayQueue.Placement, play: Bool = false) async throws -> PlayerSnapshot {
+        try checkRoom(player.latest.queue.overflow(adding: items))
+        return await player.perform(.add(items, at: placement, play: play))
+    }
+
     /// Replaces the queue with `items` (a library playlist's, `playlist` its id) and plays it.
     package func replace(with items: [QueueItem], playlist: Int64?) async throws {
         try checkRoom(player.latest.queue.overflow(adding: items, replacing: true))

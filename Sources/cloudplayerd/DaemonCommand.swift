@@ -6,6 +6,7 @@ import Library
 import Loader
 import Logging
 import Manager1
+import MPD
 import MPRIS
 import Output
 import Playback
@@ -68,12 +69,15 @@ struct DaemonCommand: AsyncParsableCommand {
             try? await device.close()
             throw ExitCode(2)
         }
+        let mpd = await MPDSetup.server(configuration.mpd, instance: instance, player: player, intake: manager.intake,
+                                        library: MPDLibraryBasics(library: library))
         // Whoever made a part stops it: the group, in the reverse of this order. The loader goes
         // last (reports still under way are sent); the scrobbler and the progress recorder hear
         // the player's last events; the state is saved while the place is still the player's.
         let group = DaemonServices.group([
             loader, library, scrobbler, ProgressRecorder(player: player, library: library), player,
             bus, bus.mpris, manager, StateKeeper(player: player, instance: instance) { await manager.intake.items(forTexts: $0) },
+        ] + (mpd.map { [$0 as any Service] } ?? []) + [
             SystemdNotifier(status: "serving \(bus.name)"), signals,
         ])
         signals.connect(to: group) {

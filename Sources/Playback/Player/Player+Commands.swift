@@ -109,6 +109,12 @@ extension Player {
                 await execute(.stop)
                 makeCurrent(nil)
             }
+        case .move(let id, let index):
+            guard state.queue.move(id, to: index) else { return }
+            await queueChanged()
+        case .shuffleQueue(let positions):
+            state.queue.shuffleEntries(in: positions)
+            await queueChanged()
         case .setVolume(let level):
             guard level.isFinite else { return }
             state.volume = max(0, level)

@@ -28,6 +28,10 @@ package enum PlayerCommand: Sendable, Equatable {
     case replaceQueue([QueueItem], playlist: Int64? = nil, play: Bool)
     /// Takes an entry out of the queue; if it is playing, the next one plays.
     case remove(QueueEntry.ID)
+    /// Moves an entry to another place in queue order (MPD's `move`); what plays goes on.
+    case move(QueueEntry.ID, to: Int)
+    /// Puts the entries at these places in queue order in a random order (MPD's `shuffle`).
+    case shuffleQueue(Range<Int>)
     case setVolume(Double)
     case setLoop(LoopMode)
     case setShuffle(Bool)

@@ -1,0 +1,49 @@
+import Model
+
+/// What the MPD server asks of the library, which the daemon hands in (the `mpd-library` side
+/// implements it over `LibraryActor`): song URIs both ways, what a folder holds, counts for
+/// `stats`, and the library's changes for `idle`. `MPDNoLibrary` stands in without a library.
+package protocol MPDLibrary: Sendable {
+    /// The MPD URI of a track: a path relative to the "music directory" for a source's track,
+    /// the URL itself for one from outside the library.
+    func songURI(of location: TrackLocation) -> String
+    /// What `add URI` hands `QueueIntake`: a location's text (or a library id) for an MPD URI;
+    /// nil when the URI names nothing of the library (it is then tried as a URL).
+    func reference(forSongURI uri: String) async -> String?
+    /// Every track under a folder URI ("" is the root), for `add DIR`; nil when it is not a folder.
+    func tracks(under folder: String) async throws -> [QueueItem]?
+    /// `stats`' counts.
+    func statistics() async -> MPDStatistics
+    /// The library's changes, for `idle` (database, update, stored_playlist).
+    func changes() -> AsyncStream<Set<MPDSubsystem>>
+}
+
+/// `stats`' library side.
+package struct MPDStatistics: Sendable {
+    package var artists = 0
+    package var albums = 0
+    package var songs = 0
+    /// Seconds of all the songs.
+    package var playtime = 0.0
+    /// When the database was last updated (a scan ended), seconds since 1970.
+    package var updated: Int64?
+
+    package init(artists: Int = 0, albums: Int = 0, songs: Int = 0, playtime: Double = 0, updated: Int64? = nil) {
+        self.artists = artists
+        self.albums = albums
+        self.songs = songs
+        self.playtime = playtime
+        self.updated = updated
+    }
+}
+
+/// No library: URIs are the locations' own text, no folders, no counts, no changes.
+package struct MPDNoLibrary: MPDLibrary {
+    package init() {}
+
+    package func songURI(of location: TrackLocation) -> String { location.publicURI }
+    package func reference(forSongURI uri: String) async -> String? { nil }
+    package func tracks(under folder: String) async throws -> [QueueItem]? { nil }
+    package func statistics() async -> MPDStatistics { MPDStatistics() }
+    package func changes() -> AsyncStream<Set<MPDSubsystem>> { AsyncStream { $0.finish() } }
+}

@@ -1,0 +1,58 @@
+import Config
+
+/// `[mpd]` of the config file, checked: where to listen, and the password (resolved).
+package struct MPDSettings: Sendable {
+    /// Where to listen (empty: the server is off).
+    package var listen: [MPDAddress]
+    /// The `password` command's password; nil: every client may do everything.
+    package var password: Secret?
+    /// What a client may do before it sends the password (MPD's `default_permissions`).
+    package var defaultPermissions: MPDPermission
+
+    package init(listen: [MPDAddress] = [], password: Secret? = nil, defaultPermissions: MPDPermission = .none) {
+        self.listen = listen
+        self.password = password
+        self.defaultPermissions = defaultPermissions
+    }
+}
+
+/// One place to listen: a TCP host and port, or a unix socket's path.
+package enum MPDAddress: Sendable, Hashable, CustomStringConvertible {
+    case tcp(host: String, port: Int)
+    case unix(path: String)
+
+    /// `host:port`, `[v6]:port`, or a path (starting with `/`); nil if it is none of them.
+    package init?(_ text: String) {
+        if text.hasPrefix("/") {
+            self = .unix(path: text)
+            return
+        }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else {
+            return nil
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            return nil
+        }
+        guard !host.isEmpty else { return nil }
+        self = .tcp(host: host, port: port)
+    }
+
+    package var description: String {
+        switch self {
+        case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .unix(let path): path
+        }
+    }
+
+    /// Only this machine can reach it: a unix socket, or a loopback address (127.0.0.0/8, ::1,
+    /// `localhost`).
+    package var isLocal: Bool {
+        switch self {
+        case .unix: true
+        case .tcp(let host, _): host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+    }
+}
