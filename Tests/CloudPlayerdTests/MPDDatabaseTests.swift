@@ -10,7 +10,7 @@ import TestSupport
 struct MPDDatabaseTests {
     /// A daemon over 2 artists × 2 albums × 3 tracks (`LibraryTree`), plus one file with a cover,
     /// scanned through MPD's `update`.
-    static func start() async throws -> (MPDDaemonRig, [LibraryTree.Track], URL) {
+    static func start() async throws -> (MPDDaemonRig, [LibraryTree.Track], Data) {
         let music = try Fixtures.shared.scratchDirectory().appendingPathComponent("music")
         let audio = try await LibraryTree.audio()
         let tracks = try LibraryTree.write(into: music, artists: 2, albums: 2, tracks: 3, audio: audio.bytes)
