@@ -84,7 +84,7 @@ package struct MPDLibraryDatabase: MPDLibrary {
     }
 
     static func metadata(_ track: LibraryTrack) -> TrackMetadata {
-        TrackMetadata(tags: track.tags, duration: track.duration, resumeAt: track.resumeAt, played: track.played)
+        track.metadata
     }
 
     /// A library track as MPD prints it.
