@@ -15,12 +15,12 @@ package enum Art: MPDCommandFamily {
     ]
 
     static func send(_ call: inout MPDCall, withType: Bool) async throws {
-        let database = try DatabaseCommands.database(call)
+        let database = try DatabaseCommands.libraryDatabase(call)
         let offset = try call.unsigned(1)
         let paths = await database.paths
         guard let location = paths.location(ofPath: call.arguments[0]),
               let track = try await database.library.track(at: TrackLocation(uri: location)) else { throw MPDError.noSuchSong }
-        var file = track.artPath.map(URL.init(fileURLWithPath:))
+        var file = track.artPath.map { URL(fileURLWithPath: $0) }
         if file == nil { file = await database.loader.sourceArtwork(of: paths.sources.location(of: track.url)) }
         guard let file else {
             // MPD answers a song without a picture so for `albumart`; `readpicture` says nothing.

@@ -4,7 +4,7 @@ import Library
 /// below it the folders as the scan found them (see `SongPaths`).
 extension DatabaseCommands {
     static func lsinfo(_ call: inout MPDCall) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let uri = call.argument(0) ?? ""
         if isRoot(uri) {
@@ -31,7 +31,7 @@ extension DatabaseCommands {
     /// As `lsinfo`, with names, not paths, and files' sizes (MPD lists the storage; here, the
     /// storage as the scan found it).
     static func listfiles(_ call: inout MPDCall) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let uri = call.argument(0) ?? ""
         if isRoot(uri) {
@@ -51,12 +51,12 @@ extension DatabaseCommands {
     /// Every directory and song under a folder (`listall`: their paths; `listallinfo`: the songs
     /// whole), read a page at a time; each directory is named before its songs.
     static func listall(_ call: inout MPDCall, info: Bool) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let uri = call.argument(0) ?? ""
         let roots: [(name: String, folder: String)]
         if isRoot(uri) {
-            roots = paths.sourceNames.compactMap { name in paths.folderLocation(ofPath: name).map { (name, $0) } }
+            roots = paths.sourceNames.compactMap { name in paths.folderLocation(ofPath: name).map { (name: name, folder: $0) } }
         } else {
             let folder = try await existingFolder(uri, database, paths)
             roots = [(paths.path(of: folder), folder)]

@@ -5,10 +5,10 @@ import Playback
 /// `list TAG` (distinct values, grouped) and `count` (songs and playtime, grouped).
 extension DatabaseCommands {
     static func find(_ call: inout MPDCall, search: Bool) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let arguments = call.arguments
-        let parsed = try parsed { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
+        let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
         guard parsed.query.filter != nil else { throw MPDError(.argument, "Filter expected") }
         var cursor: TrackCursor?
         repeat {
@@ -20,10 +20,10 @@ extension DatabaseCommands {
     }
 
     static func findadd(_ call: inout MPDCall, search: Bool) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let arguments = call.arguments
-        let parsed = try parsed { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
+        let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
         guard parsed.query.filter != nil else { throw MPDError(.argument, "Filter expected") }
         var items: [QueueItem] = []
         var cursor: TrackCursor?
@@ -43,10 +43,10 @@ extension DatabaseCommands {
     /// `list TAG [FILTER] [group G...]`: for each distinct row, the group fields that changed,
     /// then the tag's (as MPD prints nested groups).
     static func list(_ call: inout MPDCall) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let arguments = call.arguments
-        let parsed = try parsed { () throws(FilterError) in try ListArguments.parse(arguments, paths: paths) }
+        let parsed = try filtering { () throws(FilterError) in try ListArguments.parse(arguments, paths: paths) }
         let rows = try await database.library.list(parsed.tag, filter: parsed.filter, groups: parsed.groups)
         let names = (parsed.groups + [parsed.tag]).map(Self.fieldName)
         var last: [String?] = []
@@ -66,10 +66,10 @@ extension DatabaseCommands {
     }
 
     static func count(_ call: inout MPDCall) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         let arguments = call.arguments
-        let parsed = try parsed { () throws(FilterError) in try QueryArguments.parse(arguments, search: false, paths: paths) }
+        let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: false, paths: paths) }
         guard parsed.query.sort == nil, parsed.query.window == nil else { throw MPDError(.argument, "count takes no sort or window") }
         for counted in try await database.library.count(parsed.query.filter, group: parsed.group) {
             if let group = parsed.group { call.response.field(fieldName(group), counted.group ?? "") }

@@ -5,7 +5,7 @@
 /// server says it changed, so `rescan` is `update`.
 extension DatabaseCommands {
     static func update(_ call: inout MPDCall) async throws {
-        let database = try database(call)
+        let database = try libraryDatabase(call)
         let paths = await database.paths
         var names = await database.scannableSources()
         if let uri = call.argument(0), !isRoot(uri) {

@@ -21,13 +21,13 @@ package enum DatabaseCommands: MPDCommandFamily {
     ]
 
     /// The library database, or MPD's answer when the daemon has none.
-    static func database(_ call: MPDCall) throws(MPDError) -> MPDLibraryDatabase {
+    static func libraryDatabase(_ call: MPDCall) throws(MPDError) -> MPDLibraryDatabase {
         guard let database = call.context.library as? MPDLibraryDatabase else { throw MPDError(.noExist, "No database") }
         return database
     }
 
     /// A filter's refusal as MPD's `ACK [2@n]`.
-    static func parsed<T>(_ parse: () throws(FilterError) -> T) throws(MPDError) -> T {
+    static func filtering<T>(_ parse: () throws(FilterError) -> T) throws(MPDError) -> T {
         do {
             return try parse()
         } catch {

@@ -9,16 +9,16 @@ import Playback
 package enum StoredPlaylists: MPDCommandFamily {
     package static let commands: [String: MPDCommand] = [
         "listplaylists": MPDCommand(.read) { call in
-            for summary in try await library(call).playlists() where shown(summary.playlist) {
+            for summary in try await libraryActor(call).playlists() where shown(summary.playlist) {
                 call.response.field("playlist", summary.playlist.name)
             }
         },
         "listplaylist": MPDCommand(.read, arguments: 1...2) { call in
-            let (entries, paths) = try await entries(call)
+            let (entries, paths) = try await listed(call)
             for entry in entries { call.response.field("file", paths.path(of: entry.url)) }
         },
         "listplaylistinfo": MPDCommand(.read, arguments: 1...2) { call in
-            let (entries, paths) = try await entries(call)
+            let (entries, paths) = try await listed(call)
             for entry in entries {
                 if let track = entry.track {
                     call.write(MPDLibraryDatabase.song(track, paths: paths))
@@ -31,20 +31,20 @@ package enum StoredPlaylists: MPDCommandFamily {
         },
         "load": MPDCommand(.add, arguments: 1...3) { call in try await load(call) },
         "save": MPDCommand(.control, arguments: 1...2) { call in
-            let library = try library(call)
+            let library = try libraryActor(call)
             let locations = call.context.snapshot.queue.entries.map(\.location)
             try await refusing {
-                if try? await library.playlist(call.arguments[0]) != nil { throw MPDError(.exist, "Playlist already exists") }
+                if (try? await library.playlist(call.arguments[0])) != nil { throw MPDError(.exist, "Playlist already exists") }
                 _ = try await library.createPlaylist(named: call.arguments[0])
                 if !locations.isEmpty { try await library.add(locations, toPlaylist: call.arguments[0]) }
             }
         },
         "rm": MPDCommand(.control, arguments: 1...1) { call in
-            let library = try library(call)
+            let library = try libraryActor(call)
             try await refusing { try await library.deletePlaylist(try await own(call.arguments[0], library).name) }
         },
         "playlistadd": MPDCommand(.control, arguments: 2...3) { call in
-            let database = try DatabaseCommands.database(call)
+            let database = try DatabaseCommands.libraryDatabase(call)
             let name = call.arguments[0], uri = call.arguments[1]
             let paths = await database.paths
             var locations: [TrackLocation]
@@ -54,12 +54,12 @@ package enum StoredPlaylists: MPDCommandFamily {
                 locations = [paths.location(ofPath: uri).map(TrackLocation.init(uri:)) ?? paths.sources.location(of: uri)]
             }
             try await refusing {
-                if try? await database.library.playlist(name) == nil { _ = try await database.library.createPlaylist(named: name) }
+                if (try? await database.library.playlist(name)) == nil { _ = try await database.library.createPlaylist(named: name) }
                 try await database.library.add(locations, toPlaylist: name)
             }
         },
         "playlistclear": MPDCommand(.control, arguments: 1...1) { call in
-            let library = try library(call)
+            let library = try libraryActor(call)
             let name = call.arguments[0]
             try await refusing {
                 guard let playlist = try? await own(name, library) else {
@@ -76,8 +76,8 @@ package enum StoredPlaylists: MPDCommandFamily {
         playlist.kind == .user || playlist.kind == .file
     }
 
-    static func library(_ call: MPDCall) throws(MPDError) -> LibraryActor {
-        try DatabaseCommands.database(call).library
+    static func libraryActor(_ call: MPDCall) throws(MPDError) -> LibraryActor {
+        try DatabaseCommands.libraryDatabase(call).library
     }
 
     /// A playlist by its name, listed or not; MPD's `No such playlist` otherwise.
@@ -96,8 +96,8 @@ package enum StoredPlaylists: MPDCommandFamily {
     }
 
     /// The entries of the playlist the call names, within its optional `START:END`.
-    static func entries(_ call: MPDCall) async throws -> ([PlaylistEntry], SongPaths) {
-        let database = try DatabaseCommands.database(call)
+    static func listed(_ call: MPDCall) async throws -> ([PlaylistEntry], SongPaths) {
+        let database = try DatabaseCommands.libraryDatabase(call)
         let playlist = try await named(call.arguments[0], database.library)
         var entries = try await database.library.entries(of: playlist)
         if call.argument(1) != nil {
@@ -108,7 +108,7 @@ package enum StoredPlaylists: MPDCommandFamily {
     }
 
     static func load(_ call: MPDCall) async throws {
-        let (entries, paths) = try await entries(call)
+        let (entries, paths) = try await listed(call)
         let items = entries.map { entry in
             QueueItem(location: paths.sources.location(of: entry.url), metadata: entry.track.map(MPDLibraryDatabase.metadata) ?? TrackMetadata())
         }

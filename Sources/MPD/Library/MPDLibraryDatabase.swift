@@ -56,7 +56,8 @@ package struct MPDLibraryDatabase: MPDLibrary {
         let folders = folder.isEmpty || folder == "/" ? paths.sourceNames.compactMap { paths.folderLocation(ofPath: $0) }
             : paths.folderLocation(ofPath: folder).map { [$0] } ?? []
         var items: [QueueItem] = [], found = false
-        for location in folders where try await library.hasTracks(under: location) {
+        for location in folders {
+            guard try await library.hasTracks(under: location) else { continue }
             found = true
             var cursor: TrackCursor?
             repeat {
