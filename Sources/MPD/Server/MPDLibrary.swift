@@ -1,4 +1,5 @@
 import Model
+import Playback
 
 /// What the MPD server asks of the library, which the daemon hands in (the `mpd-library` side
 /// implements it over `LibraryActor`): song URIs both ways, what a folder holds, counts for

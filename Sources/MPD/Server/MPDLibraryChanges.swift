@@ -1,5 +1,6 @@
 import Library
 import Model
+import Playback
 
 /// The library's changes as `idle` subsystems: a scan starting is `update`; one ending is
 /// `update` and `database`; a playlist changed is `stored_playlist`.

@@ -10,7 +10,7 @@ import NIOPosix
 /// buffered for).
 enum MPDListener {
     /// Bytes waiting for one client beyond which writing to it waits.
-    static let writeWatermarks = WriteBufferWaterMark(low: 32 * 1024, high: 256 * 1024)
+    static let writeWatermarks = ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 256 * 1024)
 
     static func bind(_ address: MPDAddress, lineLimit: Int) async throws -> NIOAsyncChannel<NIOAsyncChannel<MPDLine, ByteBuffer>, Never> {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
