@@ -58,6 +58,9 @@ struct TagQuerySQL {
         case .contains, .startsWith:
             var parts: [String] = []
             if let prefilter = trigramPrefilter(tag, value) { parts.append(prefilter) }
+            // Found by the trigram index and folded: that index's answer is the answer (it also
+            // folds letters beyond ASCII, which LIKE does not).
+            if foldCase, match == .contains, parts.count == 1 { return parts[0] }
             // Case folded: LIKE (ASCII letters fold; the trigram index folds the rest). Exact:
             // instr/substr, on the rows the index found.
             let per = columns.map { column -> String in
@@ -77,9 +80,6 @@ struct TagQuerySQL {
                     return "substr(\(expression(column)), 1, ?) = ?"
                 }
             }
-            // Found by the trigram index and folded: that index's answer is the answer (it also
-            // folds letters beyond ASCII, which LIKE does not).
-            if foldCase, match == .contains, parts.count == 1 { return parts[0] }
             parts.append("(" + per.joined(separator: " OR ") + ")")
             return "(" + parts.joined(separator: " AND ") + ")"
         }
