@@ -19,6 +19,6 @@ struct LibraryCatalog: TrackCatalog {
 
     /// What the queue and MPRIS show of a library track before it plays.
     static func metadata(_ track: LibraryTrack) -> TrackMetadata {
-        TrackMetadata(tags: track.tags, duration: track.duration, resumeAt: track.resumeAt, played: track.played)
+        track.metadata
     }
 }

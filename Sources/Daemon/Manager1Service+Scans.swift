@@ -18,6 +18,12 @@ extension Manager1Service {
         }
     }
 
+    /// Starts a scan of `names` as `Scan` does, for the MPD server's `update`; false when one is
+    /// running already (or no source can be scanned).
+    package func startScanning(_ names: [String]) async -> Bool {
+        (try? await startScan(names)) != nil
+    }
+
     func startScan(_ names: [String]) async throws -> BusNothing {
         let configured = await loader.sources
         let sources: [String]

@@ -86,6 +86,7 @@ package enum LibrarySchema {
                 ALTER TABLE "track" ADD COLUMN "played" BOOLEAN NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.register("v4", LibrarySchema.browseAndTags)
         return migrator
     }
 }

@@ -79,7 +79,7 @@ extension LibraryStore {
         let conditions = Array(repeating: " AND name LIKE ? ESCAPE '\\'", count: words.count).joined()
         return try read { db in
             try db.fetchAll("SELECT * FROM playlist WHERE gone = 0 AND kind != 'folder'\(conditions) ORDER BY name COLLATE NOCASE, id LIMIT ?",
-                            words.map { "%\(Self.escapeLike(String($0)))%" as any SQLiteConvertible } + [limit], LibraryPlaylist.init(row:))
+                            words.map { "%\(TagQuerySQL.escapeLike(String($0)))%" as any SQLiteConvertible } + [limit], LibraryPlaylist.init(row:))
         }
     }
 

@@ -30,7 +30,7 @@ extension LibraryStore {
         for (column, value) in [("artist", filter.artist), ("album", filter.album), ("title", filter.title)] {
             guard let value else { continue }
             conditions.append("\(column) LIKE ? ESCAPE '\\'")
-            arguments.append("%\(Self.escapeLike(value))%")
+            arguments.append("%\(TagQuerySQL.escapeLike(value))%")
         }
         if let source = filter.source {
             conditions.append("source = ?")
@@ -44,10 +44,6 @@ extension LibraryStore {
                 LIMIT ? OFFSET ?
                 """, arguments + [limit, offset], LibraryTrack.init(row:))
         }
-    }
-
-    static func escapeLike(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
     }
 
     func track(url: String) throws -> LibraryTrack? {

@@ -125,6 +125,11 @@ package struct LibraryTrack: Sendable, Equatable {
         }
     }
 
+    /// What the queue, MPRIS and MPD show of it before it plays.
+    package var metadata: TrackMetadata {
+        TrackMetadata(tags: tags, duration: duration, resumeAt: resumeAt, played: played)
+    }
+
     /// What to call it: its title, else its file name.
     package var displayTitle: String {
         if let title, !title.isEmpty { return title }

@@ -70,7 +70,7 @@ struct DaemonCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let mpd = await MPDSetup.server(configuration.mpd, instance: instance, player: player, intake: manager.intake,
-                                        library: MPDLibraryBasics(library: library))
+                                        library: MPDLibraryDatabase(library: library, loader: loader) { await manager.startScanning($0) })
         // Whoever made a part stops it: the group, in the reverse of this order. The loader goes
         // last (reports still under way are sent); the scrobbler and the progress recorder hear
         // the player's last events; the state is saved while the place is still the player's.

@@ -9,6 +9,7 @@ package enum MPDCommandTable {
         PlaybackCommands.self,
         QueueCommands.self,
         OutputCommands.self,
+        DatabaseCommands.self, StoredPlaylists.self, Art.self,
     ] }
 
     package static let commands: [String: MPDCommand] = {

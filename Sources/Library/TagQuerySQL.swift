@@ -1,0 +1,100 @@
+import SQLite
+
+/// A `TagFilter` as an SQL condition over the track table, with its arguments, written so that
+/// SQLite answers it from an index: exact matches from the tag's index, substrings from the
+/// trigram index `trackText` (then checked on the row where case matters), a folder from
+/// `track_browse`'s range.
+struct TagQuerySQL {
+    private(set) var arguments: [any SQLiteConvertible] = []
+
+    /// The condition for `filter`, its arguments appended to `arguments`.
+    mutating func condition(_ filter: TagFilter) -> String {
+        switch filter {
+        case .and(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return "(" + parts.map { condition($0) }.joined(separator: " AND ") + ")"
+        case .not(let inner):
+            return "NOT " + condition(inner)
+        case .base(let folder):
+            let range = Self.folderRange(folder)
+            arguments += [range.itself, range.from, range.upTo]
+            return "(folder = ? OR (folder >= ? AND folder < ?))"
+        case .tag(let tag, let match, let value, let foldCase):
+            return compare(tag, match, value, foldCase: foldCase)
+        }
+    }
+
+    /// Whether `filter` is only a folder (`listall`, `add DIR`): read in order from `track_browse`.
+    static func isFolder(_ filter: TagFilter) -> Bool {
+        if case .base = filter { return true }
+        return false
+    }
+
+    /// A folder's location without its last `/`, and the range of locations under it: the
+    /// folder values starting with "F/" are those from "F/" up to "F0" ('0' follows '/').
+    static func folderRange(_ folder: String) -> (itself: String, from: String, upTo: String) {
+        let bare = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        return (bare, bare + "/", bare + "0")
+    }
+
+    private mutating func compare(_ tag: TrackTag, _ match: TagMatch, _ value: String, foldCase: Bool) -> String {
+        let columns = tag.column.map { [$0] } ?? tag.textColumns
+        // A number is compared as a number when the value is one (the index answers), else as text.
+        let number = tag.isNumber ? Int(value) : nil
+        let expression = { (column: String) in tag.isNumber && number == nil ? "CAST(\(column) AS TEXT)" : column }
+        switch match {
+        case .equal where value.isEmpty, .notEqual where value.isEmpty:
+            // MPD: an empty value matches the tracks without the tag.
+            let none = "(" + columns.map { "coalesce(\($0), '') = ''" }.joined(separator: " AND ") + ")"
+            return match == .equal ? none : "NOT " + none
+        case .equal, .notEqual:
+            let per = columns.map { column -> String in
+                if let number { arguments.append(number) } else { arguments.append(value) }
+                return "\(expression(column)) = ?" + (foldCase && number == nil ? " COLLATE NOCASE" : "")
+            }
+            let any = "(" + per.joined(separator: " OR ") + ")"
+            // `!=` is also true of a track without the tag: NOT over NULL would be NULL.
+            return match == .equal ? any : "NOT coalesce(\(any), 0)"
+        case .contains, .startsWith:
+            var parts: [String] = []
+            if let prefilter = trigramPrefilter(tag, value) { parts.append(prefilter) }
+            // Found by the trigram index and folded: that index's answer is the answer (it also
+            // folds letters beyond ASCII, which LIKE does not).
+            if foldCase, match == .contains, parts.count == 1 { return parts[0] }
+            // Case folded: LIKE (ASCII letters fold; the trigram index folds the rest). Exact:
+            // instr/substr, on the rows the index found.
+            let per = columns.map { column -> String in
+                let pattern = Self.escapeLike(value)
+                switch (match, foldCase) {
+                case (.contains, true):
+                    arguments.append("%\(pattern)%")
+                    return "\(expression(column)) LIKE ? ESCAPE '\\'"
+                case (.contains, false):
+                    arguments.append(value)
+                    return "instr(\(expression(column)), ?) > 0"
+                case (_, true):
+                    arguments.append("\(pattern)%")
+                    return "\(expression(column)) LIKE ? ESCAPE '\\'"
+                case (_, false):
+                    arguments += [value.count, value]
+                    return "substr(\(expression(column)), 1, ?) = ?"
+                }
+            }
+            parts.append("(" + per.joined(separator: " OR ") + ")")
+            return "(" + parts.joined(separator: " AND ") + ")"
+        }
+    }
+
+    /// The tracks whose tags hold `value` (case folded), from the trigram index: only for a
+    /// value of three characters or more (the index has no shorter pieces), in text tags.
+    private mutating func trigramPrefilter(_ tag: TrackTag, _ value: String) -> String? {
+        let columns = tag.textColumns
+        guard !columns.isEmpty, value.unicodeScalars.count >= 3 else { return nil }
+        arguments.append("{\(columns.joined(separator: " "))} : \"\(value.replacing("\"", with: "\"\""))\"")
+        return "id IN (SELECT rowid FROM trackText WHERE trackText MATCH ?)"
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+    }
+}

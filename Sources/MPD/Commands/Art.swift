@@ -1,0 +1,63 @@
+import Base
+import FoundationEssentials
+import Glibc
+import Library
+import Model
+
+/// `albumart URI OFFSET` and `readpicture URI OFFSET`: a song's cover in chunks of at most the
+/// client's `binarylimit`, `size` first (and `type` for `readpicture`), as MPD sends them. The
+/// cover is the one MPRIS shows: the picture the scan took from the file's tags (kept in the
+/// art cache), else the one its source keeps apart (a Subsonic cover), fetched into the cache now.
+package enum Art: MPDCommandFamily {
+    package static let commands: [String: MPDCommand] = [
+        "albumart": MPDCommand(.read, arguments: 2...2) { call in try await send(&call, withType: false) },
+        "readpicture": MPDCommand(.read, arguments: 2...2) { call in try await send(&call, withType: true) },
+    ]
+
+    static func send(_ call: inout MPDCall, withType: Bool) async throws {
+        let database = try DatabaseCommands.libraryDatabase(call)
+        let offset = try call.unsigned(1)
+        let paths = await database.paths
+        guard let location = paths.location(ofPath: call.arguments[0]),
+              let track = try await database.library.track(at: TrackLocation(uri: location)) else { throw MPDError.noSuchSong }
+        var file = track.artPath.map { URL(fileURLWithPath: $0) }
+        if file == nil { file = await database.loader.sourceArtwork(of: paths.sources.location(of: track.url)) }
+        guard let file else {
+            // MPD answers a song without a picture so for `albumart`; `readpicture` says nothing.
+            if withType { return }
+            throw MPDError(.noExist, "No file exists")
+        }
+        let limit = max(64, call.session.binaryLimit)
+        let chunk = try await BlockingPool.shared.run { try Self.read(file, from: offset, upTo: limit) }
+        guard offset <= chunk.size else { throw MPDError(.argument, "Offset too large") }
+        call.response.field("size", chunk.size)
+        if withType, let type = Self.type(of: chunk.bytes, at: offset) { call.response.field("type", type) }
+        call.response.binary(chunk.bytes)
+    }
+
+    /// Up to `limit` bytes of `file` from `offset`, and the file's size (`pread`: the pool's
+    /// thread blocks, no other).
+    static func read(_ file: URL, from offset: Int, upTo limit: Int) throws -> (size: Int, bytes: [UInt8]) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw MPDError(.noExist, "No file exists") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw MPDError(.system, "cannot read the cover") }
+        let size = Int(status.st_size)
+        guard offset < size else { return (size, []) }
+        var bytes = [UInt8](repeating: 0, count: min(limit, size - offset))
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        guard count >= 0 else { throw MPDError(.system, "cannot read the cover") }
+        return (size, Array(bytes.prefix(count)))
+    }
+
+    /// The picture's MIME type from its first bytes (only the first chunk tells).
+    static func type(of bytes: [UInt8], at offset: Int) -> String? {
+        guard offset == 0 else { return nil }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if bytes.count >= 12, bytes[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+}

@@ -1,0 +1,106 @@
+import Library
+
+/// `lsinfo`, `listfiles`, `listall`, `listallinfo`: each source is a top-level directory, and
+/// below it the folders as the scan found them (see `SongPaths`).
+extension DatabaseCommands {
+    static func lsinfo(_ call: inout MPDCall) async throws {
+        let database = try libraryDatabase(call)
+        let paths = await database.paths
+        let uri = call.argument(0) ?? ""
+        if isRoot(uri) {
+            for name in paths.sourceNames {
+                guard let folder = paths.folderLocation(ofPath: name), try await database.library.hasTracks(under: folder) else { continue }
+                call.response.field("directory", name)
+            }
+            return
+        }
+        if let location = paths.location(ofPath: uri), let track = try await database.library.track(at: .init(uri: location)), !track.gone {
+            call.write(MPDLibraryDatabase.song(track, paths: paths))
+            return
+        }
+        let folder = try await existingFolder(uri, database, paths)
+        for subfolder in try await database.library.subfolders(of: folder) {
+            call.response.field("directory", paths.path(of: subfolder))
+        }
+        for track in try await database.library.tracks(directlyIn: folder) {
+            call.write(MPDLibraryDatabase.song(track, paths: paths))
+            try await call.response.flushIfLarge()
+        }
+    }
+
+    /// As `lsinfo`, with names, not paths, and files' sizes (MPD lists the storage; here, the
+    /// storage as the scan found it).
+    static func listfiles(_ call: inout MPDCall) async throws {
+        let database = try libraryDatabase(call)
+        let paths = await database.paths
+        let uri = call.argument(0) ?? ""
+        if isRoot(uri) {
+            for name in paths.sourceNames { call.response.field("directory", name) }
+            return
+        }
+        let folder = try await existingFolder(uri, database, paths)
+        for subfolder in try await database.library.subfolders(of: folder) {
+            call.response.field("directory", lastName(paths.path(of: subfolder)))
+        }
+        for track in try await database.library.tracks(directlyIn: folder) {
+            call.response.field("file", lastName(paths.path(of: track.url)))
+            if let size = track.size { call.response.field("size", size) }
+        }
+    }
+
+    /// Every directory and song under a folder (`listall`: their paths; `listallinfo`: the songs
+    /// whole), read a page at a time; each directory is named before its songs.
+    static func listall(_ call: inout MPDCall, info: Bool) async throws {
+        let database = try libraryDatabase(call)
+        let paths = await database.paths
+        let uri = call.argument(0) ?? ""
+        let roots: [(name: String, folder: String)]
+        if isRoot(uri) {
+            roots = paths.sourceNames.compactMap { name in paths.folderLocation(ofPath: name).map { (name: name, folder: $0) } }
+        } else {
+            let folder = try await existingFolder(uri, database, paths)
+            roots = [(paths.path(of: folder), folder)]
+        }
+        for root in roots {
+            var named: Set<String> = [root.name]
+            if isRoot(uri), try await database.library.hasTracks(under: root.folder) { call.response.field("directory", root.name) }
+            var cursor: TrackCursor?
+            repeat {
+                let page = try await database.library.tracks(under: root.folder, from: cursor, limit: MPDLibraryDatabase.pageSize)
+                for track in page.tracks {
+                    let song = paths.path(of: track.url)
+                    // The directories between the last one named and this song's.
+                    var parents: [String] = []
+                    var parent = song[..<(song.lastIndex(of: "/") ?? song.startIndex)]
+                    while !parent.isEmpty, !named.contains(String(parent)) {
+                        parents.append(String(parent))
+                        parent = parent[..<(parent.lastIndex(of: "/") ?? parent.startIndex)]
+                    }
+                    for directory in parents.reversed() {
+                        named.insert(directory)
+                        call.response.field("directory", directory)
+                    }
+                    if info { call.write(MPDLibraryDatabase.song(track, paths: paths)) } else { call.response.field("file", song) }
+                }
+                try await call.response.flushIfLarge()
+                cursor = page.next
+            } while cursor != nil
+        }
+    }
+
+    static func isRoot(_ uri: String) -> Bool {
+        uri.isEmpty || uri == "/"
+    }
+
+    /// The folder a directory URI names, or MPD's `No such directory`.
+    static func existingFolder(_ uri: String, _ database: MPDLibraryDatabase, _ paths: SongPaths) async throws -> String {
+        guard let folder = paths.folderLocation(ofPath: uri), try await database.library.hasTracks(under: folder) else {
+            throw MPDError(.noExist, "No such directory")
+        }
+        return folder
+    }
+
+    private static func lastName(_ path: String) -> String {
+        String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
+    }
+}

@@ -1,0 +1,95 @@
+import Base
+import FoundationEssentials
+import Library
+import Loader
+import Model
+import Playback
+
+/// The library as the MPD server browses it (`MPDLibrary`, and the database commands' queries):
+/// the library database through `LibraryActor`, song URIs through `SongPaths` over the sources
+/// as configured now (a reload may change them).
+package struct MPDLibraryDatabase: MPDLibrary {
+    package let library: LibraryActor
+    package let loader: LoaderActor
+    /// Starts a scan of the named sources in the background; false when one is running. The
+    /// daemon hands in Manager1's (pinned playlists refreshed after, `ScanFinished` sent).
+    package typealias Scanner = @Sendable ([String]) async -> Bool
+    let scanner: Scanner
+    /// The last `update` job's number.
+    let jobs = Locked(0)
+    /// Tracks read from the database at once: a page of `listallinfo`, `find`, `add DIR`.
+    static let pageSize = 500
+
+    package init(library: LibraryActor, loader: LoaderActor, scanner: Scanner? = nil) {
+        self.library = library
+        self.loader = loader
+        self.scanner = scanner ?? { names in
+            // Without the daemon's: the library's own scan.
+            guard let first = names.first, await library.beginScanning(first) else { return false }
+            Task { _ = await library.scan(names, loader: loader) }
+            return true
+        }
+    }
+
+    package var paths: SongPaths {
+        get async { SongPaths(sources: await loader.sources) }
+    }
+
+    package func songURI(of location: TrackLocation) -> String {
+        // The sources as they were when the location was placed: its key is below its source's root.
+        guard let source = location.source, !location.key.isEmpty else { return location.publicURI }
+        return source + "/" + location.key.split(separator: "/", omittingEmptySubsequences: false)
+            .map(TrackLocation.name(ofKeySegment:)).joined(separator: "/")
+    }
+
+    /// A song's location; nil for a folder (so that `add` takes everything under it) and for a
+    /// path in no source.
+    package func reference(forSongURI uri: String) async -> String? {
+        guard let location = await paths.location(ofPath: uri) else { return nil }
+        if (try? await library.track(at: TrackLocation(uri: location))) != nil { return location }
+        if let folder = await paths.folderLocation(ofPath: uri), (try? await library.hasTracks(under: folder)) == true { return nil }
+        return location
+    }
+
+    package func tracks(under folder: String) async throws -> [QueueItem]? {
+        let paths = await paths
+        let folders = folder.isEmpty || folder == "/" ? paths.sourceNames.compactMap { paths.folderLocation(ofPath: $0) }
+            : paths.folderLocation(ofPath: folder).map { [$0] } ?? []
+        var items: [QueueItem] = [], found = false
+        for location in folders {
+            guard try await library.hasTracks(under: location) else { continue }
+            found = true
+            var cursor: TrackCursor?
+            repeat {
+                let page = try await library.tracks(under: location, from: cursor, limit: Self.pageSize)
+                items += page.tracks.map { Self.item($0, sources: paths.sources) }
+                cursor = page.next
+            } while cursor != nil && items.count <= PlayQueue.maxEntries
+        }
+        return found ? items : nil
+    }
+
+    package func statistics() async -> MPDStatistics {
+        guard let stats = try? await library.stats() else { return MPDStatistics() }
+        return MPDStatistics(artists: stats.artists, albums: stats.albums, songs: stats.songs, playtime: stats.playtime,
+                             updated: stats.updated.map { Int64($0) })
+    }
+
+    package func changes() -> AsyncStream<Set<MPDSubsystem>> {
+        MPDLibraryChanges.stream(of: library)
+    }
+
+    /// A library track as the queue takes it.
+    static func item(_ track: LibraryTrack, sources: SourceSet) -> QueueItem {
+        QueueItem(location: sources.location(of: track.url, recordedBy: track.source), metadata: metadata(track))
+    }
+
+    static func metadata(_ track: LibraryTrack) -> TrackMetadata {
+        track.metadata
+    }
+
+    /// A library track as MPD prints it.
+    static func song(_ track: LibraryTrack, paths: SongPaths) -> MPDSong {
+        MPDSong(uri: paths.path(of: track.url), metadata: metadata(track))
+    }
+}
