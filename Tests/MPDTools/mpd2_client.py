@@ -2,7 +2,7 @@
 """Drives an MPD server with python-mpd2 (PyPI `python-mpd2`), the library most python MPD clients
 and scripts use, for the MPD rigs and for capturing what it sends.
 
-    mpd2_client.py --host H --port P [--password W] ACTION
+    mpd2_client.py --host H --port P ACTION        (a password, if any, in MPD_PASSWORD)
 
 ACTION:
   summary  prints `version`, `songs` (stats) and `state` (status) as KEY=VALUE lines
@@ -16,6 +16,7 @@ ACTION:
 Exits non-zero with one line on standard error when the server refuses something.
 """
 import argparse
+import os
 import sys
 
 import mpd
@@ -26,8 +27,9 @@ def connect(options):
     client.timeout = options.timeout
     client.idletimeout = None
     client.connect(options.host, options.port)
-    if options.password:
-        client.password(options.password)
+    password = os.environ.get("MPD_PASSWORD")
+    if password:
+        client.password(password)
     return client
 
 
@@ -101,7 +103,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--password")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--idle-only", action="store_true")
     parser.add_argument("action", choices=["summary", "idle", "browse"])
