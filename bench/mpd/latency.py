@@ -4,10 +4,12 @@ commands clients send most and the heaviest answer, plus the server's memory.
 
     bench/mpd/latency.py --host H --port P --pid PID --rounds N [--word W ...] [--password-env VAR]
 
-On one connection, N rounds of each: `status`, `currentsong`, `search any "W"` for each --word
-(default: "gold", a fifth of the bench library, and "0420-042", one song), and max(1, N // 20)
-rounds of `listallinfo` (the whole library, read as it streams in 64 KB reads and counted,
-never held: its time to the first byte and to the final OK). Each time is from sending the
+On one connection, N rounds of `status` and `currentsong`, max(5, N // 10) of `search any "W"`
+for each --word (default: "gold", a fifth of the bench library, and "0420-042", one song), and
+max(3, N // 20) of `listallinfo` (the whole library, read as it streams in 64 KB reads and
+counted, never held: its time to the first byte and to the final OK). A server that closes the
+connection mid-answer (MPD does when an answer outgrows its max_output_buffer_size, 8 MiB by
+default) gets a row saying so, after how many bytes, and a new connection for the rest. Each time is from sending the
 command to reading its OK (an ACK counts as a failure and is reported). Prints a table, then
 the server's VmRSS/VmHWM from /proc/PID/status before and after (PID: the server's process;
 0 skips it). A raw socket, no client library, so the client costs the same against any server.
@@ -46,7 +48,7 @@ class Connection:
         while True:
             chunk = self.socket.recv(65536)
             if not chunk:
-                raise EOFError("the server closed the connection")
+                raise EOFError(f"the server closed the connection after {size} bytes of the answer")
             if first is None:
                 first = time.perf_counter() - began
             size += len(chunk)
@@ -75,6 +77,13 @@ def memory(pid):
     return f"VmRSS {fields.get('VmRSS', 0):.1f} MiB, VmHWM {fields.get('VmHWM', 0):.1f} MiB"
 
 
+def connect(options):
+    connection = Connection(options.host, options.port, options.timeout)
+    if options.password_env:
+        connection.command(f'password "{os.environ[options.password_env]}"')
+    return connection
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -93,21 +102,24 @@ def main():
     words = options.word or ["gold", "0420-042"]
 
     print(f"server {options.host}:{options.port} pid {options.pid or '-'}: {memory(options.pid)} before")
-    connection = Connection(options.host, options.port, options.timeout)
+    connection = connect(options)
     print(f"greeting: {connection.greeting.decode(errors='replace')}")
-    if options.password_env:
-        connection.command(f'password "{os.environ[options.password_env]}"')
     plan = [("status", options.rounds), ("currentsong", options.rounds)]
-    plan += [(f'search any "{word}"', options.rounds) for word in words]
-    plan.append(("listallinfo", max(1, options.rounds // 20)))
+    plan += [(f'search any "{word}"', max(5, options.rounds // 10)) for word in words]
+    plan.append(("listallinfo", max(3, options.rounds // 20)))
     print(f"{'command':28} {'rounds':>6} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'1st byte p50':>12} {'lines':>8} {'bytes':>11}")
     for command, rounds in plan:
         times, firsts = [], []
         lines = size = 0
-        for _ in range(rounds):
-            took, first, lines, size = connection.command(command)
-            times.append(took * 1000)
-            firsts.append(first * 1000)
+        try:
+            for _ in range(rounds):
+                took, first, lines, size = connection.command(command)
+                times.append(took * 1000)
+                firsts.append(first * 1000)
+        except EOFError as error:
+            print(f"{command:28} {rounds:>6} failed: {error}")
+            connection = connect(options)
+            continue
         print(f"{command:28} {rounds:>6} {percentile(times, 0.5):>9.2f} {percentile(times, 0.99):>9.2f}"
               f" {max(times):>9.2f} {statistics.median(firsts):>12.2f} {lines:>8} {size:>11}")
     print(f"server: {memory(options.pid)} after")
