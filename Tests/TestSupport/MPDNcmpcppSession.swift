@@ -42,16 +42,17 @@ public final class NcmpcppSession: Sendable {
         try await ChildProcess.check("tmux", ["-S", socket, "capture-pane", "-p", "-t", session]).stdout
     }
 
-    /// Waits until the screen shows `text` and returns the screen; throws with the last screen
-    /// after `seconds` (a bound: ncmpcpp redraws within milliseconds of an answer).
+    /// Waits until the screen shows every one of `texts` at once (a screen's header is drawn
+    /// before its lists are filled) and returns the screen; throws with the last screen after
+    /// `seconds` (a bound: ncmpcpp redraws within milliseconds of an answer).
     @discardableResult
-    public func waitForScreen(containing text: String, within seconds: Int = 60) async throws -> String {
+    public func waitForScreen(containing texts: String..., within seconds: Int = 60) async throws -> String {
         var last = ""
         if try await eventually(within: seconds, {
             last = (try? await screen()) ?? ""
-            return last.contains(text)
+            return texts.allSatisfy(last.contains)
         }) { return last }
-        throw TestSupportError("ncmpcpp never showed \"\(text)\"; its screen:\n\(last)\ntmux: \(tmux.errorSoFar())")
+        throw TestSupportError("ncmpcpp never showed \(texts); its screen:\n\(last)\ntmux: \(tmux.errorSoFar())")
     }
 
     /// Ends ncmpcpp and its tmux now.
