@@ -20,8 +20,12 @@
 #                                       python3-dbus (unlocks a locked test keyring, as only a
 #                                       session's own connection can); for
 #                                       proxies tinyproxy (HTTP and CONNECT; Debian enables its
-#                                       service, which the tests never use) and pproxy (PyPI, SOCKS5);
-#                                       MPD clients: mpd, mpc and python-mpd2 (PyPI)
+#                                       service, which the tests never use) and pproxy (PyPI, SOCKS5); for
+#                                       the MPD server a real MPD with its clients: mpd and mpc,
+#                                       python-mpd2 (PyPI), ncmpcpp in tmux, Cantata on Xvfb (xdotool
+#                                       finds its window, imagemagick's `import` takes screenshots);
+#                                       Debian's mpd enables a system service the tests never use
+#                                       desktop-file-utils (the search providers' desktop files)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
@@ -36,7 +40,8 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg
-                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy mpd mpc desktop-file-utils)
+                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy desktop-file-utils
+                      mpd mpc ncmpcpp tmux cantata xvfb xdotool imagemagick)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress pproxy mpd=python-mpd2) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Makes a small tagged music library for a real MPD and the MPD rigs: two artists, three albums,
+seven one-second tracks in MP3, FLAC and Opus (ffmpeg encodes a tone; mutagen writes the tags,
+so the tags are the ones real taggers write), a cover.jpg beside the first album (what MPD's
+`albumart` serves) and one untagged file at the top.
+
+    make_library.py DIR
+
+Prints one line per file made. Every title holds a word of its own ("Aurora", "Basalt", ...), so
+a search for it finds one song; every album's folder is Artist/Album.
+"""
+import os
+import subprocess
+import sys
+
+import mutagen
+from mutagen.easyid3 import EasyID3
+from mutagen.flac import FLAC
+from mutagen.oggopus import OggOpus
+
+LIBRARY = [
+    # artist, album, date, genre, [(track, title, format)]
+    ("Alpha Band", "First Light", "2001", "Rock",
+     [(1, "Aurora", "mp3"), (2, "Basalt", "mp3"), (3, "Cinder", "mp3")]),
+    ("Alpha Band", "Second Wind", "2004", "Rock",
+     [(1, "Dune", "flac"), (2, "Ember", "flac")]),
+    ("Beta Ensemble", "Quiet Rooms", "2019", "Ambient",
+     [(1, "Fjord", "opus"), (2, "Glacier", "opus")]),
+]
+
+
+def encode(path, kind, frequency):
+    codec = {"mp3": ["-c:a", "libmp3lame", "-b:a", "64k"], "flac": ["-c:a", "flac"],
+             "opus": ["-c:a", "libopus", "-b:a", "32k"]}[kind]
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    f"sine=frequency={frequency}:duration=1:sample_rate=48000", *codec, path], check=True)
+
+
+def tag(path, kind, fields):
+    if kind == "mp3":
+        try:
+            tags = EasyID3(path)
+        except mutagen.id3.ID3NoHeaderError:
+            tags = mutagen.File(path, easy=True)
+            tags.add_tags()
+    else:
+        tags = {"flac": FLAC, "opus": OggOpus}[kind](path)
+    for key, value in fields.items():
+        tags[key] = value
+    tags.save()
+
+
+def main():
+    root = sys.argv[1]
+    frequency = 220
+    for artist, album, date, genre, tracks in LIBRARY:
+        folder = os.path.join(root, artist, album)
+        os.makedirs(folder, exist_ok=True)
+        for number, title, kind in tracks:
+            path = os.path.join(folder, f"{number:02d} {title}.{kind}")
+            frequency += 55
+            encode(path, kind, frequency)
+            tag(path, kind, {"artist": artist, "albumartist": artist, "album": album, "title": title,
+                             "tracknumber": str(number), "date": date, "genre": genre})
+            print(path)
+    cover = os.path.join(root, LIBRARY[0][0], LIBRARY[0][1], "cover.jpg")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=orange:s=64x64",
+                    "-frames:v", "1", cover], check=True)
+    print(cover)
+    loose = os.path.join(root, "untagged.mp3")
+    encode(loose, "mp3", 880)
+    print(loose)
+
+
+if __name__ == "__main__":
+    main()

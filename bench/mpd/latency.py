@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Latency of an MPD-speaking server (a real MPD, cloudplayerd's MPD server): p50/p99 of the
+commands clients send most and the heaviest answer, plus the server's memory.
+
+    bench/mpd/latency.py --host H --port P --pid PID --rounds N [--word W ...] [--password-env VAR]
+
+On one connection, N rounds of `status` and `currentsong`, max(5, N // 10) of `search any "W"`
+for each --word (default: "gold", a fifth of the bench library, and "0420-042", one song), and
+max(3, N // 20) of `listallinfo` (the whole library, read as it streams in 64 KB reads and
+counted, never held: its time to the first byte and to the final OK). A server that closes the
+connection mid-answer (MPD does when an answer outgrows its max_output_buffer_size, 8 MiB by
+default) gets a row saying so, after how many bytes, and a new connection for the rest. Each time is from sending the
+command to reading its OK (an ACK counts as a failure and is reported). Prints a table, then
+the server's VmRSS/VmHWM from /proc/PID/status before and after (PID: the server's process;
+0 skips it). A raw socket, no client library, so the client costs the same against any server.
+"""
+import argparse
+import os
+import socket
+import statistics
+import sys
+import time
+
+
+class Connection:
+    def __init__(self, host, port, timeout):
+        self.socket = socket.create_connection((host, port), timeout=timeout)
+        self.buffer = b""
+        self.greeting = self.line()
+
+    def line(self):
+        while b"\n" not in self.buffer:
+            data = self.socket.recv(65536)
+            if not data:
+                raise EOFError("the server closed the connection")
+            self.buffer += data
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line
+
+    def command(self, text):
+        """Sends one command and reads its answer to the end; returns (seconds, first-byte
+        seconds, lines, bytes). The answer is scanned for its final line, never kept whole."""
+        began = time.perf_counter()
+        self.socket.sendall(text.encode() + b"\n")
+        first = None
+        lines = size = 0
+        tail = b""  # the unfinished line the last read ended in (it starts at a line's start)
+        while True:
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                raise EOFError(f"the server closed the connection after {size} bytes of the answer")
+            if first is None:
+                first = time.perf_counter() - began
+            size += len(chunk)
+            lines += chunk.count(b"\n")
+            data = tail + chunk
+            if not data.endswith(b"\n"):
+                tail = data[data.rfind(b"\n") + 1:]
+                continue
+            last = data[data.rfind(b"\n", 0, len(data) - 1) + 1:]
+            if last.startswith(b"ACK "):
+                raise RuntimeError(f"{text}: {last.decode(errors='replace').strip()}")
+            if last == b"OK\n":
+                return time.perf_counter() - began, first, lines, size
+            tail = b""
+
+
+def memory(pid):
+    if not pid:
+        return "n/a"
+    fields = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                fields[key] = int(value.split()[0]) / 1024
+    return f"VmRSS {fields.get('VmRSS', 0):.1f} MiB, VmHWM {fields.get('VmHWM', 0):.1f} MiB"
+
+
+def connect(options):
+    connection = Connection(options.host, options.port, options.timeout)
+    if options.password_env:
+        connection.command(f'password "{os.environ[options.password_env]}"')
+    return connection
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pid", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--word", action="append", help="a word to `search any` (repeatable)")
+    parser.add_argument("--password-env", help="the environment variable holding the password")
+    parser.add_argument("--timeout", type=float, default=300)
+    options = parser.parse_args()
+    words = options.word or ["gold", "0420-042"]
+
+    print(f"server {options.host}:{options.port} pid {options.pid or '-'}: {memory(options.pid)} before")
+    connection = connect(options)
+    print(f"greeting: {connection.greeting.decode(errors='replace')}")
+    plan = [("status", options.rounds), ("currentsong", options.rounds)]
+    plan += [(f'search any "{word}"', max(5, options.rounds // 10)) for word in words]
+    plan.append(("listallinfo", max(3, options.rounds // 20)))
+    print(f"{'command':28} {'rounds':>6} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'1st byte p50':>12} {'lines':>8} {'bytes':>11}")
+    for command, rounds in plan:
+        times, firsts = [], []
+        lines = size = 0
+        try:
+            for _ in range(rounds):
+                took, first, lines, size = connection.command(command)
+                times.append(took * 1000)
+                firsts.append(first * 1000)
+        except EOFError as error:
+            print(f"{command:28} {rounds:>6} failed: {error}")
+            connection = connect(options)
+            continue
+        print(f"{command:28} {rounds:>6} {percentile(times, 0.5):>9.2f} {percentile(times, 0.99):>9.2f}"
+              f" {max(times):>9.2f} {statistics.median(firsts):>12.2f} {lines:>8} {size:>11}")
+    print(f"server: {memory(options.pid)} after")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (OSError, EOFError, RuntimeError) as error:
+        print(f"latency.py: {error}", file=sys.stderr)
+        sys.exit(1)
