@@ -1,6 +1,7 @@
 import Base
 import FoundationEssentials
 import Model
+import Parsers
 
 /// Cover art as local files, for MPRIS's `mpris:artUrl`.
 extension LoaderActor {
@@ -19,6 +20,20 @@ extension LoaderActor {
             return try await storeArtwork(art)
         } catch {
             logger.debug("no cover art from the source", metadata: ["source": "\(input.name)", "reason": "\(error)"])
+            return nil
+        }
+    }
+
+    /// The cover in a track's own tags, read as a scan reads them but with the pictures (a scan
+    /// skips them; playing the track finds them too): for a client that asks for a cover before
+    /// the track has played. Nil when it has none or cannot be read.
+    package func embeddedArtwork(of location: TrackLocation, length: Int64) async -> URL? {
+        do {
+            let scanned = try await TagReader.read(length: length, chapters: false) { range in try await self.bytes(in: range, of: location) }
+            guard let art = scanned.tags.artwork else { return nil }
+            return try await storeArtwork(art)
+        } catch {
+            logger.debug("no cover art in the track's tags", metadata: ["reason": "\(error)"])
             return nil
         }
     }

@@ -53,7 +53,7 @@ struct MPDDatabaseTests {
         await rig.stop()
     }
 
-    @Test("mpc: save, lsplaylists, playlist, load, playlistadd (addto), rm; findadd")
+    @Test("mpc: save, lsplaylists, playlist, load, rm, findadd; playlistadd of a folder")
     func storedPlaylists() async throws {
         let (rig, _, _) = try await Self.start()
         #expect(try await rig.mpc("findadd", "artist", "Artist 02").status == 0)
@@ -62,7 +62,8 @@ struct MPDDatabaseTests {
         #expect(try await rig.mpc("save", "mine").stderr.contains("Playlist already exists"))
         #expect(try await rig.mpc("lsplaylists").stdout.split(separator: "\n").contains("mine"))
         #expect(try await rig.mpc("playlist", "mine").stdout.split(separator: "\n").count == 6)
-        #expect(try await rig.mpc("addto", "mine", "music/Covers").status == 0)
+        // Debian's mpc 0.34 has no `addto`: the command itself, as a client sends it.
+        #expect(try rig.client().command(#"playlistadd "mine" "music/Covers""#) == ["OK"])
         #expect(try await rig.mpc("-f", "%file%", "playlist", "mine").stdout.hasSuffix("music/Covers/covered.mp3\n"))
         #expect(try await rig.mpc("clear").status == 0)
         #expect(try await rig.mpc("load", "mine").status == 0)

@@ -5,6 +5,7 @@ scans (2 artists x 2 albums x 3 tracks, and music/Covers/covered.mp3 with a cove
 Usage: mpd_library.py PORT COVER_FILE
 Prints one line per failed check and exits 1 if any failed; prints "ok" otherwise.
 """
+import socket
 import sys
 
 import mpd
@@ -16,6 +17,21 @@ failures = []
 def check(condition, what):
     if not condition:
         failures.append(what)
+
+
+def raw(command):
+    """The answer's lines to one command, on a connection of its own (without the final OK)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        stream = connection.makefile("rwb")
+        stream.readline()  # the greeting
+        stream.write(command.encode() + b"\n")
+        stream.flush()
+        lines = []
+        while (line := stream.readline().decode().rstrip("\n")) != "OK":
+            if line.startswith("ACK") or not line:
+                raise RuntimeError(f"{command}: {line!r}")
+            lines.append(line)
+        return lines
 
 
 c = mpd.MPDClient()
@@ -44,8 +60,10 @@ grouped = c.list("album", "group", "artist")
 check({(g["artist"], g["album"]) for g in grouped} >= {("Artist 01", "Album 2"), ("Painter", "Canvas")}, f"list album group artist: {grouped}")
 counted = c.count("(artist == 'Artist 02')")
 check(counted["songs"] == "6" and int(counted["playtime"]) in (6, 7), f"count: {counted}")
-per = c.count("group", "artist")
-check(sorted((g["artist"], g["songs"]) for g in per) == [("Artist 01", "6"), ("Artist 02", "6"), ("Painter", "1")], f"count group: {per}")
+# python-mpd2 parses `count` as one object (the first group only): the groups are read raw.
+per = raw("count group artist")
+groups = [tuple(line.split(": ", 1)[1] for line in per[i:i + 2]) for i in range(0, len(per), 3)]
+check(sorted(groups) == [("Artist 01", "6"), ("Artist 02", "6"), ("Painter", "1")], f"count group: {per}")
 
 # lsinfo and listallinfo.
 root = c.lsinfo()
@@ -62,8 +80,9 @@ picture = c.readpicture("music/Covers/covered.mp3")
 check(picture.get("binary") == cover and picture.get("type") == "image/png", f"readpicture: {picture.get('type')}")
 check(c.readpicture(one) == {}, "readpicture without a picture: nothing")
 
-# Bad input: one clear ACK each, and the connection goes on.
-for args, code in [(("(artist == 'x'",), 2), (("(nosuchtag == 'x')",), 2), (("(base 'music/nowhere')",), 2), (("artist",), 2)]:
+# Bad input: one clear ACK each, and the connection goes on. A missing base folder is MPD's
+# database error (No such directory, 50), not a syntax error.
+for args, code in [(("(artist == 'x'",), 2), (("(nosuchtag == 'x')",), 2), (("(base 'music/nowhere')",), 50), (("artist",), 2)]:
     try:
         c.find(*args)
         failures.append(f"find {args}: no error")

@@ -21,7 +21,9 @@ package enum Art: MPDCommandFamily {
         guard let location = paths.location(ofPath: call.arguments[0]),
               let track = try await database.library.track(at: TrackLocation(uri: location)) else { throw MPDError.noSuchSong }
         var file = track.artPath.map { URL(fileURLWithPath: $0) }
-        if file == nil { file = await database.loader.sourceArtwork(of: paths.sources.location(of: track.url)) }
+        let placed = paths.sources.location(of: track.url)
+        if file == nil { file = await database.loader.sourceArtwork(of: placed) }
+        if file == nil, let size = track.size { file = await database.loader.embeddedArtwork(of: placed, length: size) }
         guard let file else {
             // MPD answers a song without a picture so for `albumart`; `readpicture` says nothing.
             if withType { return }
@@ -31,29 +33,33 @@ package enum Art: MPDCommandFamily {
         let chunk = try await BlockingPool.shared.run { try Self.read(file, from: offset, upTo: limit) }
         guard offset <= chunk.size else { throw MPDError(.argument, "Offset too large") }
         call.response.field("size", chunk.size)
-        if withType, let type = Self.type(of: chunk.bytes, at: offset) { call.response.field("type", type) }
+        if withType, let type = Self.type(of: chunk.head) { call.response.field("type", type) }
         call.response.binary(chunk.bytes)
     }
 
-    /// Up to `limit` bytes of `file` from `offset`, and the file's size (`pread`: the pool's
-    /// thread blocks, no other).
-    static func read(_ file: URL, from offset: Int, upTo limit: Int) throws -> (size: Int, bytes: [UInt8]) {
+    /// Up to `limit` bytes of `file` from `offset`, the file's size and its first bytes (which
+    /// say its type, in every chunk's answer: python-mpd2 refuses a chunk whose `type` differs).
+    /// `pread`: the pool's thread blocks, no other.
+    static func read(_ file: URL, from offset: Int, upTo limit: Int) throws -> (size: Int, bytes: [UInt8], head: [UInt8]) {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw MPDError(.noExist, "No file exists") }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw MPDError(.system, "cannot read the cover") }
         let size = Int(status.st_size)
-        guard offset < size else { return (size, []) }
-        var bytes = [UInt8](repeating: 0, count: min(limit, size - offset))
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-        guard count >= 0 else { throw MPDError(.system, "cannot read the cover") }
-        return (size, Array(bytes.prefix(count)))
+        func bytes(at start: Int, count: Int) throws -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }
+            guard read >= 0 else { throw MPDError(.system, "cannot read the cover") }
+            return Array(bytes.prefix(read))
+        }
+        let head = try bytes(at: 0, count: min(12, size))
+        guard offset < size else { return (size, [], head) }
+        return (size, try bytes(at: offset, count: min(limit, size - offset)), head)
     }
 
-    /// The picture's MIME type from its first bytes (only the first chunk tells).
-    static func type(of bytes: [UInt8], at offset: Int) -> String? {
-        guard offset == 0 else { return nil }
+    /// The picture's MIME type from its first bytes.
+    static func type(of bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }

@@ -12,19 +12,25 @@ extension DatabaseCommands {
                 guard let folder = paths.folderLocation(ofPath: name), try await database.library.hasTracks(under: folder) else { continue }
                 call.response.field("directory", name)
             }
+            // The stored playlists after the root's folders, as MPD lists them: `mpc
+            // lsplaylists` and ncmpcpp find them here, not by `listplaylists`.
+            for summary in try await database.library.playlists() where StoredPlaylists.shown(summary.playlist) {
+                call.response.field("playlist", summary.playlist.name)
+            }
             return
         }
         if let location = paths.location(ofPath: uri), let track = try await database.library.track(at: .init(uri: location)), !track.gone {
             call.write(MPDLibraryDatabase.song(track, paths: paths))
             return
         }
+        // A folder's songs before its subfolders, in MPD 0.23's order.
         let folder = try await existingFolder(uri, database, paths)
-        for subfolder in try await database.library.subfolders(of: folder) {
-            call.response.field("directory", paths.path(of: subfolder))
-        }
         for track in try await database.library.tracks(directlyIn: folder) {
             call.write(MPDLibraryDatabase.song(track, paths: paths))
             try await call.response.flushIfLarge()
+        }
+        for subfolder in try await database.library.subfolders(of: folder) {
+            call.response.field("directory", paths.path(of: subfolder))
         }
     }
 

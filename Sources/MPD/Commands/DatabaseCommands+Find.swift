@@ -10,6 +10,7 @@ extension DatabaseCommands {
         let arguments = call.arguments
         let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
         guard parsed.query.filter != nil else { throw MPDError(.argument, "Filter expected") }
+        try await requireBases(parsed.query.filter, database)
         var cursor: TrackCursor?
         repeat {
             let page = try await database.library.tracks(matching: parsed.query, from: cursor, limit: MPDLibraryDatabase.pageSize)
@@ -25,6 +26,7 @@ extension DatabaseCommands {
         let arguments = call.arguments
         let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
         guard parsed.query.filter != nil else { throw MPDError(.argument, "Filter expected") }
+        try await requireBases(parsed.query.filter, database)
         var items: [QueueItem] = []
         var cursor: TrackCursor?
         repeat {
@@ -84,6 +86,21 @@ extension DatabaseCommands {
         case .file: "file"
         case .any: "Any"
         default: MPDTag(name: tag.rawValue)?.rawValue ?? tag.rawValue
+        }
+    }
+
+    /// Each `base` folder a filter names is one the library has, as MPD refuses a missing one
+    /// (`No such directory`) rather than find nothing in it.
+    static func requireBases(_ filter: TagFilter?, _ database: MPDLibraryDatabase) async throws {
+        switch filter {
+        case .base(let folder)?:
+            guard try await database.library.hasTracks(under: folder) else { throw MPDError(.noExist, "No such directory") }
+        case .not(let inner)?:
+            try await requireBases(inner, database)
+        case .and(let parts)?:
+            for part in parts { try await requireBases(part, database) }
+        case .tag?, nil:
+            break
         }
     }
 }

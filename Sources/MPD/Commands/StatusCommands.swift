@@ -67,7 +67,7 @@ package enum StatusCommands: MPDCommandFamily {
             if let duration { response.field("duration", seconds: duration) }
             if let format = snapshot.currentInfo?.format { response.field("audio", MPDSong.format(format)) }
         }
-        if let job = state.updateJob { response.field("updating_db", job) }
+        if let job = call.context.library.updatingJob { response.field("updating_db", job) }
         if let error = state.error { response.field("error", error) }
         if case let (_, id)? = current, let next = queue.entry(after: id), let position = queue.index(of: next.id) {
             response.field("nextsong", position)

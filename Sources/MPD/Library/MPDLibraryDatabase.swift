@@ -15,8 +15,8 @@ package struct MPDLibraryDatabase: MPDLibrary {
     /// daemon hands in Manager1's (pinned playlists refreshed after, `ScanFinished` sent).
     package typealias Scanner = @Sendable ([String]) async -> Bool
     let scanner: Scanner
-    /// The last `update` job's number.
-    let jobs = Locked(0)
+    /// `update`'s jobs: the last one's number, and the one under way.
+    let jobs = Locked(UpdateJobs())
     /// Tracks read from the database at once: a page of `listallinfo`, `find`, `add DIR`.
     static let pageSize = 500
 
@@ -76,8 +76,10 @@ package struct MPDLibraryDatabase: MPDLibrary {
     }
 
     package func changes() -> AsyncStream<Set<MPDSubsystem>> {
-        MPDLibraryChanges.stream(of: library)
+        MPDLibraryChanges.stream(of: library) { [jobs] change in jobs.withLock { $0.follow(change) } }
     }
+
+    package var updatingJob: Int? { jobs.withLock(\.running) }
 
     /// A library track as the queue takes it.
     static func item(_ track: LibraryTrack, sources: SourceSet) -> QueueItem {

@@ -17,6 +17,9 @@ package protocol MPDLibrary: Sendable {
     func statistics() async -> MPDStatistics
     /// The library's changes, for `idle` (database, update, stored_playlist).
     func changes() -> AsyncStream<Set<MPDSubsystem>>
+    /// The number of the scan under way (`status`' `updating_db`), nil when none is: `mpc update
+    /// --wait` waits until `status` no longer names its job.
+    var updatingJob: Int? { get }
 }
 
 /// `stats`' library side.
@@ -47,4 +50,5 @@ package struct MPDNoLibrary: MPDLibrary {
     package func tracks(under folder: String) async throws -> [QueueItem]? { nil }
     package func statistics() async -> MPDStatistics { MPDStatistics() }
     package func changes() -> AsyncStream<Set<MPDSubsystem>> { AsyncStream { $0.finish() } }
+    package var updatingJob: Int? { nil }
 }

@@ -13,12 +13,16 @@ package enum MPDLibraryChanges {
         }
     }
 
-    /// The library's changes, as subsystems, from now on.
-    package static func stream(of library: LibraryActor) -> AsyncStream<Set<MPDSubsystem>> {
+    /// The library's changes, as subsystems, from now on; `seen` hears each change before its
+    /// subsystems are told, so what it records is in place when a client wakes.
+    package static func stream(of library: LibraryActor, seen: @escaping @Sendable (LibraryChange) -> Void = { _ in }) -> AsyncStream<Set<MPDSubsystem>> {
         let changes = library.changes()
         return AsyncStream { continuation in
             let task = Task {
-                for await change in changes { continuation.yield(subsystems(for: change)) }
+                for await change in changes {
+                    seen(change)
+                    continuation.yield(subsystems(for: change))
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
@@ -47,4 +51,6 @@ package struct MPDLibraryBasics: MPDLibrary {
     package func changes() -> AsyncStream<Set<MPDSubsystem>> {
         MPDLibraryChanges.stream(of: library)
     }
+
+    package var updatingJob: Int? { nil }
 }

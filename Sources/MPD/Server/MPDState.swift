@@ -15,8 +15,6 @@ package struct MPDState: Sendable {
     package var volumeBeforeDisable: Double?
     /// The last failure of a track (`status`'s `error`), until `clearerror` or the next track.
     package var error: String?
-    /// A library scan under way: its job id (`updating_db`).
-    package var updateJob: Int?
 
     /// When the server started (`stats`' `uptime`).
     package let started = ContinuousClock.now
