@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Debian package of what is in the working tree — committed or not — and leaves it in
-# .build-deb/ (cloudplayerd_VERSION_ARCH.deb), or in $CLOUDPLAYERD_DEB_DIR when that is set
-# (packaging/test-all.sh puts it in memory, so the build's writes never slow the tests' disk):
+# .build-deb/ (cloudplayerd_VERSION_ARCH.deb):
 #   packaging/build-deb.sh
 # Copies the working tree's files (tracked and new ones that .gitignore does not exclude, plus
 # Package.resolved when there is one) into .build-deb/cloudplayerd/, puts packaging/debian/ at its
@@ -12,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-out=${CLOUDPLAYERD_DEB_DIR:-$root/.build-deb}
+out=$root/.build-deb
 tree=$out/cloudplayerd      # dpkg-buildpackage writes the package beside the tree: in $out
 keep=.build-release         # the scratch folder debian/rules uses, kept
 

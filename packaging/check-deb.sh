@@ -8,7 +8,7 @@
 # `du`, both printed; checked last, so the other checks report first). Then it removes the
 # package again if it was not installed before, so the machine is left as it was.
 #   packaging/check-deb.sh              build, install, check, remove
-#   packaging/check-deb.sh --no-build   check the .deb already in .build-deb/ ($CLOUDPLAYERD_DEB_DIR if set)
+#   packaging/check-deb.sh --no-build   check the .deb already in .build-deb/
 #   packaging/check-deb.sh --keep       leave the package installed
 # Needs root or sudo, and `packaging/install-deps.sh --package`. Exits non-zero, saying which
 # check failed, on the first failure.
@@ -47,7 +47,7 @@ size_limit=45000000
 if $build; then
     packaging/build-deb.sh || fail "packaging/build-deb.sh failed"
 fi
-debs=("${CLOUDPLAYERD_DEB_DIR:-$root/.build-deb}"/cloudplayerd_*.deb)
+debs=("$root"/.build-deb/cloudplayerd_*.deb)
 [[ -f ${debs[0]} ]] || fail "no .build-deb/cloudplayerd_*.deb: run packaging/build-deb.sh"
 [[ ${#debs[@]} -eq 1 ]] || fail "more than one package in .build-deb/: ${debs[*]}"
 deb=${debs[0]}
