@@ -15,7 +15,10 @@ import TestSupport
     @Test("a live playlist is joined three target durations from its end and plays on across reloads, each segment fetched once, nothing cached")
     func live() async throws {
         let server = try await HLSServer()
-        let encoder = try await HLSLiveEncoder(.tsAAC, on: server)
+        // Ten segments listed, not four: a player held up a few seconds on a loaded machine (the
+        // suite's first minutes) still finds every segment after its join; with four, 1 s
+        // segments left the window before it fetched them, and the check below saw a gap.
+        let encoder = try await HLSLiveEncoder(.tsAAC, on: server, listSize: 10)
         let listed = try await encoder.waitForSegments(4)
         let (played, cache) = try await LiveStreamTests.play(encoder.playlistURL) { $0.frames >= 5 * 44100 }
         #expect(played.error == nil, "\(String(describing: played.error))")
@@ -38,7 +41,8 @@ import TestSupport
         let server = try await HLSServer()
         // A new song every three segments: whenever the player joins, a change comes within three.
         let songs = (0..<40).map { HLSFixtures.Title(segment: 3 * $0, artist: "Live Artist \($0)", title: "Live Song \($0)") }
-        let encoder = try await HLSLiveEncoder(.packedAudio, on: server, titles: songs)
+        // Ten segments listed (see `live`): a held-up player misses no song change.
+        let encoder = try await HLSLiveEncoder(.packedAudio, on: server, listSize: 10, titles: songs)
         try await encoder.waitForSegments(3)
         let (played, _) = try await LiveStreamTests.play(encoder.playlistURL) { $0.songs.count >= 2 && $0.frames >= $0.songs[1].frame + 44100 }
         let titles = songs.map { TrackTags(title: $0.title, artist: $0.artist) }
