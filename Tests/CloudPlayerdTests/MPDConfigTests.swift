@@ -66,11 +66,13 @@ struct MPDConfigTests {
         let hog = try rig.client()
         _ = try rig.client().command("add \"\(try await Fixtures.shared.url(.longMP3).absoluteString)\"")
         while hog.sendWithoutWaiting("playlistinfo") {}
-        let asked = ContinuousClock.now
         rig.daemon.signal(SIGTERM)
         let result = await rig.daemon.wait()
-        let took = result.endedAt - asked
-        #expect(took < .seconds(1), "stopping took \(took)")
+        // The daemon's own stop deadline (`StopDeadline`, 1 s from the signal's arrival) judges:
+        // missed, it says "did not stop in time" and exits 1 — not a test's clock, which under
+        // load also counts the time the signal took to be delivered.
+        #expect(!result.killedBySignal && result.status == 0, "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("did not stop in time"), "stderr: \(result.stderr)")
         await rig.bus.stop()
     }
 }
