@@ -4,16 +4,23 @@ import Playback
 /// `find`/`search` (songs a filter finds, sorted and windowed), `findadd`/`searchadd` (queued),
 /// `list TAG` (distinct values, grouped) and `count` (songs and playtime, grouped).
 extension DatabaseCommands {
-    static func find(_ call: inout MPDCall, search: Bool) async throws {
+    /// What `find`/`search` and their `add` forms share: the library, its paths, and the query
+    /// the arguments make (a filter is required; each `base` folder must exist).
+    static func filterQuery(_ call: MPDCall, search: Bool) async throws -> (MPDLibraryDatabase, SongPaths, TagQuery) {
         let database = try libraryDatabase(call)
         let paths = await database.paths
         let arguments = call.arguments
         let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
         guard parsed.query.filter != nil else { throw MPDError(.argument, "Filter expected") }
         try await requireBases(parsed.query.filter, database)
+        return (database, paths, parsed.query)
+    }
+
+    static func find(_ call: inout MPDCall, search: Bool) async throws {
+        let (database, paths, query) = try await filterQuery(call, search: search)
         var cursor: TrackCursor?
         repeat {
-            let page = try await database.library.tracks(matching: parsed.query, from: cursor, limit: MPDLibraryDatabase.pageSize)
+            let page = try await database.library.tracks(matching: query, from: cursor, limit: MPDLibraryDatabase.pageSize)
             for track in page.tracks { call.write(MPDLibraryDatabase.song(track, paths: paths)) }
             try await call.response.flushIfLarge()
             cursor = page.next
@@ -21,16 +28,11 @@ extension DatabaseCommands {
     }
 
     static func findadd(_ call: inout MPDCall, search: Bool) async throws {
-        let database = try libraryDatabase(call)
-        let paths = await database.paths
-        let arguments = call.arguments
-        let parsed = try filtering { () throws(FilterError) in try QueryArguments.parse(arguments, search: search, paths: paths) }
-        guard parsed.query.filter != nil else { throw MPDError(.argument, "Filter expected") }
-        try await requireBases(parsed.query.filter, database)
+        let (database, paths, query) = try await filterQuery(call, search: search)
         var items: [QueueItem] = []
         var cursor: TrackCursor?
         repeat {
-            let page = try await database.library.tracks(matching: parsed.query, from: cursor, limit: MPDLibraryDatabase.pageSize)
+            let page = try await database.library.tracks(matching: query, from: cursor, limit: MPDLibraryDatabase.pageSize)
             items += page.tracks.map { MPDLibraryDatabase.item($0, sources: paths.sources) }
             cursor = page.next
         } while cursor != nil && items.count <= PlayQueue.maxEntries
