@@ -22,6 +22,13 @@ import PackageDescription
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 
+// The test targets' own code is built unoptimized and file by file in a release build too
+// (packaging/test-all.sh tests the release build the package ships): optimized as one module,
+// ComponentTests alone kept one core busy for over four minutes, and nothing it measures runs in
+// its own code. What they test, the program and its modules, and TestSupport's sample-by-sample
+// comparisons stay optimized.
+let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone", "-no-whole-module-optimization"], .when(configuration: .release))]
+
 // The source types whose folder holds answer parsers (Sources/SourceTypes/KIND/Answers): each such
 // folder is the target KINDAnswers — bytes to values, no networking — which the fuzz targets and
 // tests link without the network stack SourceTypes brings; SourceTypes compiles the rest of the
@@ -189,11 +196,11 @@ let package = Package(
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
             "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
-        ] + answerParsers.map(answers)),
+        ] + answerParsers.map(answers), swiftSettings: testCode),
         // The programs, run as a user runs them.
-        .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"], swiftSettings: testCode),
         // Package.swift, the imports and the docs' maps of the targets and folders, against each other.
-        .testTarget(name: "MapTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "MapTests", dependencies: ["TestSupport"], swiftSettings: testCode),
     ] + answerParsers.map { kind in
         // A source type's answer parsers (`answerParsers` above).
         .target(name: kind + "Answers", dependencies: ["Base", "Model", "Parsers"], path: "Sources/SourceTypes/\(kind)/Answers")

@@ -2,6 +2,8 @@
 # Builds the Debian package of what is in the working tree — committed or not — and leaves it in
 # .build-deb/ (cloudplayerd_VERSION_ARCH.deb):
 #   packaging/build-deb.sh
+#   packaging/build-deb.sh --binary PROGRAM   package PROGRAM, a release build of this tree made
+#                                             with debian/rules' flags, instead of building it
 # Copies the working tree's files (tracked and new ones that .gitignore does not exclude, plus
 # Package.resolved when there is one) into .build-deb/cloudplayerd/, puts packaging/debian/ at its
 # top, where dpkg-buildpackage wants it, and runs `dpkg-buildpackage -us -uc -b` there.
@@ -16,6 +18,12 @@ tree=$out/cloudplayerd      # dpkg-buildpackage writes the package beside the tr
 keep=.build-release         # the scratch folder debian/rules uses, kept
 
 fail() { echo "build-deb.sh: $*" >&2; exit 1; }
+binary=
+case "${1:-}" in
+    --binary) [[ -x ${2:-} ]] || fail "--binary needs an executable, not '${2:-}'"; binary=$(realpath "$2") ;;
+    "") ;;
+    *) fail "unknown option $1" ;;
+esac
 command -v swift >/dev/null || fail "no swift on PATH: install a Swift 6 toolchain from swift.org and put its usr/bin on PATH"
 command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null \
     || fail "dpkg-buildpackage or debhelper is missing: run packaging/install-deps.sh --package"
@@ -53,7 +61,7 @@ rm -f "$out"/cloudplayerd_* "$out"/cloudplayerd-dbgsym_*
 started=$SECONDS
 # -nc: no `debian/rules clean` first, which would remove the kept scratch folder; the copy is
 # clean already, but for that folder.
-(cd "$tree" && dpkg-buildpackage -us -uc -b -nc) || fail "dpkg-buildpackage failed (the log is above)"
+(cd "$tree" && CLOUDPLAYERD_BINARY=$binary dpkg-buildpackage -us -uc -b -nc) || fail "dpkg-buildpackage failed (the log is above)"
 deb=$(ls "$out"/cloudplayerd_*.deb 2>/dev/null | head -n 1)
 [[ -n $deb ]] || fail "dpkg-buildpackage left no .deb in $out"
 echo "build-deb.sh: built ${deb#"$root"/} in $((SECONDS - started)) s"

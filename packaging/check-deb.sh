@@ -10,19 +10,22 @@
 #   packaging/check-deb.sh              build, install, check, remove
 #   packaging/check-deb.sh --no-build   check the .deb already in .build-deb/
 #   packaging/check-deb.sh --keep       leave the package installed
+#   packaging/check-deb.sh --binary P   build the package around the program P (build-deb.sh --binary)
 # Needs root or sudo, and `packaging/install-deps.sh --package`. Exits non-zero, saying which
 # check failed, on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-build=true keep=false
-for option in "$@"; do
-    case "$option" in
+build=true keep=false binary=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
         --no-build) build=false ;;
         --keep) keep=true ;;
-        *) echo "check-deb.sh: unknown option $option" >&2; exit 2 ;;
+        --binary) binary=(--binary "${2:?--binary needs a program}"); shift ;;
+        *) echo "check-deb.sh: unknown option $1" >&2; exit 2 ;;
     esac
+    shift
 done
 
 failures=0
@@ -45,7 +48,7 @@ links=(cloudplayerctl)
 size_limit=45000000
 
 if $build; then
-    packaging/build-deb.sh || fail "packaging/build-deb.sh failed"
+    packaging/build-deb.sh "${binary[@]}" || fail "packaging/build-deb.sh failed"
 fi
 debs=("$root"/.build-deb/cloudplayerd_*.deb)
 [[ -f ${debs[0]} ]] || fail "no .build-deb/cloudplayerd_*.deb: run packaging/build-deb.sh"

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's quick start and CI run it:
 #   1. installs what the tests and the package need (packaging/install-deps.sh --test --package);
-#   2. builds, with the check that every target imports only what it depends on;
-#   3. runs the suite, at most 24 tests at once (with all of them at once, a loaded two-core
-#      machine kept test servers from sending for a whole read timeout);
-#   4. builds the Debian package, installs it, checks it and removes it again (check-deb.sh).
-# The package's release build is not run beside the suite, although the suite leaves about one
-# core of two idle on average (97 % of one core, measured with /usr/bin/time). Tried twice:
-# at nice 19 on the disk (session 18), tests that check the cache right after a stop failed;
-# at nice 19 writing to /dev/shm (session 19, with the stop's pool starvation fixed), the suite
-# took 732 s instead of about 450 and 11 checks failed on time: Stop within 1 s under a
-# misbehaving station (1.6 s), scans of 2,000 files past their time limit. The suite's bursts
-# need both cores.
+#   2. builds in release mode — the program with the flags debian/rules gives it, and the tests —
+#      with the check that every target imports only what it depends on;
+#   3. runs the suite against that build, at most 24 tests at once (with all of them at once, a
+#      loaded two-core machine kept test servers from sending for a whole read timeout);
+#   4. links the program again with the Swift runtime inside it, as the package ships it, from the
+#      objects the suite ran (link-static.py), and builds the Debian package around it, installs
+#      it, checks it and removes it again (check-deb.sh --binary).
+# One release build serves the suite and the package: a debug build for the tests and a release
+# build for the package were two builds of every module, 680 s and 470 s on this two-core machine
+# (session 19's fresh-clone CI and session 20) — over CI's 20 minutes with the suite. The release
+# build with the tests took 920 s (session 20), their own code unoptimized (Package.swift says why). `swift test` alone (a debug build) still
+# runs the same suite for a developer.
+# The package's build is not run beside the suite, although the suite leaves about one core of
+# two idle on average (97 % of one core, measured with /usr/bin/time). Tried twice: at nice 19
+# on the disk (session 18), tests that check the cache right after a stop failed; at nice 19
+# writing to /dev/shm (session 19, with the stop's pool starvation fixed), the suite took 732 s
+# instead of about 450 and 11 checks failed on time. The suite's bursts need both cores.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # How long each step took, said as it ends (CI's limit is for the whole run).
 mark=$SECONDS
 took() { echo "test-all.sh: $1 took $((SECONDS - mark)) s"; mark=$SECONDS; }
+# debian/rules' flags (full RELRO): the same objects serve the tests and the package.
+release=(-c release -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 
 packaging/install-deps.sh --test --package || exit
 took "installing the dependencies"
-swift build --build-tests --explicit-target-dependency-import-check error || exit
+swift build "${release[@]}" --build-tests --explicit-target-dependency-import-check error || exit
 took "the build"
-
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test --skip-build || exit
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build || exit
 took "the test suite"
-packaging/check-deb.sh || exit
-took "building and checking the package"
+# SwiftPM's --static-swift-stdlib would compile every module again (470 s): link-static.py links
+# the suite's own objects with SwiftPM's own command, the runtime inside.
+mkdir -p .build/package && packaging/link-static.py .build .build/package/cloudplayerd || exit
+packaging/check-deb.sh --binary .build/package/cloudplayerd || exit
+took "linking, building and checking the package"

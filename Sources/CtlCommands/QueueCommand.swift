@@ -8,12 +8,20 @@ struct QueueCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Clear.self, Play.self], defaultSubcommand: List.self)
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Adds tracks (library ids, URLs or files) to the end of the queue.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Adds tracks (library ids, URLs or files) to the end of the queue.",
+            discussion: "With --play and no tracks it plays what the queue holds, as `play` does: the desktop's launcher runs it so, with the files it was given, if any.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Play the first of them now.") var play = false
-        @Argument(help: "Library track ids (see ls, search), http(s) URLs, or files.") var tracks: [String]
+        @Argument(help: "Library track ids (see ls, search), http(s) URLs, or files.") var tracks: [String] = []
+
+        func validate() throws {
+            guard play || !tracks.isEmpty else { throw ValidationError("name at least one track to add") }
+        }
 
         func run() async throws {
+            // The launcher with no file: start (D-Bus activation) or resume the player.
+            guard !tracks.isEmpty else { return try await ControlCommands.send(options, "play") }
             let (added, raw) = try await Daemon.call(options, Manager1.queueAdd, tracks.map(trackReference), play)
             options.json ? say(raw.json) : say("queued \(added) tracks")
         }

@@ -24,6 +24,31 @@ extension LoaderActor {
         }
     }
 
+    /// The names MPD's `albumart` looks for in a song's folder, in its order (its protocol
+    /// documentation, "albumart").
+    static let folderCoverNames = ["cover.png", "cover.jpg", "cover.tiff", "cover.bmp"]
+
+    /// The picture kept beside a track in its folder (`cover.jpg` …): what MPD's `albumart`
+    /// serves, and where many libraries keep one picture an album. Fetched through the track's
+    /// own source (its credentials, its cache of nothing: a cover is small) into the art cache;
+    /// nil when the folder has none.
+    package func folderArtwork(of location: TrackLocation) async -> URL? {
+        guard let slash = location.uri.lastIndex(of: "/") else { return nil }
+        let folder = location.uri[...slash]
+        for name in Self.folderCoverNames {
+            guard let fetched = try? await document(sources.location(of: folder + name), limit: 16 << 20),
+                  !fetched.bytes.isEmpty else { continue }
+            let type = name.hasSuffix(".png") ? "image/png" : fetched.contentType ?? "image/jpeg"
+            do {
+                return try await storeArtwork(Artwork(data: fetched.bytes, mimeType: type))
+            } catch {
+                logger.debug("cannot keep the folder's cover", metadata: ["reason": "\(error)"])
+                return nil
+            }
+        }
+        return nil
+    }
+
     /// The cover in a track's own tags, read as a scan reads them but with the pictures (a scan
     /// skips them; playing the track finds them too): for a client that asks for a cover before
     /// the track has played. Nil when it has none or cannot be read.

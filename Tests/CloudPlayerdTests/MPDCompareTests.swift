@@ -9,11 +9,11 @@ import TestSupport
 @Suite(.timeLimit(.minutes(4)))
 struct MPDCompareTests {
     /// A real MPD over a folder holding `file`.
-    static func realMPD(serving file: URL) async throws -> (port: Int, server: ServerProcess) {
+    static func realMPD(serving file: URL) async throws -> MPDTestServer {
         let music = try Fixtures.shared.scratchDirectory().appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: file, to: music.appendingPathComponent(file.lastPathComponent))
-        return try await MPDReferenceServer.start(music: music)
+        return try await MPDTestServer(music: music)
     }
 
     /// The keys of an answer, in order.
@@ -32,7 +32,8 @@ struct MPDCompareTests {
     @Test("status (stopped and playing) and currentsong: MPD 0.23's field names in its order")
     func statusAndCurrentSong() async throws {
         let file = try await Fixtures.shared.url(.longFLAC)
-        let (port, server) = try await Self.realMPD(serving: file)
+        let server = try await Self.realMPD(serving: file)
+        let port = server.port
         let theirs = try MPDSocketClient(port: port)
         let rig = try await MPDDaemonRig.start()
         let ours = try rig.client()
@@ -53,6 +54,52 @@ struct MPDCompareTests {
         #expect(Set(theirSong).subtracting(ourSong).isSubset(of: ["Last-Modified"]), "currentsong: ours \(ourSong), MPD's \(theirSong)")
         for key in ["Pos", "Id", "Time", "duration", "file"] { #expect(ourSong.contains(key)) }
         print("MPD currentsong: MPD \(theirSong); cloudplayerd \(ourSong)")
+        await rig.stop()
+        await server.stop()
+    }
+
+    /// An answer's entries (`file`, `directory`, `playlist` each begins one), each as its fields.
+    static func entries(_ lines: [String]) -> [[(key: String, value: String)]] {
+        var entries: [[(key: String, value: String)]] = []
+        for field in MPDSocketClient.fields(lines) {
+            if ["file", "directory", "playlist"].contains(field.key) || entries.isEmpty { entries.append([]) }
+            entries[entries.count - 1].append(field)
+        }
+        return entries
+    }
+
+    @Test("lsinfo of every folder of a library: MPD 0.23's entries in its order, each entry's fields MPD's, the tags' values MPD's")
+    func lsinfo() async throws {
+        let music = try await MPDTools.library()
+        let server = try await MPDTestServer(music: music)
+        let rig = try await MPDDaemonRig.start(extra: "\n[[source]]\nname = \"music\"\ntype = \"local\"\npath = \"\(music.path)\"\n")
+        #expect(try await rig.mpc("update", "--wait").status == 0)
+        let theirs = try MPDSocketClient(port: server.port), ours = try rig.client()
+        // MPD's root is the music folder; here it is the source's folder, `music`.
+        for folder in ["", "Alpha Band", "Alpha Band/First Light", "Alpha Band/Second Wind", "Beta Ensemble", "Beta Ensemble/Quiet Rooms"] {
+            let theirEntries = Self.entries(try theirs.command("lsinfo \"\(folder)\""))
+            let ourEntries = Self.entries(try ours.command("lsinfo \"music\(folder.isEmpty ? "" : "/" + folder)\""))
+            let theirNames = theirEntries.map { "\($0[0].key): \($0[0].value)" }
+            let ourNames = ourEntries.map { "\($0[0].key): \($0[0].value.replacingOccurrences(of: "music/", with: "", options: .anchored))" }
+            #expect(ourNames == theirNames, "lsinfo \(folder)")
+            for (ourEntry, theirEntry) in zip(ourEntries, theirEntries) where ourEntry[0].key == theirEntry[0].key {
+                // MPD says the tags in the order the file holds them (the protocol leaves that
+                // open): the tags are compared as a set; the fields around them in order. Ours
+                // lacks Last-Modified and Format (the library keeps neither a file's date nor its
+                // sample format), which clients treat as optional.
+                let fixed: Set = ["file", "directory", "Last-Modified", "Format", "Time", "duration"]
+                let tags = Set(theirEntry.map(\.key)).subtracting(fixed)
+                let ourKeys = ourEntry.map(\.key), theirKeys = theirEntry.map(\.key)
+                #expect(ourKeys.filter { !tags.contains($0) } == theirKeys.filter { !tags.contains($0) && !["Last-Modified", "Format"].contains($0) },
+                        "\(theirEntry[0].value): ours \(ourKeys), MPD's \(theirKeys)")
+                #expect(Set(ourKeys).subtracting(fixed) == tags, "\(theirEntry[0].value): ours \(ourKeys), MPD's \(theirKeys)")
+                // The tags the files hold and the length (whole seconds) are facts, not choices.
+                for key in ["Artist", "AlbumArtist", "Title", "Album", "Track", "Date", "Genre", "Time"] {
+                    #expect(ourEntry.first { $0.key == key }?.value == theirEntry.first { $0.key == key }?.value,
+                            "\(theirEntry[0].value): \(key)")
+                }
+            }
+        }
         await rig.stop()
         await server.stop()
     }

@@ -30,7 +30,8 @@ struct MPDConfigTests {
         let home = try Fixtures.shared.scratchDirectory()
         let music = home.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        let (port, realMPD) = try await MPDReferenceServer.start(music: music)
+        let realMPD = try await MPDTestServer(music: music)
+        let port = realMPD.port
         let bus = try await DBusTestBus()
         let socket = home.appendingPathComponent("run/mpd.socket").path
         let config = try config("[mpd]\nlisten = [\"127.0.0.1:\(port)\", \"\(socket)\"]\n")

@@ -20,23 +20,10 @@ struct SearchProviderActivationTests {
         }, uniquingKeysWith: { $1 })
     }
 
-    @Test("a search call to the provider's bus name starts the daemon (D-Bus activation); the shipped .ini and KRunner plugin name what answers")
-    func activation() async throws {
-        let provider = try keys("packaging/cloudplayerd-search-provider.ini")
-        #expect(provider["Version"] == "2" && provider["DesktopId"] == "cloudplayerd.desktop")
-        let app = try keys("packaging/cloudplayerd.desktop")
-        #expect(app["NoDisplay"] != "true", "GNOME Shell skips a provider whose app is hidden")
-        let runner = try keys("packaging/cloudplayerd-krunner.desktop")
-        #expect(runner["X-Plasma-API"] == "DBus")
-        for file in ["packaging/cloudplayerd.desktop", "packaging/cloudplayerd-krunner.desktop"] {
-            let validated = try await ChildProcess.run("desktop-file-validate", [root.appendingPathComponent(file).path])
-            #expect(validated.status == 0 && validated.stdout.isEmpty && validated.stderr.isEmpty, "\(file): \(validated.stdout)\(validated.stderr)")
-        }
-        let busName = try #require(provider["BusName"])
-        let objectPath = try #require(provider["ObjectPath"])
-        #expect(runner["X-Plasma-DBusRunner-Service"] == busName)
-
-        // A library of two tracks in a folder; the daemon's homes in the scratch folder.
+    /// A private bus that starts the daemon on demand by the shipped activation file for
+    /// `busName` (the program and its homes put in), over a library of two tracks in a folder;
+    /// the daemon's homes in the scratch folder. Nothing is started yet.
+    private func activatingBus(_ busName: String) async throws -> DBusTestBus {
         let scratch = try Fixtures.shared.scratchDirectory()
         let music = scratch.appendingPathComponent("music")
         _ = try LibraryTree.write(into: music, artists: 1, albums: 1, tracks: 2, audio: try await LibraryTree.audio().bytes)
@@ -53,6 +40,46 @@ struct SearchProviderActivationTests {
         try Data(local.utf8).write(to: services.appendingPathComponent("\(busName).service"))
         let bus = try await DBusTestBus(serviceDirectory: services)
         #expect(try await bus.waitForName(busName, present: false, attempts: 1))
+        return bus
+    }
+
+    @Test("the launcher's Exec line: with no file it starts the daemon (D-Bus activation) and exits 0; with one it queues and plays it")
+    func launcher() async throws {
+        let exec = try #require(try keys("packaging/cloudplayerd.desktop")["Exec"])
+        #expect(exec.hasPrefix("cloudplayerctl ") && exec.hasSuffix(" %U"), "\(exec)")
+        // What the desktop runs: the program from PATH, %U the files it was given (none, or one).
+        let arguments = exec.split(separator: " ").dropFirst().dropLast().map(String.init)
+        let busName = "org.mpris.MediaPlayer2.cloudplayerd"
+        let bus = try await activatingBus(busName)
+        let bare = try await bus.run(BuiltProducts.cloudplayerctl, arguments)
+        #expect(bare.status == 0, "\(exec) with no file: \(bare.stdout)\(bare.stderr)")
+        #expect(try await bus.waitForName(busName))
+        let file = try await Fixtures.shared.url(.longMP3)
+        let opened = try await bus.run(BuiltProducts.cloudplayerctl, arguments + [file.path])
+        #expect(opened.status == 0 && opened.stdout.contains("queued 1 tracks"), "\(opened.stdout)\(opened.stderr)")
+        #expect(try await eventually { try await bus.run("playerctl", ["-p", "cloudplayerd", "status"]).stdout == "Playing\n" })
+        _ = try await bus.run("busctl", ["--address=\(bus.address)", "call", busName, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Quit"])
+        #expect(try await bus.waitForName(busName, present: false))
+        await bus.stop()
+    }
+
+    @Test("a search call to the provider's bus name starts the daemon (D-Bus activation); the shipped .ini and KRunner plugin name what answers")
+    func activation() async throws {
+        let provider = try keys("packaging/cloudplayerd-search-provider.ini")
+        #expect(provider["Version"] == "2" && provider["DesktopId"] == "cloudplayerd.desktop")
+        let app = try keys("packaging/cloudplayerd.desktop")
+        #expect(app["NoDisplay"] != "true", "GNOME Shell skips a provider whose app is hidden")
+        let runner = try keys("packaging/cloudplayerd-krunner.desktop")
+        #expect(runner["X-Plasma-API"] == "DBus")
+        for file in ["packaging/cloudplayerd.desktop", "packaging/cloudplayerd-krunner.desktop"] {
+            let validated = try await ChildProcess.run("desktop-file-validate", [root.appendingPathComponent(file).path])
+            #expect(validated.status == 0 && validated.stdout.isEmpty && validated.stderr.isEmpty, "\(file): \(validated.stdout)\(validated.stderr)")
+        }
+        let busName = try #require(provider["BusName"])
+        let objectPath = try #require(provider["ObjectPath"])
+        #expect(runner["X-Plasma-DBusRunner-Service"] == busName)
+
+        let bus = try await activatingBus(busName)
 
         func search(_ word: String) async throws -> ProcessResult {
             try await bus.run("gdbus", ["call", "--session", "--dest", busName, "--object-path", objectPath,

@@ -84,6 +84,10 @@ import TestSupport
             #expect(try await poll({ try await playerctl(bus, "status") }, until: { $0 == "Playing" }) == "Playing")
         }
         _ = try await poll({ try await playerctl(bus, "position") }, until: { (Double($0) ?? 0) >= kept + 3 })
+        // Paused (a cut, no fade), the sink falls silent and its recording ends: otherwise it would
+        // wait for the rest of the minute-long track.
+        _ = try await playerctl(bus, "pause")
+        #expect(try await poll({ try await playerctl(bus, "status") }, until: { $0 == "Paused" }) == "Paused")
         let recording = try await sink.finish()
 
         // What the new sink played is the track from the kept place on, sample for sample.

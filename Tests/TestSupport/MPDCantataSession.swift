@@ -114,6 +114,16 @@ public final class CantataSession: Sendable {
         return held
     }
 
+    /// Cantata's MPRIS `Play`, as a media key or a desktop's media widget sends it (through
+    /// playerctl on Cantata's bus): Cantata passes it on to its server as MPD's `play`.
+    public func play() async throws {
+        guard try await bus.waitForName("org.mpris.MediaPlayer2.cantata") else {
+            throw TestSupportError("Cantata never took its MPRIS name: \(cantata.errorSoFar())")
+        }
+        let played = try await bus.run("playerctl", ["-p", "cantata", "play"])
+        guard played.status == 0 else { throw TestSupportError("playerctl -p cantata play: \(played.stderr)") }
+    }
+
     /// A PNG of the whole screen (ImageMagick's `import -window root`).
     public func screenshot(to file: URL) async throws {
         try await ChildProcess.check("import", ["-display", display, "-window", "root", file.path])

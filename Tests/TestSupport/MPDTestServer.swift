@@ -6,7 +6,8 @@ import Foundation
 ///
 /// It runs in the foreground (`--no-daemon`) with its log on standard error (`--stderr`, level
 /// verbose) under a `ServerProcess`, so it stops when the test process ends however it ends. No
-/// audio leaves it (one `null` output). It starts with no database, so it scans the folder as it
+/// audio leaves it (one `null` output), whose software mixer gives `status` a volume, as
+/// cloudplayerd's has, so the two answers can be compared field by field. It starts with no database, so it scans the folder as it
 /// starts; the initializer returns once it listens on its port *and* its log says
 /// `update: finished` — a client then sees the whole library, never a half-scanned one.
 public final class MPDTestServer: Sendable {
@@ -52,6 +53,7 @@ public final class MPDTestServer: Sendable {
             audio_output {
                 type "null"
                 name "null"
+                mixer_type "software"
             }
 
             """

@@ -3,6 +3,8 @@
 commands clients send most and the heaviest answer, plus the server's memory.
 
     bench/mpd/latency.py --host H --port P --pid PID --rounds N [--word W ...] [--password-env VAR]
+                         [--save FILE]
+    bench/mpd/latency.py --compare NAME=FILE NAME=FILE ...
 
 On one connection, N rounds of `status` and `currentsong`, max(5, N // 10) of `search any "W"`
 for each --word (default: "gold", a fifth of the bench library, and "0420-042", one song), and
@@ -13,8 +15,11 @@ default) gets a row saying so, after how many bytes, and a new connection for th
 command to reading its OK (an ACK counts as a failure and is reported). Prints a table, then
 the server's VmRSS/VmHWM from /proc/PID/status before and after (PID: the server's process;
 0 skips it). A raw socket, no client library, so the client costs the same against any server.
+--save also writes the rows as JSON; --compare prints saved runs side by side, one column each
+(bench/mpd/run: cloudplayerd beside MPD 0.23).
 """
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -65,16 +70,49 @@ class Connection:
             tail = b""
 
 
+def memory_fields(pid):
+    """VmRSS and VmHWM of PID in MiB (empty for PID 0)."""
+    fields = {}
+    if pid:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    fields[key] = int(value.split()[0]) / 1024
+    return fields
+
+
 def memory(pid):
     if not pid:
         return "n/a"
-    fields = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                fields[key] = int(value.split()[0]) / 1024
+    fields = memory_fields(pid)
     return f"VmRSS {fields.get('VmRSS', 0):.1f} MiB, VmHWM {fields.get('VmHWM', 0):.1f} MiB"
+
+
+def compare(pairs):
+    """Prints saved runs (NAME=FILE) side by side: p50 / p99 ms per command, then memory."""
+    runs = []
+    for pair in pairs:
+        name, _, path = pair.partition("=")
+        with open(path) as handle:
+            runs.append((name, json.load(handle)))
+    commands = []
+    for _, run in runs:
+        commands += [row["command"] for row in run["rows"] if row["command"] not in commands]
+    print(f"{'p50 / p99 ms':28}" + "".join(f" {name:>24}" for name, _ in runs))
+    for command in commands:
+        cells = []
+        for _, run in runs:
+            row = next((row for row in run["rows"] if row["command"] == command), None)
+            if row is None:
+                cells.append("-")
+            elif "failed" in row:
+                cells.append("failed")
+            else:
+                cells.append(f"{row['p50']:.2f} / {row['p99']:.2f}")
+        print(f"{command:28}" + "".join(f" {cell:>24}" for cell in cells))
+    for key, label in (("VmRSS", "RSS after, MiB"), ("VmHWM", "peak RSS, MiB")):
+        print(f"{label:28}" + "".join(f" {run['memory'].get(key, 0):>24.1f}" for _, run in runs))
 
 
 def connect(options):
@@ -92,13 +130,20 @@ def percentile(values, fraction):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--port", type=int)
     parser.add_argument("--pid", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--word", action="append", help="a word to `search any` (repeatable)")
     parser.add_argument("--password-env", help="the environment variable holding the password")
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--save", help="also write the rows and the memory as JSON to this file")
+    parser.add_argument("--compare", nargs="+", metavar="NAME=FILE", help="print saved runs side by side")
     options = parser.parse_args()
+    if options.compare:
+        compare(options.compare)
+        return
+    if options.port is None:
+        parser.error("--port is needed")
     words = options.word or ["gold", "0420-042"]
 
     print(f"server {options.host}:{options.port} pid {options.pid or '-'}: {memory(options.pid)} before")
@@ -108,6 +153,7 @@ def main():
     plan += [(f'search any "{word}"', max(5, options.rounds // 10)) for word in words]
     plan.append(("listallinfo", max(3, options.rounds // 20)))
     print(f"{'command':28} {'rounds':>6} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'1st byte p50':>12} {'lines':>8} {'bytes':>11}")
+    saved = []
     for command, rounds in plan:
         times, firsts = [], []
         lines = size = 0
@@ -118,11 +164,18 @@ def main():
                 firsts.append(first * 1000)
         except EOFError as error:
             print(f"{command:28} {rounds:>6} failed: {error}")
+            saved.append({"command": command, "failed": str(error)})
             connection = connect(options)
             continue
         print(f"{command:28} {rounds:>6} {percentile(times, 0.5):>9.2f} {percentile(times, 0.99):>9.2f}"
               f" {max(times):>9.2f} {statistics.median(firsts):>12.2f} {lines:>8} {size:>11}")
+        saved.append({"command": command, "rounds": rounds, "p50": percentile(times, 0.5), "p99": percentile(times, 0.99),
+                      "max": max(times), "lines": lines, "bytes": size})
     print(f"server: {memory(options.pid)} after")
+    if options.save:
+        with open(options.save, "w") as handle:
+            json.dump({"greeting": connection.greeting.decode(errors="replace"), "rows": saved,
+                       "memory": memory_fields(options.pid)}, handle, indent=1)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ import Model
 /// `albumart URI OFFSET` and `readpicture URI OFFSET`: a song's cover in chunks of at most the
 /// client's `binarylimit`, `size` first (and `type` for `readpicture`), as MPD sends them. The
 /// cover is the one MPRIS shows: the picture the scan took from the file's tags (kept in the
-/// art cache), else the one its source keeps apart (a Subsonic cover), fetched into the cache now.
+/// art cache), else the one its source keeps apart (a Subsonic cover), else the one in the
+/// file's tags read now, else MPD's own: a `cover.png`/`.jpg`/… in the song's folder — each
+/// fetched into the cache as needed.
 package enum Art: MPDCommandFamily {
     package static let commands: [String: MPDCommand] = [
         "albumart": MPDCommand(.read, arguments: 2...2) { call in try await send(&call, withType: false) },
@@ -24,6 +26,7 @@ package enum Art: MPDCommandFamily {
         let placed = paths.sources.location(of: track.url)
         if file == nil { file = await database.loader.sourceArtwork(of: placed) }
         if file == nil, let size = track.size { file = await database.loader.embeddedArtwork(of: placed, length: size) }
+        if file == nil { file = await database.loader.folderArtwork(of: placed) }
         guard let file else {
             // MPD answers a song without a picture so for `albumart`; `readpicture` says nothing.
             if withType { return }
