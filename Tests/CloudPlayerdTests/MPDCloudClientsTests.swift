@@ -81,6 +81,9 @@ struct MPDCloudClientsTests {
         // MPD's albumart: the cover.jpg in the song's folder, fetched from the server.
         let cover = try Data(contentsOf: try await MPDTools.library().appendingPathComponent("Alpha Band/First Light/cover.jpg"))
         #expect(browse.stdout.contains("albumart=cloud/Alpha Band/First Light/01 Aurora.mp3 \(cover.count)\n"), "\(browse.stdout)")
+        // Cantata asks for a folder's cover by the folder.
+        let folderCover = try await MPDPythonClient.exchange(["albumart \"cloud/Alpha Band/First Light/\" 0"], port: rig.port)
+        #expect(folderCover.contains("size: \(cover.count)\n"), "\(folderCover)")
         let everything = try rig.client().command("listallinfo")
         #expect(everything.filter { $0.hasPrefix("file: ") }.count == MPDTools.songCount)
         #expect(!(everything + [browse.stdout, listed]).joined().contains(server.password))

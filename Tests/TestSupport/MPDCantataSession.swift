@@ -22,14 +22,7 @@ public final class CantataSession: Sendable {
 
     public init(port: Int, password: String? = nil) async throws {
         let home = try ScratchSpace.directory()
-        let xvfb = try ServerProcess("Xvfb", command: "Xvfb -displayfd 2 -nolisten tcp -screen 0 1280x800x24")
-        var number: Int?
-        guard try await eventually(within: 60, {
-            number = xvfb.errorSoFar().split(separator: "\n").compactMap { Int($0) }.first
-            return number != nil
-        }), let number else {
-            throw TestSupportError("Xvfb did not report a display: \(xvfb.errorSoFar())")
-        }
+        let (xvfb, number) = try await Self.screens.startXvfb()
         let display = ":\(number)"
         let bus = try await DBusTestBus()
         let config = home.appendingPathComponent("config/cantata")
@@ -47,6 +40,39 @@ public final class CantataSession: Sendable {
                            "XDG_RUNTIME_DIR": runtime.path]
         cantata = try ServerProcess("cantata", command: "cantata", environment: environment)
         (self.display, self.home, self.port, self.xvfb, self.bus) = (display, home, port, xvfb, bus)
+    }
+
+    /// Starts Xvfb servers one at a time: two started at once with `-displayfd` both took
+    /// display :0 here (MPDRigTests' and MPDCloudClientsTests' Cantata side by side), and the
+    /// second Cantata lost its screen when the first test's Xvfb stopped.
+    private static let screens = VirtualScreens()
+
+    /// Each start waits for the one before it to have its display (not a reentrant actor method:
+    /// a chain of tasks).
+    private actor VirtualScreens {
+        private var last: Task<Void, Never>?
+
+        func startXvfb() async throws -> (ServerProcess, Int) {
+            let previous = last
+            let mine = Task { () async throws -> (ServerProcess, Int) in
+                await previous?.value
+                return try await Self.start()
+            }
+            last = Task { _ = try? await mine.value }
+            return try await mine.value
+        }
+
+        private static func start() async throws -> (ServerProcess, Int) {
+            let xvfb = try ServerProcess("Xvfb", command: "Xvfb -displayfd 2 -nolisten tcp -screen 0 1280x800x24")
+            var number: Int?
+            guard try await eventually(within: 60, {
+                number = xvfb.errorSoFar().split(separator: "\n").compactMap { Int($0) }.first
+                return number != nil
+            }), let number else {
+                throw TestSupportError("Xvfb did not report a display: \(xvfb.errorSoFar())")
+            }
+            return (xvfb, number)
+        }
     }
 
     private static func config(port: Int, password: String?) -> String {

@@ -2,6 +2,7 @@ import Base
 import FoundationEssentials
 import Glibc
 import Library
+import Loader
 import Model
 
 /// `albumart URI OFFSET` and `readpicture URI OFFSET`: a song's cover in chunks of at most the
@@ -20,13 +21,16 @@ package enum Art: MPDCommandFamily {
         let database = try DatabaseCommands.libraryDatabase(call)
         let offset = try call.unsigned(1)
         let paths = await database.paths
-        guard let location = paths.location(ofPath: call.arguments[0]),
-              let track = try await database.library.track(at: TrackLocation(uri: location)) else { throw MPDError.noSuchSong }
-        var file = track.artPath.map { URL(fileURLWithPath: $0) }
-        let placed = paths.sources.location(of: track.url)
-        if file == nil { file = await database.loader.sourceArtwork(of: placed) }
-        if file == nil, let size = track.size { file = await database.loader.embeddedArtwork(of: placed, length: size) }
-        if file == nil { file = await database.loader.folderArtwork(of: placed) }
+        let file: URL?
+        if let location = paths.location(ofPath: call.arguments[0]),
+           let track = try await database.library.track(at: TrackLocation(uri: location)) {
+            file = await cover(of: track, placed: paths.sources.location(of: track.url), from: database.loader)
+        } else if !withType, let folder = paths.folderLocation(ofPath: call.arguments[0]) {
+            // `albumart` of a folder (Cantata asks so: `albumart "Artist/Album/" 0`): its cover file.
+            file = await database.loader.folderArtwork(of: paths.sources.location(of: folder))
+        } else {
+            throw MPDError.noSuchSong
+        }
         guard let file else {
             // MPD answers a song without a picture so for `albumart`; `readpicture` says nothing.
             if withType { return }
@@ -38,6 +42,14 @@ package enum Art: MPDCommandFamily {
         call.response.field("size", chunk.size)
         if withType, let type = Self.type(of: chunk.head) { call.response.field("type", type) }
         call.response.binary(chunk.bytes)
+    }
+
+    /// The song's cover as a local file, found as the type's doc comment says; nil if none.
+    static func cover(of track: LibraryTrack, placed: TrackLocation, from loader: LoaderActor) async -> URL? {
+        if let cached = track.artPath { return URL(fileURLWithPath: cached) }
+        if let kept = await loader.sourceArtwork(of: placed) { return kept }
+        if let size = track.size, let embedded = await loader.embeddedArtwork(of: placed, length: size) { return embedded }
+        return await loader.folderArtwork(of: placed)
     }
 
     /// Up to `limit` bytes of `file` from `offset`, the file's size and its first bytes (which
