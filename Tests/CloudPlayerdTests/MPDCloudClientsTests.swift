@@ -10,8 +10,8 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5)))
 struct MPDCloudClientsTests {
     /// A WebDAV server holding `MPDTools.library()` and a daemon over it as the source `cloud`.
-    static func start() async throws -> (MPDDaemonRig, WebDAVTestServer) {
-        let server = try await WebDAVTestServer(.rclone)
+    static func start(_ kind: WebDAVTestServer.Kind = .rclone) async throws -> (MPDDaemonRig, WebDAVTestServer) {
+        let server = try await WebDAVTestServer(kind)
         let library = try await MPDTools.library()
         for entry in try FileManager.default.contentsOfDirectory(atPath: library.path) {
             try FileManager.default.copyItem(at: library.appendingPathComponent(entry), to: server.root.appendingPathComponent(entry))
@@ -56,9 +56,10 @@ struct MPDCloudClientsTests {
         }
     }
 
-    @Test("mpc browses, searches, lists, adds and plays a cloud track; python-mpd2 browses and searches it")
-    func mpcAndPython() async throws {
-        let (rig, server) = try await Self.start()
+    @Test("mpc browses, searches, lists, adds and plays a cloud track; python-mpd2 browses and searches it; covers from the folder",
+          arguments: WebDAVTestServer.Kind.allCases)
+    func mpcAndPython(kind: WebDAVTestServer.Kind) async throws {
+        let (rig, server) = try await Self.start(kind)
         defer { Task { await rig.stop() } }
         #expect(try await rig.mpc("ls").stdout == "cloud\n")
         let top = try await rig.mpc("ls", "cloud").stdout
