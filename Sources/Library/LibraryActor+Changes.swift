@@ -3,8 +3,9 @@
 package enum LibraryChange: Sendable, Equatable {
     /// A scan began.
     case scanStarted
-    /// A scan ended: the tracks may have changed.
-    case scanFinished
+    /// A scan ended; `libraryChanged` when it added, changed or lost a track (or brought one
+    /// back), so a client's view of the library is out of date.
+    case scanFinished(libraryChanged: Bool)
     /// A playlist was made, changed or deleted.
     case playlistsChanged
 }

@@ -9,8 +9,9 @@ extension LibraryActor {
     package func scan(_ names: [String], loader: LoaderActor) async -> [ScanReport] {
         let sources = await loader.sources
         announce(.scanStarted)
-        defer { announce(.scanFinished) }
+        loader.forgetFolderCovers()
         var reports: [ScanReport] = []
+        defer { announce(.scanFinished(libraryChanged: reports.contains(where: \.libraryChanged))) }
         for name in names {
             scanProgress = ScanProgress(source: name)
             let storage: (any MediaStorage)?

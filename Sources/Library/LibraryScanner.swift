@@ -145,6 +145,7 @@ struct LibraryScanner {
                 let track = Self.listedTrack(file, listed, source: source, folder: folderKey)
                 if let old = known[file.location.uri], let id = old.id, Self.sameListing(old, track) {
                     unchanged.append(id)
+                    if old.gone { report.changed += 1 }
                 } else {
                     tracks.append(track)
                 }
@@ -154,6 +155,7 @@ struct LibraryScanner {
                Validator.sameVersion(old.validator, file.info?.validator) ?? (old.validator == file.info?.validator),
                old.problem == nil {
                 unchanged.append(id)
+                if old.gone { report.changed += 1 }
             } else {
                 toRead.append(file)
             }
@@ -189,6 +191,7 @@ struct LibraryScanner {
             return false
         }
         report.tracks += tracks.count + unchanged.count
+        report.changed += tracks.count
         library.scanProgress?.tracks += tracks.count + unchanged.count
         return true
     }
@@ -266,11 +269,13 @@ struct LibraryScanner {
         let key = folder.location.uri
         do {
             var tracks: [LibraryTrack] = []
+            var unchanged: [Int64] = []
             var items: [LibraryPlaylistItem] = []
             for file in listing.files {
                 items.append(LibraryPlaylistItem(playlist: 0, position: items.count, url: file.location.uri,
                                                  title: file.listed?.metadata.tags.title))
-                if let known = try store.track(url: file.location.uri), known.source != source { continue }
+                let known = try store.track(url: file.location.uri)
+                if let known, known.source != source { continue }
                 var track = LibraryTrack(url: file.location.uri, source: source, folder: key)
                 track.size = file.info?.length
                 if let listed = file.listed {
@@ -279,9 +284,16 @@ struct LibraryScanner {
                     track.codec = listed.codec?.rawValue
                     track.published = listed.published
                 }
-                tracks.append(track)
+                // An episode the feed lists as before is only seen, as a folder's unchanged file.
+                if let known, let id = known.id, Self.sameListing(known, track) {
+                    unchanged.append(id)
+                    if known.gone { report.changed += 1 }
+                } else {
+                    tracks.append(track)
+                }
             }
-            try store.save(tracks, unchanged: [], mark: mark)
+            try store.save(tracks, unchanged: unchanged, mark: mark)
+            report.changed += tracks.count
             var playlist = LibraryPlaylist(name: title, kind: .feed, source: source, url: key)
             playlist.validator = listing.version
             try store.savePlaylist(playlist, items: items, mark: mark)

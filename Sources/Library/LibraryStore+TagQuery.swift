@@ -6,15 +6,28 @@ extension LibraryStore {
     /// The tracks `query` finds, a page of at most `limit` from `cursor` (nil: the first page),
     /// within the query's window.
     func tracks(matching query: TagQuery, from cursor: TrackCursor?, limit: Int) throws -> TrackPage {
+        if case .ids(let rest) = cursor { return try page(of: rest, limit: limit) }
         var sql = TagQuerySQL()
         // A folder's tracks are read from `track_browse` in order (gone = 0 is its first
         // column). Any other filter is answered from its own index, and only then sorted:
         // `+gone` keeps SQLite (without statistics, every index looks as selective) from
         // walking `track_browse` for its order and testing every track.
-        var conditions = [query.filter.map(TagQuerySQL.isFolder) ?? true ? "gone = 0" : "+gone = 0"]
+        let browsing = query.filter.map(TagQuerySQL.isFolder) ?? true
+        var conditions = [browsing ? "gone = 0" : "+gone = 0"]
         if let filter = query.filter { conditions.append(sql.condition(filter)) }
         var arguments = sql.arguments
         let window = query.window ?? 0..<Int.max
+        if !browsing {
+            // Sorted once, and only the ids kept (8 bytes a track), paged by id: a page read
+            // after a key or an offset had SQLite find and sort every match again, and a
+            // `search` of 20,000 songs of 100,000 spent 1.5 s so, 40 times over.
+            let order = query.sort.map { "\($0.column ?? "title") \(query.descending ? "DESC" : "ASC"), " } ?? ""
+            let ids: [Int64] = try read { db in
+                try db.fetchAll("SELECT id FROM track WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)folder, url LIMIT ? OFFSET ?",
+                                arguments + [window.count, window.lowerBound]) { try $0.get(0) }
+            }
+            return try page(of: ids[...], limit: limit)
+        }
         var offset = window.lowerBound
         var order = "folder, url"
         if let sort = query.sort {
@@ -44,6 +57,19 @@ extension LibraryStore {
         }
         guard rows.count == count, count < remaining, let last = rows.last else { return TrackPage(tracks: rows, next: nil) }
         return TrackPage(tracks: rows, next: keyed ? .after(folder: last.folder, url: last.url) : .offset(already + rows.count))
+    }
+
+    /// The tracks of the first `limit` of `ids`, in their order (one gone meanwhile is left out).
+    private func page(of ids: ArraySlice<Int64>, limit: Int) throws -> TrackPage {
+        let chunk = ids.prefix(limit)
+        guard !chunk.isEmpty else { return TrackPage(tracks: [], next: nil) }
+        let rows = try read { db in
+            try db.fetchAll("SELECT * FROM track WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))",
+                            Array(chunk), LibraryTrack.init(row:))
+        }
+        let byID = Dictionary(rows.compactMap { track in track.id.map { ($0, track) } }, uniquingKeysWith: { first, _ in first })
+        let rest = ids.dropFirst(chunk.count)
+        return TrackPage(tracks: chunk.compactMap { byID[$0] }, next: rest.isEmpty ? nil : .ids(rest))
     }
 
     /// `list TAG [FILTER] [group G...]`: the distinct values of `tag` among the tracks `filter`

@@ -7,6 +7,9 @@ package struct ScanReport: Sendable, Equatable {
     package var tagsRead = 0
     /// Tracks the last scan had and this one did not find.
     package var gone = 0
+    /// Tracks new, changed or back since the last scan: those written whole, and those seen
+    /// unchanged that had been gone.
+    package var changed = 0
     package var playlists = 0
     /// Bytes fetched to read tags (heads and tails; whole playlist files and feeds not counted).
     package var bytesFetched: Int64 = 0
@@ -25,4 +28,7 @@ package struct ScanReport: Sendable, Equatable {
         failed = true
         problems = [problem]
     }
+
+    /// Whether the library's clients see other tracks than before the scan (MPD's `database`).
+    package var libraryChanged: Bool { changed > 0 || gone > 0 }
 }

@@ -12,10 +12,12 @@ package struct TrackPage: Sendable {
 }
 
 /// Where a page starts. In database order (folder, then location) the last row's key: the next
-/// page is read from the index after it, however deep. In another order, an offset.
+/// page is read from the index after it, however deep. In another order, an offset. For what a
+/// filter found by its own index, the ids of the tracks still to come, in their order.
 package enum TrackCursor: Sendable, Equatable {
     case after(folder: String, url: String)
     case offset(Int)
+    case ids(ArraySlice<Int64>)
 }
 
 /// `count`'s answer for one group (or for all, with no group).

@@ -8,6 +8,8 @@ import Model
 /// cover shared by a whole album is written once, and no name says anything about the track.
 package struct ArtworkCache: Sendable {
     let directory: URL
+    /// The folders' own cover files found so far (or found missing).
+    let folderCovers = FolderCovers()
 
     /// The file holding `artwork`, written (owner-only, atomically) if it is not there yet.
     func store(_ artwork: Artwork) throws -> URL {

@@ -30,23 +30,40 @@ extension LoaderActor {
 
     /// The picture kept beside a track in its folder (`cover.jpg` …): what MPD's `albumart`
     /// serves, and where many libraries keep one picture an album. Fetched through the track's
-    /// own source (its credentials, its cache of nothing: a cover is small) into the art cache;
-    /// nil when the folder has none.
+    /// own source (its credentials, its cache of nothing: a cover is small) into the art cache,
+    /// once a folder (`FolderCovers`); nil when the folder has none.
     package func folderArtwork(of location: TrackLocation) async -> URL? {
         guard let slash = location.uri.lastIndex(of: "/") else { return nil }
-        let folder = location.uri[...slash]
+        let folder = String(location.uri[...slash])
+        if let known = artwork.folderCovers.cover(of: folder) { return known }
+        // Only a folder whose source said "not found" for each name is remembered as having none.
+        var answered = true
         for name in Self.folderCoverNames {
-            guard let fetched = try? await document(sources.location(of: folder + name), limit: 16 << 20),
-                  !fetched.bytes.isEmpty else { continue }
+            let fetched: FetchedDocument?
+            do {
+                fetched = try await document(sources.location(of: folder + name), limit: 16 << 20)
+            } catch {
+                if (error as? LoaderError) != .notFound { answered = false }
+                continue
+            }
+            guard let fetched, !fetched.bytes.isEmpty else { continue }
             let type = name.hasSuffix(".png") ? "image/png" : fetched.contentType ?? "image/jpeg"
             do {
-                return try await storeArtwork(Artwork(data: fetched.bytes, mimeType: type))
+                let file = try await storeArtwork(Artwork(data: fetched.bytes, mimeType: type))
+                artwork.folderCovers.remember(file, of: folder)
+                return file
             } catch {
                 logger.debug("cannot keep the folder's cover", metadata: ["reason": "\(error)"])
                 return nil
             }
         }
+        if answered { artwork.folderCovers.remember(nil, of: folder) }
         return nil
+    }
+
+    /// Forgets which folders have a cover file: the next `albumart` asks their sources again.
+    package nonisolated func forgetFolderCovers() {
+        artwork.folderCovers.forget()
     }
 
     /// The cover in a track's own tags, read as a scan reads them but with the pictures (a scan

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The database families through real clients, over a local folder the daemon scans when `mpc
-/// update --wait` asks (so `update` and idle `update`/`database` are in the path): `mpc` browses,
+/// update --wait` asks (so `update` and idle `update`/`database` are in the path, and tested): `mpc` browses,
 /// searches, lists and keeps stored playlists; python-mpd2 (Tests/MPDTools/mpd_library.py)
 /// checks filters, windows, groups, paging of `listallinfo` and the cover's binary chunks.
 @Suite(.timeLimit(.minutes(5)))
@@ -70,6 +70,36 @@ struct MPDDatabaseTests {
         #expect(try await rig.mpc("playlist").stdout.split(separator: "\n").count == 7)
         #expect(try await rig.mpc("rm", "mine").status == 0)
         #expect(try await rig.mpc("playlist", "mine").stderr.contains("No such playlist"))
+        await rig.stop()
+    }
+
+    @Test("idle: `update` when a scan starts and ends, `database` only when it changed the library, for a client that idles meanwhile")
+    func idleUpdateAndDatabase() async throws {
+        let music = try Fixtures.shared.scratchDirectory().appendingPathComponent("music")
+        let audio = try await LibraryTree.audio()
+        let tracks = try LibraryTree.write(into: music, artists: 1, albums: 1, tracks: 2, audio: audio.bytes)
+        let rig = try await MPDDaemonRig.start(extra: "\n[[source]]\nname = \"music\"\ntype = \"local\"\npath = \"\(music.path)\"\n")
+        let watcher = try rig.client()
+        // What the watcher hears, idle after idle (what changes between two is kept for the
+        // next), until it has heard `database` or has idled ten times.
+        func heardUntilDatabase() throws -> Set<String> {
+            var heard: Set<String> = []
+            for _ in 0..<10 where !heard.contains("database") {
+                heard.formUnion(MPDSocketClient.fields(try watcher.command("idle update database")).filter { $0.key == "changed" }.map(\.value))
+            }
+            return heard
+        }
+        #expect(try await rig.mpc("update", "--wait").status == 0)
+        #expect(try heardUntilDatabase() == ["update", "database"])
+        // A rescan that finds nothing new: `update` alone (kept since the scan ended).
+        #expect(try await rig.mpc("update", "--wait").status == 0)
+        let again = MPDSocketClient.fields(try watcher.command("idle update database")).filter { $0.key == "changed" }.map(\.value)
+        #expect(again == ["update"], "\(again)")
+        // A new file: `database` again.
+        try FileManager.default.copyItem(at: music.appendingPathComponent(tracks[0].path),
+                                         to: music.appendingPathComponent(tracks[0].path).deletingLastPathComponent().appendingPathComponent("added.mp3"))
+        #expect(try await rig.mpc("update", "--wait").status == 0)
+        #expect(try heardUntilDatabase() == ["update", "database"])
         await rig.stop()
     }
 

@@ -18,18 +18,13 @@ package enum Art: MPDCommandFamily {
     ]
 
     static func send(_ call: inout MPDCall, withType: Bool) async throws {
-        let database = try DatabaseCommands.libraryDatabase(call)
         let offset = try call.unsigned(1)
-        let paths = await database.paths
         let file: URL?
-        if let location = paths.location(ofPath: call.arguments[0]),
-           let track = try await database.library.track(at: TrackLocation(uri: location)) {
-            file = await cover(of: track, placed: paths.sources.location(of: track.url), from: database.loader)
-        } else if !withType, let folder = paths.folderLocation(ofPath: call.arguments[0]) {
-            // `albumart` of a folder (Cantata asks so: `albumart "Artist/Album/" 0`): its cover file.
-            file = await database.loader.folderArtwork(of: paths.sources.location(of: folder))
+        if let last = call.session.lastCover, last.command == call.name, last.uri == call.arguments[0], offset > 0 {
+            file = last.file
         } else {
-            throw MPDError.noSuchSong
+            file = try await find(call)
+            call.session.lastCover = (call.name, call.arguments[0], file)
         }
         guard let file else {
             // MPD answers a song without a picture so for `albumart`; `readpicture` says nothing.
@@ -42,6 +37,24 @@ package enum Art: MPDCommandFamily {
         call.response.field("size", chunk.size)
         if withType, let type = Self.type(of: chunk.head) { call.response.field("type", type) }
         call.response.binary(chunk.bytes)
+    }
+
+    /// The cover of the song or folder the call names, as a local file; nil if it has none.
+    static func find(_ call: MPDCall) async throws -> URL? {
+        let withType = call.name == "readpicture"
+        let database = try DatabaseCommands.libraryDatabase(call)
+        let paths = await database.paths
+        let file: URL?
+        if let location = paths.location(ofPath: call.arguments[0]),
+           let track = try await database.library.track(at: TrackLocation(uri: location)) {
+            file = await cover(of: track, placed: paths.sources.location(of: track.url), from: database.loader)
+        } else if !withType, let folder = paths.folderLocation(ofPath: call.arguments[0]) {
+            // `albumart` of a folder (Cantata asks so: `albumart "Artist/Album/" 0`): its cover file.
+            file = await database.loader.folderArtwork(of: paths.sources.location(of: folder))
+        } else {
+            throw MPDError.noSuchSong
+        }
+        return file
     }
 
     /// The song's cover as a local file, found as the type's doc comment says; nil if none.

@@ -49,7 +49,7 @@ extension DatabaseCommands {
             call.response.field("directory", lastName(paths.path(of: subfolder)))
         }
         for track in try await database.library.tracks(directlyIn: folder) {
-            call.response.field("file", lastName(paths.path(of: track.url)))
+            call.response.field("file", lastName(paths.path(of: track)))
             if let size = track.size { call.response.field("size", size) }
         }
     }
@@ -74,7 +74,7 @@ extension DatabaseCommands {
             repeat {
                 let page = try await database.library.tracks(under: root.folder, from: cursor, limit: MPDLibraryDatabase.pageSize)
                 for track in page.tracks {
-                    let song = paths.path(of: track.url)
+                    let song = paths.path(of: track)
                     // The directories between the last one named and this song's.
                     var parents: [String] = []
                     var parent = song[..<(song.lastIndex(of: "/") ?? song.startIndex)]
@@ -86,7 +86,7 @@ extension DatabaseCommands {
                         named.insert(directory)
                         call.response.field("directory", directory)
                     }
-                    if info { call.write(MPDLibraryDatabase.song(track, paths: paths)) } else { call.response.field("file", song) }
+                    if info { call.write(MPDSong(uri: song, metadata: MPDLibraryDatabase.metadata(track))) } else { call.response.field("file", song) }
                 }
                 try await call.response.flushIfLarge()
                 cursor = page.next

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// One command being handled: its request, the connection's state, the server's, and the answer
 /// being written. Handlers take it `inout`.
 package struct MPDCall: Sendable {
@@ -41,6 +43,9 @@ package struct MPDSession: Sendable {
     /// Whether this connection came by the unix socket (MPD gives local clients no more rights
     /// unless configured; neither do we).
     package var local = false
+    /// The cover this client read a chunk of last (`albumart`/`readpicture`): its next chunks
+    /// come from the same file, without asking the library or the source again.
+    package var lastCover: (command: String, uri: String, file: URL?)?
 
     package init(id: UInt64, permissions: MPDPermission) {
         self.id = id

@@ -92,6 +92,6 @@ package struct MPDLibraryDatabase: MPDLibrary {
 
     /// A library track as MPD prints it.
     static func song(_ track: LibraryTrack, paths: SongPaths) -> MPDSong {
-        MPDSong(uri: paths.path(of: track.url), metadata: metadata(track))
+        MPDSong(uri: paths.path(of: track), metadata: metadata(track))
     }
 }

@@ -3,12 +3,13 @@ import Model
 import Playback
 
 /// The library's changes as `idle` subsystems: a scan starting is `update`; one ending is
-/// `update` and `database`; a playlist changed is `stored_playlist`.
+/// `update`, and `database` too when it changed the library (as MPD, which tells `database` only
+/// then); a playlist changed is `stored_playlist`.
 package enum MPDLibraryChanges {
     package static func subsystems(for change: LibraryChange) -> Set<MPDSubsystem> {
         switch change {
         case .scanStarted: [.update]
-        case .scanFinished: [.update, .database]
+        case .scanFinished(let changed): changed ? [.update, .database] : [.update]
         case .playlistsChanged: [.storedPlaylist]
         }
     }

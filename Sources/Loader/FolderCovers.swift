@@ -1,0 +1,34 @@
+import Base
+import FoundationEssentials
+
+/// Which cover file each folder has (`cover.jpg` …, what MPD's `albumart` sends), or that it has
+/// none: the source is asked once a folder, not again for each of its songs and each chunk a
+/// client reads. Forgotten when a scan starts — a scan is how the user says the folders
+/// changed — and bounded, since a client showing a library of thousands of albums asks for each.
+package final class FolderCovers: Sendable {
+    /// More folders than this and the memory starts over; each is one short string and a URL.
+    static let limit = 20_000
+
+    private let known = Locked<[String: URL?]>([:])
+
+    package init() {}
+
+    /// What is known of `folder`: `.some(nil)` when it has no cover, nil when it was not asked
+    /// yet or its cover file is no longer in the art cache.
+    func cover(of folder: String) -> URL?? {
+        guard let found = known.withLock({ $0[folder] }) else { return nil }
+        if let file = found, !FileManager.default.fileExists(atPath: file.path) { return nil }
+        return .some(found)
+    }
+
+    func remember(_ cover: URL?, of folder: String) {
+        known.withLock { known in
+            if known.count >= Self.limit { known.removeAll(keepingCapacity: true) }
+            known[folder] = .some(cover)
+        }
+    }
+
+    func forget() {
+        known.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,68 @@
+import Daemon
+import Foundation
+import Library
+import Loader
+import Model
+import MPD
+import Testing
+
+/// MPD's song paths: a track's path from its folder's and its name (the fast way `listallinfo`
+/// takes) is the path its URL placed among the sources gives, in every kind of source.
+struct SongPathsTests {
+    static let names = ["a b.mp3", "Künstler – Ärger ü.flac", "plus+sign.mp3", "tilde~x.opus", ".hidden", "100%.mp3", "%2F.mp3",
+                        "weird!'()*&$@=;:,[]%.mp3", "a%2Fb.mp3", "space at end .mp3", "semi;colon.mp3", "ques?tion#hash.mp3", "日本語.ogg"]
+
+    @Test("a track's path from its folder is the one its URL gives: local, WebDAV, HTTP and S3 sources, tricky names")
+    func fromFolderAsFromURL() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let sources = try Configuration.parse("""
+            [[source]]
+            name = "here"
+            type = "local"
+            path = "/srv/music"
+            [[source]]
+            name = "dav"
+            type = "webdav"
+            url = "https://dav.example/remote.php/dav/files/anna/Music/"
+            [[source]]
+            name = "web"
+            type = "http"
+            url = "https://media.example.com/music/"
+            [[source]]
+            name = "s3"
+            type = "s3"
+            endpoint = "http://127.0.0.1:9000"
+            bucket = "music"
+            region = "us-east-1"
+            access_key_id = "AKIDEXAMPLE"
+            secret_access_key = "secret"
+            path_style = true
+            """, relativeTo: directory).sources
+        let paths = SongPaths(sources: sources)
+        var checked = 0
+        for name in Self.names {
+            for folderName in ["Artist/Album (1)", "Ärger/x y"] {
+                var placed: [(folder: TrackLocation, track: TrackLocation)] = []
+                for root in ["file:///srv/music/", "https://dav.example/remote.php/dav/files/anna/Music/"] {
+                    let folder = folderName.split(separator: "/").map { CanonicalURL.segment(naming: String($0)) }.joined(separator: "/") + "/"
+                    placed.append((sources.location(of: root + folder), sources.location(of: root + folder + CanonicalURL.segment(naming: name))))
+                }
+                let encoded = folderName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)! + "/"
+                let file = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                placed.append((sources.location(of: "https://media.example.com/music/" + encoded), sources.location(of: "https://media.example.com/music/" + encoded + file)))
+                placed.append((TrackLocation(source: "s3", key: folderName + "/"), TrackLocation(source: "s3", key: folderName + "/" + name)))
+                for (folder, track) in placed {
+                    #expect(track.source != nil && track.uri.hasPrefix(folder.uri), "\(track.uri) in \(folder.uri)")
+                    let row = LibraryTrack(url: track.uri, source: track.source ?? "", folder: folder.uri)
+                    #expect(paths.path(of: row) == paths.path(of: track.uri), "\(track.uri)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == Self.names.count * 8)
+        // A name the slow way shows decoded where its source's segments are names.
+        let dav = LibraryTrack(url: sources.location(of: "https://dav.example/remote.php/dav/files/anna/Music/A/a%20b.mp3").uri, source: "dav",
+                               folder: sources.location(of: "https://dav.example/remote.php/dav/files/anna/Music/A/").uri)
+        #expect(paths.path(of: dav) == "dav/A/a b.mp3")
+    }
+}
