@@ -195,10 +195,20 @@ let package = Package(
         // Helpers the tests share: fixtures made with sox/lame/opusenc, reference decodes, WAV files,
         // a private PulseAudio server, running child processes (with CSpawnShim, as Base does).
         .target(name: "TestSupport", dependencies: ["CSpawnShim"], path: "Tests/TestSupport"),
-        // The modules in one process, against real servers and real files.
+        // What the tests of the modules share that needs the modules: bytes read whole or unsized,
+        // a decode timed on its own thread, tag fixtures, a loopback probe.
+        .target(name: "ComponentTestSupport", dependencies: ["Base", "Model", "Parsers", "Decoding", "TestSupport"],
+                path: "Tests/ComponentTestSupport", swiftSettings: testCode),
+        // The modules below the network stack (Base, SQLite, Model, Parsers, Cache, Decoding, the
+        // answer parsers), in one process: built as soon as those are, beside the rest of the build.
+        .testTarget(name: "BaseLayerTests", dependencies: [
+            "Base", "Model", "Parsers", "Cache", "Decoding", "FuzzTargets", "TestSupport", "ComponentTestSupport", "CSampleGain", "SQLite",
+        ] + answerParsers.map(answers), swiftSettings: testCode),
+        // The modules above it in one process, against real servers and real files.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "CSampleGain", "SQLite",
+            "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "ComponentTestSupport",
+            "CSampleGain", "SQLite",
         ] + answerParsers.map(answers), swiftSettings: testCode),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"], swiftSettings: testCode),

@@ -73,7 +73,7 @@ struct MPDDatabaseTests {
         await rig.stop()
     }
 
-    @Test("idle: `update` when a scan starts and ends, `database` only when it changed the library, for a client that idles meanwhile")
+    @Test("idle: `update` when a scan starts and ends, `database` only when it changed the library, for a client that idles meanwhile; `stored_playlist` when one is saved")
     func idleUpdateAndDatabase() async throws {
         let music = try Fixtures.shared.scratchDirectory().appendingPathComponent("music")
         let audio = try await LibraryTree.audio()
@@ -100,6 +100,11 @@ struct MPDDatabaseTests {
                                          to: music.appendingPathComponent(tracks[0].path).deletingLastPathComponent().appendingPathComponent("added.mp3"))
         #expect(try await rig.mpc("update", "--wait").status == 0)
         #expect(try heardUntilDatabase() == ["update", "database"])
+        // A stored playlist saved: `stored_playlist` (the queue's change is `playlist`, not asked).
+        watcher.send("idle stored_playlist")
+        #expect(try await rig.mpc("add", "music/" + tracks[0].path).status == 0)
+        #expect(try await rig.mpc("save", "kept").status == 0)
+        #expect(try watcher.readAnswer() == ["changed: stored_playlist", "OK"])
         await rig.stop()
     }
 

@@ -1,4 +1,5 @@
 import Base
+import ComponentTestSupport
 import Config
 import Foundation
 import Library

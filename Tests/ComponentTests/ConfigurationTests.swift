@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Config
 import Daemon
 import Foundation

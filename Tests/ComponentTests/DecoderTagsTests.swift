@@ -1,4 +1,5 @@
 import Base
+import ComponentTestSupport
 import Decoding
 import Foundation
 import FuzzTargets

@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Glibc
 import Model
 import SourceTypes

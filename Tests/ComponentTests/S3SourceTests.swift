@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Daemon
 import Foundation
 import Library

@@ -1,4 +1,5 @@
 import Base
+import ComponentTestSupport
 import Daemon
 import Foundation
 import Library

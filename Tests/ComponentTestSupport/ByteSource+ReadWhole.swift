@@ -4,7 +4,7 @@ import TestSupport
 
 extension ByteSource {
     /// All its bytes, read in 64 KiB pieces on a thread of its own (reads wait for the network).
-    func readWhole() async throws -> Data {
+    package func readWhole() async throws -> Data {
         try await onOwnThread {
             var data = Data()
             while true {
@@ -18,7 +18,7 @@ extension ByteSource {
 
 extension ByteSource {
     /// `count` bytes at `offset`, read on a thread of its own (a read waits for the network).
-    func read(at offset: Int, count: Int) async throws -> [UInt8] {
+    package func read(at offset: Int, count: Int) async throws -> [UInt8] {
         try await onOwnThread { try self.readBytes(at: Int64(offset), count: count) }
     }
 }

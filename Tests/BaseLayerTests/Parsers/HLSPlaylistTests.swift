@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Foundation
 import Parsers
 import Testing

@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Decoding
 import Foundation
 import FuzzTargets

@@ -2,18 +2,18 @@ import Parsers
 
 /// A file seen only through ranged reads, as the library sees a remote one: counts the bytes
 /// and requests asked for, and can pretend to be longer than its real bytes (zeros after them).
-final class VirtualFile {
-    let bytes: [UInt8]
-    let length: Int64
-    private(set) var fetchedBytes = 0
-    private(set) var requests: [Range<Int64>] = []
+package final class VirtualFile {
+    package let bytes: [UInt8]
+    package let length: Int64
+    package private(set) var fetchedBytes = 0
+    package private(set) var requests: [Range<Int64>] = []
 
-    init(_ bytes: [UInt8], length: Int64? = nil) {
+    package init(_ bytes: [UInt8], length: Int64? = nil) {
         self.bytes = bytes
         self.length = length ?? Int64(bytes.count)
     }
 
-    func fetch(_ range: Range<Int64>) throws -> [UInt8] {
+    package func fetch(_ range: Range<Int64>) throws -> [UInt8] {
         requests.append(range)
         guard range.lowerBound >= 0, range.upperBound <= length else { throw ParserFixtureError(message: "bad range \(range)") }
         fetchedBytes += range.count
@@ -24,7 +24,7 @@ final class VirtualFile {
     }
 
     /// `pictures`: false reads as a library scan does.
-    func read(pictures: Bool = true) async throws -> ScannedTags {
+    package func read(pictures: Bool = true) async throws -> ScannedTags {
         try await TagReader.read(length: length, pictures: pictures) { try self.fetch($0) }
     }
 }

@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Parsers
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import ComponentTestSupport
 import Model
 import Parsers
 import Testing

@@ -3,7 +3,7 @@ import Model
 extension TrackTags {
     /// These tags without loudness values — LAME writes a gain it measured into every MP3 it
     /// makes — for a test of the text tags.
-    var text: TrackTags {
+    package var text: TrackTags {
         var tags = self
         tags.replayGain = ReplayGain()
         return tags

@@ -2,18 +2,18 @@ import Model
 
 /// A source that does not know its length, as a stream without `Content-Length`, and that hands
 /// out at most `most` bytes a read, as a station's bytes come.
-final class UnsizedSource: ByteSource {
-    let inner: any ByteSource
-    let most: Int
+package final class UnsizedSource: ByteSource {
+    package let inner: any ByteSource
+    package let most: Int
 
-    init(_ inner: any ByteSource, most: Int = .max) {
+    package init(_ inner: any ByteSource, most: Int = .max) {
         self.inner = inner
         self.most = most
     }
 
-    var length: Int64? { nil }
+    package var length: Int64? { nil }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(most)), at: offset)
     }
 }

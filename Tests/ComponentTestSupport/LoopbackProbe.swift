@@ -3,11 +3,15 @@ import Glibc
 
 /// A local process knocking on a login's loopback listener with real sockets: a connection that
 /// sends nothing, and requests that are not the browser's (a favicon, a forged `state`).
-struct LoopbackProbe {
-    let port: Int
+package struct LoopbackProbe {
+    package let port: Int
+
+    package init(port: Int) {
+        self.port = port
+    }
 
     /// A connection to the listener, left open; the caller closes it.
-    func connect() throws -> Int32 {
+    package func connect() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -25,7 +29,7 @@ struct LoopbackProbe {
 
     /// `GET target` on a connection of its own, and the whole answer (read until the listener
     /// closes; 60 s at most, an upper bound that fails).
-    func ask(_ target: String) async throws -> String {
+    package func ask(_ target: String) async throws -> String {
         let fd = try connect()
         defer { close(fd) }
         return try await BlockingPool.shared.run {
@@ -46,12 +50,12 @@ struct LoopbackProbe {
     }
 
     /// Whether the listener still holds `fd` open (nothing to read yet, no end).
-    static func isOpen(_ fd: Int32) -> Bool {
+    package static func isOpen(_ fd: Int32) -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
     }
 
-    enum ProbeError: Error {
+    package enum ProbeError: Error {
         case cannotConnect
         case noAnswer
         case notIgnored(String, answer: String, silentOpen: Bool)
@@ -61,7 +65,7 @@ struct LoopbackProbe {
     /// (held open), then a favicon, a forged `code` with another `state`, one with no `state`, and
     /// an `error` with another `state` — each answered at once while the silent one is still open,
     /// and none ending the login. The silent connection is returned for the caller to close.
-    func knock() async throws -> Int32 {
+    package func knock() async throws -> Int32 {
         let silent = try connect()
         for target in ["/favicon.ico", "/?code=forged&state=another", "/?code=forged", "/?error=access_denied&state=another"] {
             let answer = try await ask(target)
