@@ -27,6 +27,8 @@
 #                                       Debian's mpd enables a system service the tests never use
 #                                       desktop-file-utils (the search providers' desktop files)
 #   packaging/install-deps.sh --bench   also what bench/ compares against
+#   packaging/install-deps.sh --speed   also the two time-stretch libraries bench/speed/libs compares
+#                                       (SoundTouch, Rubber Band), gcc and espeak-ng
 #   packaging/install-deps.sh --mpd     also MPD and mpc, for bench/library-local (Debian's package
 #                                       enables an mpd system service: `systemctl disable --now mpd`)
 #   packaging/install-deps.sh --package also what building and checking the .deb takes
@@ -46,6 +48,7 @@ for option in "$@"; do
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;
         --mpd) packages+=(mpd mpc) ;;
+        --speed) packages+=(gcc libsoundtouch-dev librubberband-dev espeak-ng python3-numpy) ;;
         --sample) packages+=(lame sox) ;;
         --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
