@@ -14,11 +14,9 @@ package final class FolderCovers: Sendable {
     package init() {}
 
     /// What is known of `folder`: `.some(nil)` when it has no cover, nil when it was not asked
-    /// yet or its cover file is no longer in the art cache.
+    /// yet (the caller checks that a file found is still in the art cache).
     func cover(of folder: String) -> URL?? {
-        guard let found = known.withLock({ $0[folder] }) else { return nil }
-        if let file = found, !FileManager.default.fileExists(atPath: file.path) { return nil }
-        return .some(found)
+        known.withLock { $0[folder] }
     }
 
     func remember(_ cover: URL?, of folder: String) {

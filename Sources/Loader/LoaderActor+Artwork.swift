@@ -35,7 +35,11 @@ extension LoaderActor {
     package func folderArtwork(of location: TrackLocation) async -> URL? {
         guard let slash = location.uri.lastIndex(of: "/") else { return nil }
         let folder = String(location.uri[...slash])
-        if let known = artwork.folderCovers.cover(of: folder) { return known }
+        if let known = artwork.folderCovers.cover(of: folder) {
+            guard let file = known else { return nil }
+            // Found before, unless the art cache lost it since (a stat: on the pool).
+            if (try? await BlockingPool.shared.run { FileManager.default.fileExists(atPath: file.path) }) == true { return file }
+        }
         // Only a folder whose source said "not found" for each name is remembered as having none.
         var answered = true
         for name in Self.folderCoverNames {
