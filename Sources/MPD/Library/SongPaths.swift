@@ -49,7 +49,7 @@ package struct SongPaths: SongPathMapping {
     private func place(_ folder: String) -> FolderPath? {
         let location = sources.location(of: folder)
         guard let name = location.source, let source = sources.source(named: name) else { return nil }
-        let placed = FolderPath(path: path(of: folder),
+        let placed = FolderPath(path: path(of: location, in: source),
                                 decodes: source.pathsAreNames || TrackLocation.sourceAndKey(in: location.uri) != nil)
         folders.withLock { folders in
             if folders.count >= 10_000 { folders.removeAll(keepingCapacity: true) }
@@ -62,6 +62,12 @@ package struct SongPaths: SongPathMapping {
     package func path(of uri: String) -> String {
         let location = sources.location(of: uri)
         guard let name = location.source, let source = sources.source(named: name) else { return location.uri }
+        return path(of: location, in: source)
+    }
+
+    /// The MPD URI of a location placed in `source` already.
+    private func path(of location: TrackLocation, in source: any SourceType) -> String {
+        let name = source.name
         var key = Substring(location.key)
         while key.hasSuffix("/") { key = key.dropLast() }
         guard !key.isEmpty else { return name }
