@@ -122,7 +122,7 @@ public final class FaultProxy: @unchecked Sendable {
     /// The most requests this proxy has been serving at once.
     public var mostConcurrentRequests: Int { state.withLock { mostOpen } }
 
-    /// Every request so far, oldest first.
+    /// Every request so far, in the order they arrived (each is logged once it is answered).
     public var log: [Exchange] { state.withLock { exchanges } }
 
     /// Body bytes sent to the player so far, for GET requests.
@@ -203,10 +203,13 @@ public final class FaultProxy: @unchecked Sendable {
             state.withLock {
                 // An exchange still being relayed when the log was cleared belongs to before.
                 if let clearedAt, arrived < clearedAt { return }
-                exchanges.append(Exchange(method: asked.method, path: asked.target, range: asked["range"],
-                                          ifRange: asked["if-range"], authorization: asked["authorization"],
-                                          acceptEncoding: asked["accept-encoding"], status: record.status, bodyBytes: record.bytes,
-                                          at: arrived, etag: record.etag))
+                // Placed by arrival, not by finishing: a client may read an answer and send its
+                // next request before this thread has logged the first.
+                let exchange = Exchange(method: asked.method, path: asked.target, range: asked["range"],
+                                        ifRange: asked["if-range"], authorization: asked["authorization"],
+                                        acceptEncoding: asked["accept-encoding"], status: record.status, bodyBytes: record.bytes,
+                                        at: arrived, etag: record.etag)
+                exchanges.insert(exchange, at: exchanges.lastIndex { $0.at <= arrived }.map { $0 + 1 } ?? 0)
             }
         }
         if let redirect, request.method == "GET" {
