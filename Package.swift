@@ -5,7 +5,7 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSystemd · CSQLite
+//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
@@ -62,6 +62,8 @@ let package = Package(
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse", providers: [.apt(["libpulse-dev"])]),
+        // No pkgConfig: soundtouch.pc names the C++ library; the C one is linked by the module map.
+        .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // FFmpeg's libavcodec, loaded (dlopen) when the first AAC or ALAC track opens: linked, its
@@ -113,7 +115,7 @@ let package = Package(
         // Bytes to PCM: libmpg123, libopusfile, libFLAC and libvorbisfile, on a thread of their own.
         .target(name: "Decoding", dependencies: ["Base", "Model", "Parsers", "CMPG123", "COpusFile", "CFLAC", "CVorbisFile", "CAVCodec", "CSampleGain", logging]),
         // PCM to sound: PulseAudio, WAV files, nowhere; the timeline of what is heard.
-        .target(name: "Output", dependencies: ["Base", "Model", "CPulse", logging]),
+        .target(name: "Output", dependencies: ["Base", "Model", "CPulse", "CSoundTouch", logging]),
         // SQLite (the system's, with FTS5): connections, statements, transactions, migrations.
         // No Foundation, and nothing of the library's: its tests need neither.
         .target(name: "SQLite", dependencies: ["CSQLite"]),

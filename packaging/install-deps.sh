@@ -36,7 +36,7 @@
 # Uses sudo when not root. Installs nothing that is already there.
 set -euo pipefail
 
-packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev libsqlite3-dev libavcodec-dev)
+packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev libsqlite3-dev libavcodec-dev libsoundtouch-dev)
 python_modules=()
 for option in "$@"; do
     case "$option" in
@@ -48,7 +48,7 @@ for option in "$@"; do
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)
                  python_modules+=(mutagen) ;;
         --mpd) packages+=(mpd mpc) ;;
-        --speed) packages+=(gcc libsoundtouch-dev librubberband-dev espeak-ng python3-numpy) ;;
+        --speed) packages+=(gcc librubberband-dev espeak-ng python3-numpy) ;;
         --sample) packages+=(lame sox) ;;
         --package) packages+=(git dpkg-dev debhelper groff-base man-db desktop-file-utils systemd lintian) ;;
         *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;

@@ -40,6 +40,13 @@ package struct ConfigFile {
     package var resumeLongerThan: Double?
     /// `[playback] live_resume_within`, in seconds: a station paused longer plays live again.
     package var liveResumeWithin: Double?
+    /// `[playback] speed`: the pace tracks play at, the pitch kept (0.5 to 3).
+    package var speed: Double?
+    /// A `[[source]]`'s own `speed`, by source name: in place of `[playback]`'s for its tracks.
+    package var sourceSpeeds: [String: Double] = [:]
+    /// `[playback] skip_silence`: long silences shortened (speech); and a source's own.
+    package var skipSilence: Bool?
+    package var sourceSkipSilence: [String: Bool] = [:]
     /// `[scrobble] listenbrainz_token` (or `_file`, `_command`, `_keyring`): listens go to ListenBrainz.
     package var listenBrainzToken: Secret.Origin?
     /// `[scrobble] stations`: a radio station's songs count as listens too (off: a station plays
@@ -142,8 +149,10 @@ package struct ConfigFile {
             }
         }
         if let playback = try reader.table(document, "playback") {
-            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip", "resume_longer_than", "live_resume_within"],
-                             in: "playback")
+            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip", "resume_longer_than", "live_resume_within",
+                                              "speed", "skip_silence"], in: "playback")
+            file.speed = try reader.speed(playback, in: "playback")
+            file.skipSilence = try reader.boolean(playback, "skip_silence", in: "playback")?.value
             file.liveResumeWithin = try reader.duration(playback, "live_resume_within", in: "playback")
             if let mode = try reader.string(playback, "replaygain", in: "playback") {
                 let modes = ["off", "track", "album", "auto"]
@@ -186,6 +195,8 @@ package struct ConfigFile {
                 throw ConfigError(line: line, key: "source.name", "'\(name.value)' is used by two sources")
             }
             file.sourceProxies[name.value] = try reader.proxy(table, in: "source '\(name.value)'")
+            file.sourceSpeeds[name.value] = try reader.speed(table, in: "source '\(name.value)'")
+            file.sourceSkipSilence[name.value] = try reader.boolean(table, "skip_silence", in: "source '\(name.value)'")?.value
             file.sources.append((try reader.string(table, "type", in: "source"),
                                  ConfigSection(table: table, name: name.value, line: line, reader: reader)))
         }

@@ -44,8 +44,8 @@ package struct ConfigSection {
 
     /// Refuses keys other than these (and `name`, `type` and the proxy keys): a typo must not silently do nothing.
     package func allow(_ keys: Set<String>) throws(ConfigError) {
-        // Every source may have its own proxy (read with the file, for whatever the type is).
-        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ConfigReader.proxyKeys.union(["name", "type"]) : ["name"]), in: scope)
+        // Every source may have its own proxy, speed and skip_silence (read with the file, for whatever the type is).
+        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ConfigReader.proxyKeys.union(["name", "type", "speed", "skip_silence"]) : ["name"]), in: scope)
     }
 
     package func string(_ key: String) throws(ConfigError) -> (value: String, line: Int)? {

@@ -4,7 +4,7 @@ import Manager1
 /// The ordinary controls, so no second tool is needed: each one `Control` call to the daemon.
 enum ControlCommands {
     static let all: [any ParsableCommand.Type] = [Play.self, Pause.self, Toggle.self, Stop.self, Next.self, Previous.self,
-                                                  Seek.self, Forward.self, Back.self, Volume.self, Sleep.self, StopAfter.self]
+                                                  Seek.self, Forward.self, Back.self, Volume.self, Speed.self, Sleep.self, StopAfter.self]
 
     static func send(_ options: GlobalOptions, _ command: String, _ value: Double = 0) async throws {
         _ = try await Daemon.call(options, Manager1.control, command, value)
@@ -93,22 +93,53 @@ enum ControlCommands {
             try await send(options, "volume", percent ? number / 100 : number)
         }
     }
+
+    struct Speed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "speed",
+            abstract: "Plays the current track faster or slower, its pitch kept: speed 1.5 (0.5 to 3); without a number, says the speed.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Times the recorded pace: 1.5, or 150%.") var speed: String?
+        func run() async throws {
+            guard let speed else {
+                let (status, _) = try await Daemon.call(options, Manager1.status)
+                return say("\(Self.text(status.speed ?? 1))×")
+            }
+            let percent = speed.hasSuffix("%")
+            guard let number = Double(percent ? String(speed.dropLast()) : speed), number.isFinite else {
+                throw ValidationError("'\(speed)' is not a speed such as 1.5 or 150%.")
+            }
+            try await send(options, "speed", percent ? number / 100 : number)
+        }
+
+        /// 1.5, 2, 0.75: as people say a speed.
+        static func text(_ speed: Double) -> String {
+            let rounded = (speed * 100).rounded() / 100
+            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        }
+    }
 }
 
 extension ControlCommands {
     struct Sleep: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sleep",
-            abstract: "Fades out over the last 10 s and pauses after a while: sleep 30m, sleep 1h30m; sleep off; sleep alone shows what is left.")
+            abstract: "Fades out over the last 10 s and pauses after a while: sleep 30m, sleep 1h30m; sleep chapter pauses where the next chapter starts; sleep off; sleep alone shows what is left.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "How long: 90s, 10m, 1h30m (or 1:30:00); off cancels.") var duration: String?
+        @Argument(help: "How long: 90s, 10m, 1h30m (or 1:30:00); chapter: at the end of the chapter (of the track, without chapters); off cancels.")
+        var duration: String?
         func run() async throws {
             guard let duration else {
                 let (status, raw) = try await Daemon.call(options, Manager1.status)
                 if options.json { return say(raw.json) }
+                if status.sleepAtChapterEnd == true { return say("pauses at the end of the chapter") }
                 return say(status.sleepLeft.map { "pauses in \(Formatting.duration($0))" } ?? "no sleep timer")
             }
-            if duration == "off" { return try await send(options, "sleep", 0) }
+            if duration == "off" {
+                try await send(options, "sleep-chapter", 0)
+                return try await send(options, "sleep", 0)
+            }
+            if duration == "chapter" { return try await send(options, "sleep-chapter", 1) }
             guard let seconds = ClockText.seconds(duration), seconds > 0 else {
                 throw ValidationError("'\(duration)' is not a duration such as 90s, 10m or 1h30m.")
             }

@@ -18,6 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
             let duration = Formatting.duration(status.duration)
             if !position.isEmpty { line += "  \(position)" + (duration.isEmpty ? "" : " / \(duration)") }
         }
+        if let speed = status.speed { line += "  at \(ControlCommands.Speed.text(speed))×" }
         if status.live == true { line += "  (live)" }
         say(TextTable.printable(line))
         if let song = status.songTitle {
@@ -33,7 +34,9 @@ struct StatusCommand: AsyncParsableCommand {
         say("queue: \(status.queueLength) tracks · volume \(volume)% · loop \(Self.loop(status.loop))"
             + " · shuffle \(status.shuffle ? "on" : "off")"
             + (status.sleepLeft.map { " · sleep in \(Formatting.duration($0))" } ?? "")
-            + (status.stopAfter == true ? " · stops after this track" : ""))
+            + (status.sleepAtChapterEnd == true ? " · sleep at the chapter's end" : "")
+            + (status.stopAfter == true ? " · stops after this track" : "")
+            + (status.silenceSkipped.map { " · silence skipped: \(Formatting.duration($0)) saved" } ?? ""))
         if let problem = status.scrobbleProblem {
             say(TextTable.printable("scrobbling: paused — \(problem)"))
         } else if let waiting = status.listensWaiting {

@@ -72,6 +72,10 @@ extension Configuration {
         if let clip = file.replayGainClip { playback.loudness.preventClipping = clip }
         if let seconds = file.resumeLongerThan { playback.resumeLongerThan = seconds }
         if let seconds = file.liveResumeWithin { playback.liveResumeWithin = seconds }
+        if let speed = file.speed { playback.speed = speed }
+        playback.sourceSpeeds = file.sourceSpeeds
+        if let skip = file.skipSilence { playback.skipSilence = skip }
+        playback.sourceSkipSilence = file.sourceSkipSilence
         let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0,
                                                                                  stations: file.scrobbleStations, proxy: settings.proxy) }
         var configuration = Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Library
 import Loader
 import Manager1
+import Model
 import Playback
 
 /// The calls that report: the player's and the library's state (`Status`), the queue
@@ -15,6 +16,8 @@ extension Manager1Service {
                                      scanning: await library.currentScan != nil)
         status.sleepLeft = snapshot.sleepAt.map { max(0, $0.timeIntervalSinceNow) }
         status.stopAfter = snapshot.stopsAfterCurrent ? true : nil
+        status.sleepAtChapterEnd = snapshot.sleepsAtChapterEnd ? true : nil
+        status.silenceSkipped = snapshot.silenceSkipped > 0 ? snapshot.silenceSkipped : nil
         if let scrobbling = scrobbler?.report() {
             status.listensWaiting = UInt32(clamping: scrobbling.waiting)
             status.scrobbleProblem = scrobbling.problem
@@ -27,6 +30,7 @@ extension Manager1Service {
             status.album = tags.album ?? ""
             if snapshot.status != .stopped { status.position = snapshot.seconds() }
             status.duration = snapshot.currentInfo?.duration ?? current.metadata.duration
+            if snapshot.position.rate != 1 { status.speed = snapshot.position.rate }
             if snapshot.status != .stopped, !snapshot.chapters.isEmpty {
                 status.chapters = snapshot.chapters.map { Manager1.Chapter(start: $0.start, title: $0.title) }
                 status.chapter = snapshot.chapter.map { UInt32($0) }
@@ -87,7 +91,7 @@ extension Manager1Service {
 
     /// What a `Control` call asks of the player.
     static func playerCommand(_ name: String, _ value: Double) throws -> PlayerCommand {
-        let needsValue = ["seek", "skip", "volume", "sleep", "chapter"].contains(name)
+        let needsValue = ["seek", "skip", "volume", "sleep", "chapter", "speed"].contains(name)
         guard !needsValue || value.isFinite else { throw ManagerError.invalid("\(name) needs a number, not \(value)") }
         switch name {
         case "play": return .play
@@ -106,8 +110,15 @@ extension Manager1Service {
         case "sleep":
             guard value >= 0, value <= 7 * 86400 else { throw ManagerError.invalid("a sleep timer runs from 0 (off) to 7 days") }
             return .sleep(at: value == 0 ? nil : Date(timeIntervalSinceNow: value))
+        case "speed":
+            guard PlaybackSettings.speeds.contains(value) else {
+                throw ManagerError.invalid("the speed goes from 0.5 to 3 (1 plays at the recorded pace)")
+            }
+            return .setSpeed(value)
         case "stop-after":
             return .stopAfterCurrent(value != 0)
+        case "sleep-chapter":
+            return .sleepAtChapterEnd(value != 0)
         case "chapter-next": return .chapter(.next)
         case "chapter-previous": return .chapter(.previous)
         case "chapter":
@@ -117,7 +128,7 @@ extension Manager1Service {
             return .chapter(.index(Int(value) - 1))
         default:
             throw ManagerError.invalid("'\(name.prefix(40))' is not a control "
-                + "(play, pause, toggle, stop, next, previous, seek, skip, volume, sleep, stop-after, chapter, chapter-next, chapter-previous)")
+                + "(play, pause, toggle, stop, next, previous, seek, skip, volume, sleep, stop-after, sleep-chapter, chapter, chapter-next, chapter-previous, speed)")
         }
     }
 }

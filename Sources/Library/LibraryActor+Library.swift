@@ -135,9 +135,10 @@ extension LibraryActor {
         }
     }
 
-    /// Where a long track was left (nil: from the start) and whether it was heard to the end.
-    package func recordProgress(at location: TrackLocation, resumeAt: Double?, played: Bool) throws {
-        try checked { try $0.recordProgress(url: location.uri, resumeAt: resumeAt, played: played) }
+    /// Where a long track was left (nil: from the start), whether it was heard to the end, and
+    /// the speed the user chose for it (nil: its source's).
+    package func recordProgress(at location: TrackLocation, resumeAt: Double?, played: Bool, speed: Double? = nil) throws {
+        try checked { try $0.recordProgress(url: location.uri, resumeAt: resumeAt, played: played, speed: speed) }
     }
 
     /// Marks library tracks (by id) played or not; an id the library does not have is an error.

@@ -203,6 +203,7 @@ struct LibraryScanner {
         track.validator = file.info?.validator
         track.tags = listed.metadata.tags
         track.duration = listed.metadata.duration
+        track.chaptersURL = listed.metadata.chaptersURL
         track.codec = listed.codec?.rawValue
         track.published = listed.published
         return track
@@ -211,7 +212,8 @@ struct LibraryScanner {
     /// Whether a known track is what a listing says again (nothing to write but the sighting).
     private static func sameListing(_ old: LibraryTrack, _ new: LibraryTrack) -> Bool {
         old.folder == new.folder && old.size == new.size && old.validator == new.validator && old.tags == new.tags
-            && old.duration == new.duration && old.codec == new.codec && old.published == new.published && old.problem == nil
+            && old.duration == new.duration && old.chaptersURL == new.chaptersURL && old.codec == new.codec && old.published == new.published
+            && old.problem == nil
     }
 
     /// One file's tags, read from its head and tail; a file that cannot be read is kept with
@@ -281,6 +283,7 @@ struct LibraryScanner {
                 if let listed = file.listed {
                     track.tags = listed.metadata.tags
                     track.duration = listed.metadata.duration
+                    track.chaptersURL = listed.metadata.chaptersURL
                     track.codec = listed.codec?.rawValue
                     track.published = listed.published
                 }

@@ -87,6 +87,11 @@ package enum LibrarySchema {
                 """)
         }
         migrator.register("v4", LibrarySchema.browseAndTags)
+        migrator.register("v5") { db in
+            // The speed the user chose for a track as it played (a podcast at 1.5), and where a
+            // feed episode's chapters file is.
+            try db.execute(script: #"ALTER TABLE "track" ADD COLUMN "speed" DOUBLE; ALTER TABLE "track" ADD COLUMN "chaptersURL" TEXT;"#)
+        }
         return migrator
     }
 }

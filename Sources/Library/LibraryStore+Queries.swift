@@ -221,10 +221,10 @@ extension LibraryStore {
         try write { try $0.execute("UPDATE playlist SET pinned = ? WHERE id = ?", [pinned, playlist.id]) }
     }
 
-    /// Where a long track was left, and whether it was heard to the end; nothing for a
-    /// location the library does not know.
-    func recordProgress(url: String, resumeAt: Double?, played: Bool) throws {
-        try write { try $0.execute("UPDATE track SET resumeAt = ?, played = ? WHERE url = ?", [resumeAt, played, url]) }
+    /// Where a long track was left, whether it was heard to the end, and the speed chosen for it;
+    /// nothing for a location the library does not know.
+    func recordProgress(url: String, resumeAt: Double?, played: Bool, speed: Double?) throws {
+        try write { try $0.execute("UPDATE track SET resumeAt = ?, played = ?, speed = ? WHERE url = ?", [resumeAt, played, speed, url]) }
     }
 
     /// Marks tracks played (or not), from their start either way; returns how many it found.

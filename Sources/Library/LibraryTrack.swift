@@ -31,6 +31,10 @@ package struct LibraryTrack: Sendable, Equatable {
     /// Where a long track was left; whether it was heard to the end.
     package var resumeAt: Double?
     package var played = false
+    /// The speed the user chose for it as it played; nil: its source's.
+    package var speed: Double?
+    /// A feed episode's chapters file (Podcasting 2.0).
+    package var chaptersURL: String?
     package var duration: Double?
     package var codec: String?
     /// Embedded cover art, as a file in the cache (for `mpris:artUrl`).
@@ -71,6 +75,8 @@ package struct LibraryTrack: Sendable, Equatable {
         albumPeak = try row.get("albumPeak")
         resumeAt = try row.get("resumeAt")
         played = try row.get("played")
+        speed = try row.get("speed")
+        chaptersURL = try row.get("chaptersURL")
         duration = try row.get("duration")
         codec = try row.get("codec")
         artPath = try row.get("artPath")
@@ -82,13 +88,13 @@ package struct LibraryTrack: Sendable, Equatable {
     /// The columns a track is written to, in the order of `values` (`scanMark` is the scan's).
     private static let columns = ["id", "url", "source", "folder", "size", "validator", "title", "artist", "album", "albumArtist",
                                   "genre", "trackNumber", "discNumber", "year", "trackGain", "trackPeak", "albumGain", "albumPeak",
-                                  "resumeAt", "played", "duration", "codec", "artPath", "published", "gone", "problem"]
+                                  "resumeAt", "played", "speed", "chaptersURL", "duration", "codec", "artPath", "published", "gone", "problem"]
     private static let insertSQL = "INSERT INTO track (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     private static let updateSQL = "UPDATE track SET \(columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
 
     private var values: [any SQLiteConvertible] {
         [id, url, source, folder, size, validator, title, artist, album, albumArtist, genre, trackNumber, discNumber, year,
-         trackGain, trackPeak, albumGain, albumPeak, resumeAt, played, duration, codec, artPath, published, gone, problem]
+         trackGain, trackPeak, albumGain, albumPeak, resumeAt, played, speed, chaptersURL, duration, codec, artPath, published, gone, problem]
     }
 
     /// Adds it as a new row (under its `id`, when it has one) and takes the row's id.
@@ -127,7 +133,7 @@ package struct LibraryTrack: Sendable, Equatable {
 
     /// What the queue, MPRIS and MPD show of it before it plays.
     package var metadata: TrackMetadata {
-        TrackMetadata(tags: tags, duration: duration, resumeAt: resumeAt, played: played)
+        TrackMetadata(tags: tags, duration: duration, resumeAt: resumeAt, played: played, speed: speed, chaptersURL: chaptersURL)
     }
 
     /// What to call it: its title, else its file name.

@@ -43,8 +43,11 @@ struct MPRISProperty: Sendable {
             }
             player.send(.setLoop(mode))
         },
-        MPRISProperty(interface: MPRIS.player, name: "Rate", announcement: .newValue, read: { _ in 1.0 }) { rate, player in
-            if rate == 0 { player.send(.pause) }  // the spec: a rate of 0 pauses; others are clamped to 1.0
+        // The speed of the track heard, its pitch kept; the spec: a rate of 0 pauses, and clients
+        // should not ask for one outside Minimum and MaximumRate (one that does is clamped to them).
+        MPRISProperty(interface: MPRIS.player, name: "Rate", announcement: .newValue, read: { $0.player.position.rate }) { rate, player in
+            guard rate.isFinite, rate >= 0 else { throw BusCallError.invalidArguments("Rate must be a number of 0 or more") }
+            player.send(rate == 0 ? .pause : .setSpeed(rate))
         },
         MPRISProperty(interface: MPRIS.player, name: "Shuffle", announcement: .newValue,
                       read: { $0.player.queue.shuffle }) { on, player in
@@ -58,8 +61,8 @@ struct MPRISProperty: Sendable {
         },
         // Never announced, by the spec: clients interpolate, and hear Seeked after a jump.
         MPRISProperty(interface: MPRIS.player, name: "Position", announcement: .none) { MPRIS.microseconds($0.player.seconds()) },
-        MPRISProperty(interface: MPRIS.player, name: "MinimumRate", announcement: .newValue) { _ in 1.0 },
-        MPRISProperty(interface: MPRIS.player, name: "MaximumRate", announcement: .newValue) { _ in 1.0 },
+        MPRISProperty(interface: MPRIS.player, name: "MinimumRate", announcement: .newValue) { _ in PlaybackSettings.speeds.lowerBound },
+        MPRISProperty(interface: MPRIS.player, name: "MaximumRate", announcement: .newValue) { _ in PlaybackSettings.speeds.upperBound },
         MPRISProperty(interface: MPRIS.player, name: "CanGoNext", announcement: .newValue) { $0.player.queue.hasNext },
         MPRISProperty(interface: MPRIS.player, name: "CanGoPrevious", announcement: .newValue) { $0.player.current != nil },
         // With tracks queued and none current, Play starts the first: playing is possible.

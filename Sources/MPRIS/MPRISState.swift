@@ -42,7 +42,7 @@ package struct MPRISState: Sendable {
     package var currentMetadata: BusFields {
         guard let entry = player.current else { return BusFields() }
         var fields = metadata(of: entry, chapter: player.currentChapter.flatMap { $0.title.isEmpty ? nil : $0 }, song: player.streamSong)
-        if let art = player.artwork { fields.entries.append(("mpris:artUrl", .string(art.absoluteString))) }
+        if let art = player.chapterArtwork ?? player.artwork { fields.entries.append(("mpris:artUrl", .string(art.absoluteString))) }
         return fields
     }
 

@@ -24,6 +24,8 @@ extension Manager1 {
         package var sleepLeft: Double?
         /// Set when playback stops at the end of the current track.
         package var stopAfter: Bool?
+        /// Set when the sleep timer pauses playback where the next chapter starts.
+        package var sleepAtChapterEnd: Bool?
         /// With `[scrobble]`: listens not yet sent to ListenBrainz.
         package var listensWaiting: UInt32?
         /// Why scrobbling is paused (a refused token), when it is.
@@ -31,6 +33,10 @@ extension Manager1 {
         /// The current track's chapters, if it has any, and the index of the one heard.
         package var chapters: [Chapter]?
         package var chapter: UInt32?
+        /// The pace the current track plays at, its pitch kept, when it is not 1.
+        package var speed: Double?
+        /// Seconds of silence skipped since the daemon started, once there are any.
+        package var silenceSkipped: Double?
         /// The current track is a live stream (a station): no length, no seek.
         package var live: Bool?
         /// The song a station says it plays, as heard.

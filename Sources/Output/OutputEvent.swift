@@ -10,6 +10,9 @@ package enum OutputEvent: Sendable {
     case trackEnded(QueueEntry, seconds: Double)
     /// A live stream's song changed here, as heard: these are its tags now.
     case streamTagsHeard(QueueEntry, TrackTags)
+    /// Silence of the track was left out here (skip silence): what is heard now is `seconds`
+    /// further into it than the time it played says.
+    case silenceSkipped(QueueEntry, seconds: Double)
     /// The output could not take this track (say, a WAV file of another format); it was skipped.
     case trackRejected(QueueEntry, any Error)
     /// Everything was played; the stream has drained.

@@ -52,6 +52,14 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Volume, 0 to 1 (PulseAudio only).", valueName: "level"))
     var volume: Double = 1
 
+    @Option(help: ArgumentHelp("Play at this many times the recorded pace, the pitch kept: 0.5 to 3 (default: the config file's, else 1).",
+                               valueName: "speed"))
+    var speed: Double?
+
+    @Flag(name: .customLong("skip-silence"), inversion: .prefixedNo,
+          help: "Shorten silences longer than 0.5 s to 0.25 s, for speech (default: the config file's, else off).")
+    var skipSilence: Bool?
+
     @Option(name: .customLong("replaygain"),
             help: ArgumentHelp("Apply ReplayGain tags: off, track, album or auto (album gain while one album's tracks follow each other). Default: the config file's, else off.",
                                valueName: "mode"))
@@ -74,6 +82,7 @@ struct PlayCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("Give at least one file to play.") }
         guard start >= 0, start.isFinite else { throw ValidationError("--start must be zero or more seconds.") }
         guard volume >= 0, volume.isFinite else { throw ValidationError("--volume must be zero or more.") }
+        if let speed, !PlaybackSettings.speeds.contains(speed) { throw ValidationError("--speed must be from 0.5 to 3.") }
         if let replayGainPreamp, !(abs(replayGainPreamp) <= 24) {
             throw ValidationError("--replaygain-preamp must be between -24 and 24 dB.")
         }
@@ -90,6 +99,15 @@ struct PlayCommand: AsyncParsableCommand {
         if let replayGainMode { settings.loudness.mode = replayGainMode }
         if let replayGainPreamp { settings.loudness.preamp = replayGainPreamp }
         if let replayGainClip { settings.loudness.preventClipping = replayGainClip }
+        if let speed {
+            // Said on the command line: every file at it, whatever source it is in.
+            settings.speed = speed
+            settings.sourceSpeeds = [:]
+        }
+        if let skipSilence {
+            settings.skipSilence = skipSilence
+            settings.sourceSkipSilence = [:]
+        }
         let loader = LoaderActor(settings: configuration.loader, sources: configuration.sources)
         let player = Player(loader: loader, decoder: DecoderActor(), output: OutputActor(device: device), settings: settings)
         let driver = PlayDriver(player: player, locations: locations, start: start, volume: volume, quiet: quiet)

@@ -69,7 +69,7 @@ struct PlayDriver: Service {
                 if !quiet, !names.isEmpty { say("Now: \(names.joined(separator: " – "))") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
                  .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
-                 .listenStarted, .listened, .cacheChanged:
+                 .listenStarted, .listened, .cacheChanged, .speedChanged, .chapterArtworkReady:
                 break
             }
         }

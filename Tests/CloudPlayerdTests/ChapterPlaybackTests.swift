@@ -7,53 +7,16 @@ import TestSupport
 /// the next chapter; `cloudplayerctl chapter` jumps to chapter starts, `chapters` and `status`
 /// list them; the book resumes where it was left, as long tracks do.
 @Suite(.timeLimit(.minutes(4))) struct ChapterPlaybackTests {
-    static let name = "org.mpris.MediaPlayer2.cloudplayerd"
-
-    private struct Rig {
-        let bus: DBusTestBus
-        let daemon: ChildProcess
-
-        static func start() async throws -> Rig {
-            let bus = try await DBusTestBus()
-            let home = try Fixtures.shared.scratchDirectory()
-            let config = home.appendingPathComponent("config.toml")
-            try "[playback]\nresume_longer_than = \"10s\"\n".write(to: config, atomically: true, encoding: .utf8)
-            let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
-                                          environment: bus.environment.merging(["XDG_CACHE_HOME": home.path, "XDG_DATA_HOME": home.path]) { $1 })
-            #expect(try await bus.waitForName(ChapterPlaybackTests.name))
-            return Rig(bus: bus, daemon: daemon)
-        }
-
-        func ctl(_ arguments: String...) async throws -> ProcessResult {
-            try await bus.run(BuiltProducts.cloudplayerctl, arguments)
-        }
-
-        func status() async throws -> [String: Any] {
-            let result = try await ctl("status", "--json")
-            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
-        }
-
-        func metadata(_ key: String) async throws -> String {
-            try await bus.run("playerctl", ["-p", "cloudplayerd", "metadata", key]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        /// Waits (20 s at most) until MPRIS's title is `title`.
-        func waitForTitle(_ title: String) async throws -> Bool {
-            try await eventually(within: 20) { try await metadata("title") == title }
-        }
-
-        func stop() async {
-            daemon.signal(SIGTERM)
-            _ = await daemon.wait()
-            await bus.stop()
-        }
+    /// A daemon where long tracks resume where they were left from 10 s on.
+    private static func startRig() async throws -> DaemonRig {
+        try await DaemonRig.start(config: "[playback]\nresume_longer_than = \"10s\"\n")
     }
 
     @Test("chapters: MPRIS title and album follow the chapter heard; chapter N/prev/next land on starts; listed by status and chapters; resumed")
     func chaptersThroughTheDaemon() async throws {
         let book = try await AudiobookFixture.make(chapters: [(0, "Opening"), (3, "Middle"), (60, "The End")], length: 120)
         let song = try await Fixtures.shared.url(.vbrMP3)
-        let rig = try await Rig.start()
+        let rig = try await Self.startRig()
         defer { Task { await rig.stop() } }
         #expect(try await rig.ctl("queue", "add", book.path, song.path).status == 0)
         #expect(try await rig.ctl("queue", "play", "1").status == 0)
@@ -107,5 +70,48 @@ import TestSupport
         #expect(try await rig.status()["chapters"] == nil)
         let none = try await rig.ctl("chapter", "next")
         #expect(none.status != 0 && none.stderr.contains("the track playing has no chapters"), "\(none.stderr)")
+    }
+
+    @Test("an MP3 podcast's ID3 CHAP chapters: listed, shown as the title (a chapter's picture as the cover), jumped to; sleep chapter pauses where the next starts, or stops after the last")
+    func id3ChaptersAndSleep() async throws {
+        let picture = try Data(contentsOf: try await Fixtures.shared.url(.coverArt))
+        let episode = try await Tagger.copy(try await Fixtures.shared.url(.longMP3), to: try Fixtures.shared.scratchDirectory(),
+                                            named: "episode.mp3",
+                                            chapters: [Tagger.ID3Chapter("c1", start: 0, end: 3000, title: "Cold open"),
+                                                       Tagger.ID3Chapter("c2", start: 3000, end: 8000, title: "Interview", picture: picture),
+                                                       Tagger.ID3Chapter("c3", start: 8000, end: 60_000, title: "Outro")],
+                                            listed: ["c1", "c2", "c3"])
+        let rig = try await Self.startRig()
+        defer { Task { await rig.stop() } }
+        #expect(try await rig.ctl("queue", "add", episode.path).status == 0)
+        #expect(try await rig.ctl("queue", "play", "1").status == 0)
+        #expect(try await eventually(within: 20) { try await rig.status()["status"] as? String == "Playing" })
+        #expect(try await rig.ctl("pause").status == 0)
+        #expect(try await eventually(within: 20) { try await rig.status()["status"] as? String == "Paused" })
+        #expect(try await rig.ctl("seek", "0").status == 0)
+        #expect(try await rig.waitForTitle("Cold open"))
+        #expect(try await rig.ctl("chapters").stdout == "▶ 1  0:00  Cold open\n  2  0:03  Interview\n  3  0:08  Outro\n")
+
+        // Set while paused in the first chapter; playing on, it pauses at the second's start.
+        #expect(try await rig.ctl("sleep", "chapter").status == 0)
+        #expect(try await rig.ctl("sleep").stdout == "pauses at the end of the chapter\n")
+        #expect(try await rig.ctl("play").status == 0)
+        #expect(try await rig.waitForTitle("Interview"))
+        #expect(try await eventually(within: 20) { try await rig.status()["status"] as? String == "Paused" })
+        let paused = try await rig.status()
+        #expect(paused["position"] as? Double == 3, "paused at the chapter's start: \(paused)")
+        // The chapter's own picture (an APIC in its CHAP frame) is MPRIS's cover while it plays.
+        #expect(try await eventually(within: 20) { try await rig.metadata("mpris:artUrl").hasPrefix("file://") })
+        let art = try await rig.metadata("mpris:artUrl")
+        #expect(try URL(string: art).map { try Data(contentsOf: $0) } == picture, "\(art)")
+        #expect(paused["sleep_at_chapter_end"] == nil, "the timer is spent")
+
+        // A jump lands on the chapter's start; in the last chapter, sleep chapter is stop-after.
+        #expect(try await rig.ctl("chapter", "3").status == 0)
+        #expect(try await rig.waitForTitle("Outro"))
+        #expect(try await rig.status()["position"] as? Double == 8)
+        #expect(try await rig.ctl("sleep", "chapter").status == 0)
+        let last = try await rig.status()
+        #expect(last["stop_after"] as? Bool == true && last["sleep_at_chapter_end"] == nil, "\(last)")
     }
 }

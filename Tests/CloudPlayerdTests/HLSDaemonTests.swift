@@ -29,10 +29,10 @@ import TestSupport
         defer { proxy.stop() }
         proxy.setRate(bytesPerSecond: 8000)
         let url = try #require(URL(string: "\(set.path)/index.m3u8", relativeTo: proxy.baseURL)?.absoluteURL)
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop() } }
-        let monitor = try ChildProcess("gdbus", ["monitor", "--address", rig.bus.address, "--dest", RadioRig.name,
-                                                 "--object-path", RadioRig.path], environment: rig.bus.environment)
+        let monitor = try ChildProcess("gdbus", ["monitor", "--address", rig.bus.address, "--dest", DaemonRig.name,
+                                                 "--object-path", DaemonRig.path], environment: rig.bus.environment)
         defer { monitor.signal(SIGTERM) }
         #expect(try await eventually(within: 30) { monitor.outputSoFar().contains("is owned by") }, "gdbus never subscribed")
 
@@ -75,7 +75,7 @@ import TestSupport
     @Test("a live playlist (packed audio) opened with playerctl: no seek, no length; its segments' ID3 titles reach playerctl as they are heard, song after song")
     func liveTitles() async throws {
         // The daemon first: the stream is joined a few segments from its start, before the songs change.
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         let server = try await HLSServer()
         let live = try await HLSLiveEncoder(.packedAudio, on: server)
         defer { Task { await rig.stop(); await live.stop() } }
@@ -107,7 +107,7 @@ import TestSupport
         let bound = Duration.seconds(1)
         let server = try await HLSServer()
         let live = try await HLSLiveEncoder(.packedAudio, on: server)
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop(); await live.stop() } }
         try await rig.open(live.playlistURL)
         let follower = try await rig.follow("{{status}}|{{title}}")

@@ -13,7 +13,7 @@ import TestSupport
         options.name = "Shoutcast One"
         options.titles = [.init(at: 0, "Old Artist - Old Song")]
         let server = try await ICYStreamServer(file: try await RadioFixtures.shared.url(.station), options: options)
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop() } }
         let opened = try await rig.bus.run("playerctl", ["-p", "cloudplayerd", "open", server.url.absoluteString])
         #expect(opened.status == 0, "\(opened.stderr)")

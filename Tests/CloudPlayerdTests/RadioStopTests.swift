@@ -28,12 +28,12 @@ import TestSupport
 
     /// A station misbehaving as told, played by the daemon, with a local file queued after it;
     /// returns once the misbehaviour has begun (the request came; the bytes before a stall were sent).
-    private func misbehavingStation(_ misbehaviour: Misbehaviour) async throws -> (ICYStreamServer, RadioRig, URL) {
+    private func misbehavingStation(_ misbehaviour: Misbehaviour) async throws -> (ICYStreamServer, DaemonRig, URL) {
         var options = ICYStreamServer.Options()
         options.pace = .asFastAsPossible
         options.fault = misbehaviour.fault
         let server = try await ICYStreamServer(file: try await RadioFixtures.shared.url(.station), options: options)
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         let song = try await Fixtures.shared.url(.vbrMP3)
         #expect(try await rig.ctl("queue", "add", server.url.absoluteString, song.path).status == 0)
         #expect(try await rig.ctl("queue", "play", "1").status == 0)

@@ -13,7 +13,7 @@ import TestSupport
         options.pace = .times(8)
         options.titles = [.init(at: 0, "Artist A - Song One"), .init(at: 160_000, "Artist B - Song Two")]  // 0 s and 10 s in
         let server = try await ICYStreamServer(file: file, options: options)
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop() } }
         try await rig.open(server.url)
         #expect(try await rig.waitForTitle("Song One"))
@@ -49,7 +49,7 @@ import TestSupport
         default:
             mount = try await icecast.startIces(playlist: try await RadioFixtures.shared.urls(RadioFixtures.vorbisSongs)).mount
         }
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop() } }
         try await rig.open(icecast.url(mount))
         if sourceKind == "ffmpeg" {
@@ -83,7 +83,7 @@ import TestSupport
               <track><location>http://127.0.0.1:9/never</location><title>Nowhere FM</title></track>
             </trackList></playlist>
             """.write(to: list, atomically: true, encoding: .utf8)
-        let rig = try await RadioRig.start(config: """
+        let rig = try await DaemonRig.start(config: """
             [[source]]
             name = "radio"
             type = "radio"
@@ -113,7 +113,7 @@ import TestSupport
         let list = try Fixtures.shared.scratchDirectory().appendingPathComponent("station.pls")
         try "[playlist]\nNumberOfEntries=2\nFile1=http://127.0.0.1:9/dead\nFile2=\(server.url.absoluteString)\nVersion=2\n"
             .write(to: list, atomically: true, encoding: .utf8)
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop() } }
         try await rig.open(list)
         #expect(try await rig.waitForTitle("Test Radio"), "the station's icy-name, the list naming none")
@@ -125,7 +125,7 @@ import TestSupport
     @Test("paused briefly, a station goes on from its buffer on the same connection")
     func shortPause() async throws {
         let server = try await ICYStreamServer(file: try await RadioFixtures.shared.url(.station))
-        let rig = try await RadioRig.start()
+        let rig = try await DaemonRig.start()
         defer { Task { await rig.stop() } }
         try await rig.open(server.url)
         // OpenUri's check that the station plays is the play's connection.
@@ -139,7 +139,7 @@ import TestSupport
     @Test("paused longer than live_resume_within (here 0 s: any pause), a station is taken up live on a new connection")
     func longPause() async throws {
         let server = try await ICYStreamServer(file: try await RadioFixtures.shared.url(.station))
-        let rig = try await RadioRig.start(config: "[playback]\nlive_resume_within = \"0s\"\n")
+        let rig = try await DaemonRig.start(config: "[playback]\nlive_resume_within = \"0s\"\n")
         defer { Task { await rig.stop() } }
         try await rig.open(server.url)
         let connected = try await server.waitForRequests(1).count

@@ -124,6 +124,16 @@ import Testing
                 == PlaybackSettings(loudness: ReplayGainSettings(mode: .off, preamp: 0, preventClipping: true), resumeLongerThan: 600))
     }
 
+    @Test("[playback] speed and a source's own: read as written; 1 and none by default; the range the player's")
+    func speeds() throws {
+        let text = "[playback]\nspeed = 1.25\n\n[[source]]\nname = \"pods\"\ntype = \"local\"\npath = \"/tmp\"\nspeed = 1.5\n"
+        let playback = try Configuration.parse(text, relativeTo: directory).playback
+        #expect(playback.speed == 1.25 && playback.sourceSpeeds == ["pods": 1.5])
+        let plain = try Configuration.parse("", relativeTo: directory).playback
+        #expect(plain.speed == 1 && plain.sourceSpeeds.isEmpty)
+        #expect(ConfigReader.speeds == PlaybackSettings.speeds)
+    }
+
     @Test("[scrobble]: a token file and another server read as written; the public API by default; a URL without a token, two token keys or credentials in the URL refused without quoting the token")
     func scrobbleKeys() throws {
         let text = "[scrobble]\nlistenbrainz_token_file = \"lb.token\"\nlistenbrainz_url = \"http://127.0.0.1:8100\"\n"
@@ -187,6 +197,8 @@ import Testing
             ("[playback]\nreplay_gain = \"track\"\n", 2, "playback.replay_gain"),
             ("[playback]\nresume_longer_than = \"long\"\n", 2, "playback.resume_longer_than"),
             ("[playback]\nresume_longer_than = 600\n", 2, "playback.resume_longer_than"),
+            ("[playback]\nspeed = 4\n", 2, "playback.speed"),
+            ("[[source]]\nname = \"a\"\ntype = \"local\"\npath = \"/tmp\"\nspeed = \"fast\"\n", 5, "source 'a'.speed"),
             ("x = 1\n\n[cache]\nmax_size = \"1 GiB\"\nmax_size = \"2 GiB\"\n", 5, "cache.max_size"),
             ("x = 1\n", 1, "x"),
           ])

@@ -80,16 +80,22 @@ import TestSupport
 
         // Opened with no change to what it had, only the later migrations' additions; and written to.
         let after = try Self.schema(of: file)
-        #expect(after.migrations == ["v1", "v2", "v3", "v4"])
-        #expect(after.statements.filter { !Self.addedByV4($0) } == before.statements)
+        #expect(after.migrations == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(after.statements.filter { !Self.addedByV4($0) }.map(Self.withoutV5) == before.statements)
         _ = try await library.createPlaylist(named: "After the port")
         try await library.add([TrackLocation(uri: Self.one)], toPlaylist: "After the port")
-        try await library.recordProgress(at: TrackLocation(uri: Self.two), resumeAt: 10, played: false)
-        #expect(try await library.track(at: TrackLocation(uri: Self.two))?.resumeAt == 10)
+        try await library.recordProgress(at: TrackLocation(uri: Self.two), resumeAt: 10, played: false, speed: 1.5)
+        let recorded = try await library.track(at: TrackLocation(uri: Self.two))
+        #expect(recorded?.resumeAt == 10 && recorded?.metadata.speed == 1.5, "where it was left, and the speed chosen")
         #expect(try await library.entries(of: try await library.playlist("After the port")).map(\.url) == [Self.one])
         try await library.deletePlaylist("Road / Trip")
         let items: Int? = try SQLiteConnection(path: file.path).fetchValue("SELECT COUNT(*) FROM playlistItem WHERE playlist = 4")
         #expect(items == 0, "its items went with it (a foreign key that cascades)")
+    }
+
+    /// A schema line as it was before migration v5 added the `speed` and `chaptersURL` columns to `track`.
+    static func withoutV5(_ statement: String) -> String {
+        statement.replacingOccurrences(of: #", "speed" DOUBLE, "chaptersURL" TEXT"#, with: "")
     }
 
     /// A schema line (`type | name | ...`) of what migration v4 added: the MPD server's indexes.

@@ -54,7 +54,7 @@ import TestSupport
                 played.rates.append(info.format.sampleRate)
             case .samples(let samples): played.pcm += samples.int16 ?? []
             case .streamTags(_, let tags): played.songs.append((played.frames, tags))
-            case .trackEnd: break
+            case .trackEnd, .pace: break
             }
             if enough(played) {
                 stopped = true

@@ -31,7 +31,7 @@ import TestSupport
             switch packet {
             case .trackStart(_, let info, let startFrame): parts.append((info.format, startFrame, []))
             case .samples(let samples): parts[parts.count - 1].samples += samples.int16 ?? []
-            case .trackEnd, .streamTags: break
+            case .trackEnd, .streamTags, .pace: break
             }
         }
         return parts

@@ -25,7 +25,8 @@ package struct ProgressRecorder: Service {
             switch event.change {
             case .progressChanged(let entry):
                 do {
-                    try await library.recordProgress(at: entry.location, resumeAt: entry.metadata.resumeAt, played: entry.metadata.played)
+                    try await library.recordProgress(at: entry.location, resumeAt: entry.metadata.resumeAt, played: entry.metadata.played,
+                                                     speed: entry.metadata.speed)
                 } catch {
                     logger.notice("where a track was left is not kept", metadata: ["track": "\(entry.displayName)", "reason": "\(error)"])
                 }

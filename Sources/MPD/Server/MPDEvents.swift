@@ -7,11 +7,11 @@ enum MPDEvents {
     static func subsystems(for change: PlayerEvent.Change, before: PlayerSnapshot, after: PlayerSnapshot) -> Set<MPDSubsystem> {
         var changed = Set<MPDSubsystem>()
         switch change {
-        case .subscribed, .listenStarted, .listened, .buffering, .artworkReady, .positionCorrected, .progressChanged,
+        case .subscribed, .listenStarted, .listened, .buffering, .artworkReady, .chapterArtworkReady, .positionCorrected, .progressChanged,
              .cacheChanged, .chapterChanged:
             break
         case .statusChanged, .trackStarted, .trackEnded, .currentChanged, .trackFailed, .seeked, .queueFinished,
-             .outputFailed, .outputLost, .outputReturned, .streamSongChanged:
+             .outputFailed, .outputLost, .outputReturned, .streamSongChanged, .speedChanged:
             changed.insert(.player)
         case .volumeChanged:
             changed.insert(.mixer)

@@ -9,4 +9,8 @@ package enum PCMPacket: Sendable {
     case streamTags(QueueEntry, TrackTags)
     /// The current track was decoded to its end (or as far as it could be).
     case trackEnd(QueueEntry)
+    /// How what follows is played out: its speed, its pitch kept, and whether long silences are
+    /// shortened (`TrackPace.natural`: as it is, sample for sample). Sent before each track,
+    /// which has a pace of its own.
+    case pace(TrackPace)
 }

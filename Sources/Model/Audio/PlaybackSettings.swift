@@ -10,10 +10,27 @@ package struct PlaybackSettings: Sendable, Hashable {
     /// (2 MiB) holds that much of any station up to 500 kbit/s; paused longer, it is taken up live
     /// again (`live_resume_within`).
     package var liveResumeWithin: Double
+    /// The pace tracks play at, the pitch kept (`[playback] speed`), unless their source says
+    /// otherwise (`sourceSpeeds`, a `[[source]]`'s `speed`) or the user chose one for the track.
+    package var speed: Double
+    /// `speed` of the sources that have their own (a podcast feed at 1.3, music at 1), by name.
+    package var sourceSpeeds: [String: Double]
+    /// Long silences shortened (`[playback] skip_silence`), unless the source says otherwise
+    /// (`sourceSkipSilence`): for speech; off by default, so music never is unless asked.
+    package var skipSilence: Bool
+    package var sourceSkipSilence: [String: Bool]
 
-    package init(loudness: ReplayGainSettings = ReplayGainSettings(), resumeLongerThan: Double = 600, liveResumeWithin: Double = 30) {
+    /// The speeds a track can play at: what podcast apps offer, and MPRIS's Minimum and MaximumRate.
+    package static let speeds: ClosedRange<Double> = 0.5...3
+
+    package init(loudness: ReplayGainSettings = ReplayGainSettings(), resumeLongerThan: Double = 600, liveResumeWithin: Double = 30,
+                 speed: Double = 1, sourceSpeeds: [String: Double] = [:], skipSilence: Bool = false, sourceSkipSilence: [String: Bool] = [:]) {
         self.loudness = loudness
         self.resumeLongerThan = resumeLongerThan
         self.liveResumeWithin = liveResumeWithin
+        self.speed = speed
+        self.sourceSpeeds = sourceSpeeds
+        self.skipSilence = skipSilence
+        self.sourceSkipSilence = sourceSkipSilence
     }
 }

@@ -4,10 +4,13 @@ package struct Chapter: Sendable, Hashable {
     /// Seconds from the start of the track (of what is heard: after the encoder's delay).
     package var start: Double
     package var title: String
+    /// Its own picture, if it has one.
+    package var art: ChapterArt?
 
-    package init(start: Double, title: String) {
+    package init(start: Double, title: String, art: ChapterArt? = nil) {
         self.start = start
         self.title = title
+        self.art = art
     }
 }
 
@@ -22,7 +25,7 @@ extension [Chapter] {
             guard chapter.start.isFinite, chapter.start >= 0, chapter.start < (duration ?? .infinity),
                   kept.last.map({ chapter.start - $0.start > 1e-6 }) ?? true else { continue }
             let title = String(String.UnicodeScalarView(chapter.title.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-            kept.append(Chapter(start: chapter.start, title: title))
+            kept.append(Chapter(start: chapter.start, title: title, art: chapter.art))
         }
         return kept
     }

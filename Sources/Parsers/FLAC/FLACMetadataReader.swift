@@ -37,6 +37,7 @@ package enum FLACMetadataReader {
 
         var info: FLACStreamInfo?
         var tags = TrackTags()
+        var chapters: [Chapter] = []
         var pictures = PictureChoice()
         var offset = start + Int64(magic.count)
         for _ in 0..<maxBlocks {
@@ -46,7 +47,7 @@ package enum FLACMetadataReader {
             case FLACBlockHeader.streamInfo:
                 if info == nil { info = FLACStreamInfo(try await bytes(body)) }
             case FLACBlockHeader.vorbisComment:
-                tags = VorbisComments.parse(try await bytes(body))
+                (tags, chapters) = VorbisComments.read(try await bytes(body)).pair
             case FLACBlockHeader.picture where header.bodySize <= largestPicture:
                 if let (type, artwork) = FLACPicture.parse(try await bytes(body), maxBytes: largestPicture) {
                     pictures.offer(artwork, type: type)
@@ -60,6 +61,6 @@ package enum FLACMetadataReader {
         guard let info else { throw ParseError.malformed("a FLAC file without a STREAMINFO block") }
         // A comment's picture (METADATA_BLOCK_PICTURE) counts as well as a PICTURE block's.
         tags.artwork = tags.artwork ?? pictures.chosen
-        return ScannedTags(codec: .flac, tags: tags, duration: info.duration)
+        return ScannedTags(codec: .flac, tags: tags, duration: info.duration, chapters: .ordered(chapters, duration: info.duration))
     }
 }

@@ -15,9 +15,11 @@ package enum OggFLACHeaderParser {
         return FLACStreamInfo(packet[streamInfoOffset...])?.sampleRate
     }
 
-    /// The tags of the second packet, if it is the VORBIS_COMMENT block.
-    static func tags(_ packet: [UInt8]) -> TrackTags {
-        guard let header = FLACBlockHeader(packet[...]), header.type == FLACBlockHeader.vorbisComment else { return TrackTags() }
-        return VorbisComments.parse(packet.dropFirst(FLACBlockHeader.size))
+    /// The tags and chapters of the second packet, if it is the VORBIS_COMMENT block.
+    static func comments(_ packet: [UInt8]) -> VorbisComments.Read {
+        guard let header = FLACBlockHeader(packet[...]), header.type == FLACBlockHeader.vorbisComment else {
+            return VorbisComments.Read(tags: TrackTags(), chapters: [])
+        }
+        return VorbisComments.read(packet.dropFirst(FLACBlockHeader.size))
     }
 }

@@ -11,6 +11,7 @@ extension ID3v2Parser {
         private var pictures = PictureChoice()
         private var originalYear: Int?
         private var loudness = ReplayGainReader()
+        private var chapterFrames = ID3ChapterFrames()
         /// HLS packed audio's `PRIV` time stamp (`HLSID3Tag`).
         private(set) var transportTimestamp: Int64?
         /// `TXXX` frames' values by description, upper-cased: where some stations put the song.
@@ -20,6 +21,9 @@ extension ID3v2Parser {
             self.major = major
             self.unsynchronised = unsynchronised
         }
+
+        /// The chapters of `CHAP` frames (unordered: `[Chapter].ordered` makes them fit to use).
+        var chapters: [Chapter] { chapterFrames.found }
 
         var tags: TrackTags {
             var tags = collected
@@ -45,10 +49,12 @@ extension ID3v2Parser {
 
         private mutating func apply(_ id: String, _ data: ArraySlice<UInt8>) {
             if id == "APIC" || id == "PIC" {
-                if let (type, artwork) = picture(data, legacy: id == "PIC") { pictures.offer(artwork, type: type) }
+                if let (type, artwork) = Self.picture(data, legacy: id == "PIC") { pictures.offer(artwork, type: type) }
                 return
             }
             if id == "RVA2" { return loudness.takeRVA2(data) }
+            if id == "CHAP" { return chapterFrames.takeChapter(data, major: major) }
+            if id == "CTOC" { return chapterFrames.takeTableOfContents(data) }
             if id == "TXXX" || id == "TXX" { return userText(data) }
             if id == "PRIV" { return privateData(data) }
             guard id.hasPrefix("T"), let value = ID3Text.firstValue(ofTextFrame: data) else { return }
@@ -88,7 +94,7 @@ extension ID3v2Parser {
         }
 
         /// An APIC (v2.3/2.4: MIME type) or PIC (v2.2: three-letter format) frame's picture type and image.
-        private func picture(_ data: ArraySlice<UInt8>, legacy: Bool) -> (UInt8, Artwork)? {
+        static func picture(_ data: ArraySlice<UInt8>, legacy: Bool) -> (UInt8, Artwork)? {
             var reader = ByteReader(data)
             guard let encoding = reader.u8() else { return nil }
             let mimeType: String

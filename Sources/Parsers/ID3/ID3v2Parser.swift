@@ -7,6 +7,8 @@ package enum ID3v2Parser {
     static let headerSize = 10
     /// The largest picture kept; a bigger one is skipped.
     static let maxPicture = 16 * 1024 * 1024
+    /// The largest `CHAP` or `CTOC` frame read without its picture: titles and the like.
+    static let maxChapterFrame = 64 * 1024
 
     /// What a tag's 10-byte header says.
     struct TagHeader {
@@ -120,7 +122,7 @@ package enum ID3v2Parser {
     }
 
     /// The next frame, or nil at padding, garbage, or the end of what was read.
-    private static func nextFrame(_ reader: inout ByteReader, major: UInt8) -> (header: FrameHeader, data: ArraySlice<UInt8>)? {
+    static func nextFrame(_ reader: inout ByteReader, major: UInt8) -> (header: FrameHeader, data: ArraySlice<UInt8>)? {
         let length = FrameHeader.length(major: major)
         guard let header = frameHeader(reader.bytes[(reader.bytes.startIndex + reader.offset)...], major: major),
               reader.skip(length) else { return nil }
@@ -138,11 +140,15 @@ package enum ID3v2Parser {
         return (header, data)
     }
 
-    /// Whether a frame's body is worth fetching: text frames the tags use, and pictures when
-    /// `pictures` are wanted. Anything else (pictures for a scan, lyrics, private data, objects)
-    /// is skipped by its size.
-    static func isWanted(_ header: FrameHeader, pictures: Bool) -> Bool {
+    /// Whether a frame's body is worth fetching: text frames the tags use, pictures when
+    /// `pictures` are wanted, chapters when `chapters` are (up to `maxChapterFrame`, or with a
+    /// picture of its own when pictures are wanted). Anything else (pictures for a scan, lyrics,
+    /// private data, objects) is skipped by its size.
+    static func isWanted(_ header: FrameHeader, pictures: Bool, chapters: Bool) -> Bool {
         if header.id == "APIC" || header.id == "PIC" { return pictures && header.size <= maxPicture + 1024 }
+        if header.id == "CHAP" || header.id == "CTOC" {
+            return chapters && header.size <= (pictures ? maxPicture + maxChapterFrame : maxChapterFrame)
+        }
         if header.id == "RVA2" { return header.size <= 1024 }
         return header.id.hasPrefix("T") && header.size <= TextDecoding.maxBytes + 16
     }

@@ -13,11 +13,11 @@ package enum OpusHeaderParser {
         return Int(preSkip)
     }
 
-    /// The tags in an OpusTags packet, which may be cut short (comments past the end are lost).
-    static func tags(_ packet: [UInt8]) throws -> TrackTags {
+    /// The tags and chapters in an OpusTags packet, which may be cut short (comments past the end are lost).
+    static func comments(_ packet: [UInt8]) throws -> VorbisComments.Read {
         guard packet.starts(with: "OpusTags".utf8) else {
             throw ParseError.malformed("an Opus stream whose second packet is not OpusTags")
         }
-        return VorbisComments.parse(packet.dropFirst(8))
+        return VorbisComments.read(packet.dropFirst(8))
     }
 }

@@ -14,13 +14,15 @@ enum ID3v2RangedReader {
     /// MPEG frame is looked for.
     struct Result {
         var tags: TrackTags
+        /// `CHAP` frames' chapters, when asked for.
+        var chapters: [Chapter]
         var window: ArraySlice<UInt8>
         var windowStart: Int64
     }
 
-    /// `head`: the file's first bytes, starting with `header`. `pictures`: whether picture
-    /// frames are fetched (playing: for the art) or skipped (scanning).
-    static func read(head: [UInt8], header: ID3v2Parser.TagHeader, length: Int64, pictures: Bool, frameWindow: Int,
+    /// `head`: the file's first bytes, starting with `header`. `pictures`, `chapters`: whether
+    /// picture and chapter frames are fetched (playing) or skipped (scanning).
+    static func read(head: [UInt8], header: ID3v2Parser.TagHeader, length: Int64, pictures: Bool, chapters: Bool, frameWindow: Int,
                      isolation: isolated (any Actor)? = #isolation,
                      fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> Result {
         let tagEnd = min(length, Int64(header.total))
@@ -42,11 +44,11 @@ enum ID3v2RangedReader {
             let bodyStart = position + headerLength
             if let other = frame.otherSize {
                 frame.size = try await plausibleSize(of: frame, or: other, after: bodyStart, framesEnd: framesEnd, major: header.major,
-                                                     pictures: pictures, bytes: &bytes, isolation: isolation, fetch)
+                                                     pictures: pictures, chapters: chapters, bytes: &bytes, isolation: isolation, fetch)
             }
             let end = bodyStart + Int64(frame.size)
             guard end <= framesEnd else { break }
-            if ID3v2Parser.isWanted(frame, pictures: pictures) {
+            if ID3v2Parser.isWanted(frame, pictures: pictures, chapters: chapters) {
                 guard try await bytes.ensure(bodyStart..<end, isolation: isolation, fetch) else { break }
                 frames.add(frame, bytes[bodyStart..<end])
             }
@@ -61,7 +63,7 @@ enum ID3v2RangedReader {
         let audio = tagEnd..<max(tagEnd, bytes.limit)
         _ = try await bytes.ensure(audio, isolation: isolation, fetch)
         let start = max(tagEnd, bytes.start)
-        return Result(tags: frames.tags, window: start < bytes.end ? bytes[start..<bytes.end] : [], windowStart: tagEnd)
+        return Result(tags: frames.tags, chapters: frames.chapters, window: start < bytes.end ? bytes[start..<bytes.end] : [], windowStart: tagEnd)
     }
 
     /// A v2.4 frame size that reads two ways (syncsafe, as the spec says, or plain, as old
@@ -70,7 +72,7 @@ enum ID3v2RangedReader {
     /// checked with its body fetched; one that would be skipped with a probe of four bytes, so a
     /// wrong reading inside a picture costs those alone.
     private static func plausibleSize(of frame: ID3v2Parser.FrameHeader, or plain: Int, after bodyStart: Int64, framesEnd: Int64,
-                                      major: UInt8, pictures: Bool, bytes: inout Window, isolation: isolated (any Actor)?,
+                                      major: UInt8, pictures: Bool, chapters: Bool, bytes: inout Window, isolation: isolated (any Actor)?,
                                       _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> Int {
         for candidate in [frame.size, plain] {
             let next = bodyStart + Int64(candidate)
@@ -78,7 +80,7 @@ enum ID3v2RangedReader {
             let probe = next..<min(framesEnd, next + 4)
             var reading = frame
             reading.size = candidate
-            let present = ID3v2Parser.isWanted(reading, pictures: pictures)
+            let present = ID3v2Parser.isWanted(reading, pictures: pictures, chapters: chapters)
                 ? try await bytes.ensure(bodyStart..<probe.upperBound, isolation: isolation, fetch)
                 : try await bytes.ensure(probe, exactly: true, isolation: isolation, fetch)
             if present && ID3v2Parser.isPlausibleNext(bytes[probe], major: major) { return candidate }

@@ -60,7 +60,7 @@ enum PCMFileTagReader {
             let whole = Int64(head.count) < size ? try await shifted(0..<min(size, Int64(TagReader.partialTag))) : head
             return ID3v2Parser.parse(whole[...])
         }
-        return try await ID3v2RangedReader.read(head: head, header: header, length: size, pictures: pictures, frameWindow: 0,
+        return try await ID3v2RangedReader.read(head: head, header: header, length: size, pictures: pictures, chapters: false, frameWindow: 0,
                                                 isolation: isolation, fetch: shifted).tags
     }
 }

@@ -58,23 +58,26 @@ package enum TagReader {
             return ScannedTags(codec: .aac, tags: TrackTags(), duration: ADTSDuration.estimate(head[...], audioBytes: length))
         }
         if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
-            return try await readMP3(head: head, length: length, pictures: pictures, isolation: isolation, fetch)
+            return try await readMP3(head: head, length: length, pictures: pictures, chapters: chapters, isolation: isolation, fetch)
         }
         throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), an AAC (ADTS or MP4), a FLAC, an Ogg Opus or Vorbis, a WAV nor an AIFF file")
     }
 
     // MARK: MP3
 
-    private static func readMP3(head: [UInt8], length: Int64, pictures: Bool, isolation: isolated (any Actor)?,
+    private static func readMP3(head: [UInt8], length: Int64, pictures: Bool, chapters wanted: Bool, isolation: isolated (any Actor)?,
                                 _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         var tags = TrackTags()
+        // ID3v2 `CHAP` frames (podcasts); a scan does not ask for them.
+        var chapters: [Chapter] = []
         // The bytes where the first frame is looked for, and their offset in the file.
         var window = head[...]
         var windowStart: Int64 = 0
         if let header = ID3v2Parser.header(head[...]), header.isReadable, header.framesMapToFile {
-            let read = try await ID3v2RangedReader.read(head: head, header: header, length: length, pictures: pictures,
+            let read = try await ID3v2RangedReader.read(head: head, header: header, length: length, pictures: pictures, chapters: wanted,
                                                         frameWindow: frameWindow, isolation: isolation, fetch: fetch)
             tags = read.tags
+            chapters = read.chapters
             window = read.window
             windowStart = read.windowStart
         } else if let size = ID3v2Parser.tagSize(head[...]) {
@@ -86,7 +89,9 @@ package enum TagReader {
                 if needed > Int64(head.count) {
                     bytes += try await checkedFetch(Int64(head.count)..<needed, fetch)
                 }
-                tags = ID3v2Parser.parse(bytes[...])
+                let frames = ID3v2Parser.collect(bytes[...])
+                tags = frames?.tags ?? TrackTags()
+                if wanted { chapters = frames?.chapters ?? [] }
                 window = bytes[min(bytes.count, size)...]
                 windowStart = min(Int64(bytes.count), tagEnd)
             } else {
@@ -136,7 +141,7 @@ package enum TagReader {
         let duration = mp3Duration(lengthHeader, header: first.header, audioBytes: audioEnd - audioStart)
         // LAME's own measurement only where no tagger wrote a ReplayGain tag.
         if tags.replayGain.isEmpty, let lame = lengthHeader?.replayGain { tags.replayGain = lame }
-        return ScannedTags(codec: .mp3, tags: tags, duration: duration)
+        return ScannedTags(codec: .mp3, tags: tags, duration: duration, chapters: .ordered(chapters, duration: duration))
     }
 
     private static func mp3Duration(_ info: MPEGLengthHeader?, header: MPEGFrameHeader, audioBytes: Int64) -> Double? {
@@ -172,13 +177,13 @@ package enum TagReader {
             }
             break
         }
-        let codec: AudioCodec, tags: TrackTags, preSkip: Int, rate: Int
+        let codec: AudioCodec, comments: VorbisComments.Read, preSkip: Int, rate: Int
         if packets.count == 2, let skip = OpusHeaderParser.preSkip(ofHead: packets[0]) {
-            (codec, tags, preSkip, rate) = (.opus, try OpusHeaderParser.tags(packets[1]), skip, 48000)
+            (codec, comments, preSkip, rate) = (.opus, try OpusHeaderParser.comments(packets[1]), skip, 48000)
         } else if packets.count == 2, let vorbisRate = VorbisHeaderParser.sampleRate(ofIdentification: packets[0]) {
-            (codec, tags, preSkip, rate) = (.vorbis, try VorbisHeaderParser.tags(packets[1]), 0, vorbisRate)
+            (codec, comments, preSkip, rate) = (.vorbis, try VorbisHeaderParser.comments(packets[1]), 0, vorbisRate)
         } else if packets.count == 2, let flacRate = OggFLACHeaderParser.sampleRate(ofFirst: packets[0]) {
-            (codec, tags, preSkip, rate) = (.flac, OggFLACHeaderParser.tags(packets[1]), 0, flacRate)
+            (codec, comments, preSkip, rate) = (.flac, OggFLACHeaderParser.comments(packets[1]), 0, flacRate)
         } else {
             throw ParseError.unsupported("an Ogg file that is neither Opus, Vorbis nor FLAC")
         }
@@ -203,7 +208,7 @@ package enum TagReader {
         let perByte = maxOpusSamplesPerByte * Int64(rate) / 48000 + 1
         let plausible = granule.flatMap { $0 > Int64(preSkip) && $0 / perByte <= length ? $0 : nil }
         let duration = plausible.map { Double($0 - Int64(preSkip)) / Double(rate) }
-        return ScannedTags(codec: codec, tags: tags, duration: duration)
+        return ScannedTags(codec: codec, tags: comments.tags, duration: duration, chapters: .ordered(comments.chapters, duration: duration))
     }
 
     // MARK: Fetching

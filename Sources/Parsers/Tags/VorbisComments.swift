@@ -8,17 +8,27 @@ package enum VorbisComments {
     /// More comments than any real file has: the loop stays bounded whatever the count says.
     static let maxComments = 10_000
 
-    /// The tags in `body` (the list after any codec's magic), which may be cut short: comments
-    /// past the end are lost, the ones before them kept.
-    static func parse(_ body: ArraySlice<UInt8>) -> TrackTags {
+    /// What a comment list says: the tags, and the chapters of `CHAPTERnnn` comments (unordered).
+    package struct Read: Sendable {
+        package var tags: TrackTags
+        package var chapters: [Chapter]
+
+        var pair: (TrackTags, [Chapter]) { (tags, chapters) }
+    }
+
+    /// The tags and chapters in `body` (the list after any codec's magic), which may be cut
+    /// short: comments past the end are lost, the ones before them kept.
+    static func read(_ body: ArraySlice<UInt8>) -> Read {
         var reader = ByteReader(body)
-        guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else { return TrackTags() }
+        guard let vendorLength = reader.u32le(), reader.skip(vendorLength), let count = reader.u32le() else {
+            return Read(tags: TrackTags(), chapters: [])
+        }
         var comments: [ArraySlice<UInt8>] = []
         for _ in 0..<min(count, maxComments) {
             guard let length = reader.u32le(), let comment = reader.take(length) else { break }
             comments.append(comment)
         }
-        return tags(comments)
+        return Read(tags: tags(comments), chapters: ChapterComments.chapters(in: comments))
     }
 
     /// The tags in `KEY=value` comments as a decoder library hands them (a chained stream's

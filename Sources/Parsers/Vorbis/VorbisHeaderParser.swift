@@ -15,11 +15,11 @@ package enum VorbisHeaderParser {
         return rate
     }
 
-    /// The tags in a comment header, which may be cut short (comments past the end are lost).
-    static func tags(_ packet: [UInt8]) throws -> TrackTags {
+    /// The tags and chapters in a comment header, which may be cut short (comments past the end are lost).
+    static func comments(_ packet: [UInt8]) throws -> VorbisComments.Read {
         guard packet.starts(with: commentMagic) else {
             throw ParseError.malformed("a Vorbis stream whose second packet is not its comment header")
         }
-        return VorbisComments.parse(packet.dropFirst(commentMagic.count))
+        return VorbisComments.read(packet.dropFirst(commentMagic.count))
     }
 }

@@ -82,6 +82,8 @@ package final class Pipeline: Sendable {
         let entry = step.entry
         // A seek, or the track again, is not a start: it waits for its bytes as it plays.
         let source = try await loader.open(entry.location, starting: step.readingTags) { report(.buffering(entry, $0)) }
+        // Each track at its own pace; the output changes it where this track starts.
+        guard await packets.send(.pace(step.pace)) else { return }
         // A seek or a skip must reach a decoder that waits for the network, on its own thread.
         try await withTaskCancellationHandler {
             try await decoder.decode(entry, from: source, startingAt: step.start, readingTags: step.readingTags,

@@ -20,7 +20,7 @@ package struct PlayPlan: Sendable {
     /// `entry` from `start` seconds (the player's jump: a play, a seek, Next).
     package func step(_ entry: QueueEntry, at start: Double, readingTags: Bool = true) -> PlayStep {
         PlayStep(entry: entry, start: start, readingTags: readingTags, loudness: settings.loudness,
-                 inAlbumRun: settings.loudness.mode == .auto && queue.isInAlbumRun(entry.id))
+                 inAlbumRun: settings.loudness.mode == .auto && queue.isInAlbumRun(entry.id), pace: settings.pace(of: entry))
     }
 
     /// What plays once `id` has ended by itself: the next entry in play order (the same one in a

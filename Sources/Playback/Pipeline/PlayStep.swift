@@ -12,12 +12,16 @@ package struct PlayStep: Sendable, Equatable {
     /// How its ReplayGain tags scale it, and whether it plays among its own album's tracks (`auto`).
     package let loudness: ReplayGainSettings
     package let inAlbumRun: Bool
+    /// Its speed and whether its silences are shortened (`PlaybackSettings.pace(of:)`).
+    package let pace: TrackPace
 
-    package init(entry: QueueEntry, start: Double, readingTags: Bool, loudness: ReplayGainSettings, inAlbumRun: Bool) {
+    package init(entry: QueueEntry, start: Double, readingTags: Bool, loudness: ReplayGainSettings, inAlbumRun: Bool,
+                 pace: TrackPace = .natural) {
         self.entry = entry
         self.start = start
         self.readingTags = readingTags
         self.loudness = loudness
         self.inAlbumRun = inAlbumRun
+        self.pace = pace
     }
 }

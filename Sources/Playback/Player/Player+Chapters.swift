@@ -14,14 +14,57 @@ extension Player {
         return chapters.index(at: state.seconds())
     }
 
-    /// The clock says the next chapter should be heard now: announced if so.
-    func noteChapter() {
+    /// The clock says the next chapter should be heard now: announced if so — or, with the sleep
+    /// timer set to the chapter's end, paused at its start.
+    func noteChapter() async {
         let index = chapterHeard()
-        guard index != state.chapter else {
+        guard index != chapterAnnounced else {
             armChapterClock()
             return
         }
+        let playedOn = index ?? -1 > chapterAnnounced ?? -1
+        chapterAnnounced = index
+        if state.sleepsAtChapterEnd, state.status == .playing, let index, playedOn {
+            state.sleepsAtChapterEnd = false
+            await execute(.pause)
+            await execute(.seek(to: state.chapters[index].start))
+            logger.notice("sleep timer: paused at the end of the chapter", metadata: ["chapter": "\(index)"])
+            return publish(.timersChanged)
+        }
         publish(.chapterChanged(index.map { state.chapters[$0] }, index: index))
+    }
+
+    /// The heard chapter changed: its own picture, if it has one, is made a local file and shown
+    /// (`chapterArtwork`); until then, and for a chapter without one, the track's cover.
+    func showChapterArtwork() {
+        state.chapterArtwork = nil
+        guard let index = state.chapter, let art = state.chapters[index].art, let entry = state.current else { return }
+        Task { [loader, mailbox] in
+            if let file = await loader.chapterArtwork(art, namedBy: entry.location.namedBy) {
+                mailbox.yield(.chapterArtwork(entry.id, index: index, file))
+            }
+        }
+    }
+
+    /// `sleep chapter`: pauses where the next chapter starts, or, with none to come (the last
+    /// chapter, a track without chapters), stops after the track. Replaces a timer by the clock.
+    func sleepAtChapterEnd(_ on: Bool) {
+        guard on else {
+            guard state.sleepsAtChapterEnd else { return }
+            state.sleepsAtChapterEnd = false
+            return publish(.timersChanged)
+        }
+        guard state.status != .stopped, state.current != nil else { return }
+        let chapters = state.chapters
+        let next = state.chapter.map { $0 + 1 } ?? 0
+        state.sleepAt = nil
+        armSleepTimer()
+        if next < chapters.count, chapters[next].start < state.currentInfo?.duration ?? .infinity {
+            state.sleepsAtChapterEnd = true
+        } else {
+            state.stopsAfterCurrent = true
+        }
+        publish(.timersChanged)
     }
 
     /// While the position moves through a track with chapters: a wake-up at the next one's start
@@ -30,7 +73,8 @@ extension Player {
         chapterClock?.cancel()
         chapterClock = nil
         let chapters = state.chapters
-        let next = state.chapter.map { $0 + 1 } ?? 0
+        // From the last announced: one another event already put in the state is still noticed.
+        let next = chapterAnnounced.map { $0 + 1 } ?? 0
         // A chapter the tags place past the end the decoder found is never reached.
         guard state.position.moving, state.status == .playing, next < chapters.count,
               chapters[next].start < state.currentInfo?.duration ?? .infinity else { return }

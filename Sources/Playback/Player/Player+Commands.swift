@@ -25,7 +25,7 @@ extension Player {
                     logger.info("station paused longer than its buffer holds: playing it live", metadata: ["entry": "\(current.id)"])
                     await start(current, at: 0)
                 } else {
-                    state.position = PositionAnchor(seconds: state.position.seconds, moving: state.currentInfo != nil)
+                    state.position = anchor(at: state.position.seconds, moving: state.currentInfo != nil)
                 }
                 set(.playing)
             case .stopped:
@@ -39,7 +39,7 @@ extension Player {
             await output.setPaused(true)
             pausedAt = .now
             let heard = await output.position()
-            state.position = PositionAnchor(seconds: heard?.seconds ?? state.position.seconds(at: .now))
+            state.position = anchor(at: heard?.seconds ?? state.position.seconds(at: .now))
             if let current = state.current {
                 noteProgress(of: current.id, at: state.position.seconds)
                 noteHeard(current, at: state.position.seconds)
@@ -73,6 +73,8 @@ extension Player {
             await execute(.seek(to: now.seconds + offset))
         case .chapter(let jump):
             await jumpToChapter(jump)
+        case .setSpeed(let speed):
+            await changeSpeed(to: speed)
         case .playEntry(let id, let seconds):
             guard seconds.isFinite, let entry = state.queue.entry(id: id) else { return }
             await start(entry, at: seconds)
@@ -132,8 +134,11 @@ extension Player {
             pipeline?.follow(plan)
         case .sleep(let date):
             state.sleepAt = date
+            state.sleepsAtChapterEnd = false
             armSleepTimer()
             publish(.timersChanged)
+        case .sleepAtChapterEnd(let on):
+            sleepAtChapterEnd(on)
         case .stopAfterCurrent(let on):
             guard on != state.stopsAfterCurrent else { return }
             state.stopsAfterCurrent = on

@@ -19,6 +19,12 @@ extension Player {
             state.streamSong = tags
             logger.info("station song", metadata: ["entry": "\(entry.id)", "song": "\([tags.artist, tags.title].compactMap { $0 }.joined(separator: " - "))"])
             publish(.streamSongChanged(tags))
+        case .silenceSkipped(let entry, let seconds):
+            // A jump ahead by what was left out, as clients are told (Seeked); counted as saved.
+            guard entry.id == state.current?.id else { return }
+            state.silenceSkipped += seconds
+            state.position.seconds += seconds
+            publish(.seeked(seconds: state.seconds()))
         case .trackRejected(let entry, let error):
             publish(.trackFailed(entry, error))
         case .finished:
@@ -53,7 +59,7 @@ extension Player {
         // A station's songs are not listens: what is heard of them, and how long they are, is unknown.
         let started = info.isLive ? nil : listens.started(entry.id, at: seconds, newPlay: newPlay)
         if newPlay { Task { [loader] in await loader.played(entry.location, heard: false) } }
-        state.position = PositionAnchor(seconds: seconds, moving: state.status == .playing)
+        state.position = anchor(at: seconds, moving: state.status == .playing)
         publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
         if let started { publish(.listenStarted(state.current ?? entry, at: started)) }
         guard !again else { return }
@@ -62,6 +68,13 @@ extension Player {
         if seconds > 0 { publish(.seeked(seconds: seconds)) }
         if let following = state.queue.entry(after: entry.id, automatically: true) {
             Task { [loader] in await loader.prefetch(following.location) }
+        }
+        if info.chapters.isEmpty, let url = (state.current ?? entry).metadata.chaptersURL {
+            // A feed's chapters file, as trusted as the episode it came with.
+            let location = TrackLocation(uri: url).named(by: entry.location.namedBy)
+            Task { [loader, mailbox] in
+                if let chapters = await loader.chapters(at: location) { mailbox.yield(.sourceChapters(entry, chapters)) }
+            }
         }
         guard let art = info.tags.artwork else {
             // None in the file: the source may keep one (fetched without holding up the player).

@@ -27,7 +27,7 @@ extension Player {
         state.queue.setCurrent(entry)
         // Where the new pipeline starts, until the output plays its first frame: a seek's
         // target is the position at once, not only once audio arrives.
-        state.position = PositionAnchor(seconds: seconds)
+        state.position = anchor(at: seconds)
         publish(sameEntry ? .seeked(seconds: seconds) : .currentChanged(state.current))
         if soundServerWait != nil {
             // No sound server: only the place moves; the pipeline is built once it is back.
@@ -54,8 +54,9 @@ extension Player {
         await teardown()
         stopWaitingForSoundServer()  // stopped: the next Play finds out afresh
         resumeWhenBack = false
+        state.sleepsAtChapterEnd = false  // there is no chapter to end
         await output.setPaused(false)
-        state.position = PositionAnchor()
+        state.position = anchor(at: 0)
         set(.stopped)
     }
 

@@ -14,7 +14,7 @@ extension Player {
         let seconds = state.position.seconds(at: .now)
         await teardown()
         await output.setPaused(true)
-        state.position = PositionAnchor(seconds: seconds)
+        state.position = anchor(at: seconds)
         set(.paused)
         guard soundServerWait == nil else { return }
         logger.warning("sound server lost; playback is held until it is back", metadata: ["reason": "\(error)"])

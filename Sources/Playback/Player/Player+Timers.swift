@@ -39,7 +39,7 @@ extension Player {
               heard.entry.id == state.current?.id else { return }
         noteHeard(heard.entry, at: heard.seconds)
         guard abs(heard.seconds - state.position.seconds(at: .now)) > Self.positionTolerance else { return }
-        state.position = PositionAnchor(seconds: heard.seconds, moving: true)
+        state.position = anchor(at: heard.seconds, moving: true)
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
     }
 

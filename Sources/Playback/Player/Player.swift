@@ -34,6 +34,10 @@ package actor Player {
         case soundServerBack
         /// Cover art the track's source keeps apart from the file, now in a local file.
         case sourceArtwork(QueueEntry, URL)
+        /// Chapters a feed keeps apart from the episode (`TrackMetadata.chaptersURL`), now read.
+        case sourceChapters(QueueEntry, [Chapter])
+        /// The picture of chapter `index` of the entry, now in a local file.
+        case chapterArtwork(QueueEntry.ID, index: Int, URL)
         /// How much of a queued track the cache holds changed (`LoaderActor.followCacheStates`).
         case cacheState(CacheStateChange)
         /// Stop playing, end the event streams, refuse further commands.
@@ -71,9 +75,15 @@ package actor Player {
     var sleepTask: Task<Void, Never>?
     /// While a track with chapters plays: wakes the player when the next chapter starts.
     var chapterClock: Task<Void, Never>?
+    /// The chapter last announced, or jumped to: playing on from it into the next is noticed
+    /// by the chapter clock even if another event put the next one in the state first.
+    var chapterAnnounced: Int?
     /// When playback was last paused: a station paused longer than `liveResumeWithin` is taken
     /// up live again rather than from its buffer.
     var pausedAt: ContinuousClock.Instant?
+    /// The speed the user chose for each source's tracks in this session (`setSpeed`), by
+    /// `PlaybackSettings.speedKey`: above the config's, below a track's own.
+    var chosenSpeeds: [String: Double] = [:]
 
     package init(loader: LoaderActor = LoaderActor(), decoder: DecoderActor = DecoderActor(), output: OutputActor, settings: PlaybackSettings = PlaybackSettings()) {
         self.loader = loader
@@ -92,7 +102,13 @@ package actor Player {
     }
 
     func publish(_ change: PlayerEvent.Change) {
+        let chapterBefore = state.chapter
         state.chapter = chapterHeard()
+        if state.chapter != chapterBefore { showChapterArtwork() }
+        switch change {
+        case .seeked, .currentChanged, .trackStarted, .chapterChanged, .statusChanged(.stopped): chapterAnnounced = state.chapter
+        default: break
+        }
         state.serial += 1
         // Only this actor publishes, so events go out in order; a listener that subscribes
         // meanwhile starts from the last one and so misses nothing.
@@ -103,7 +119,9 @@ package actor Player {
 
     /// What the pipeline goes by when a track ends by itself, as the state is now.
     var plan: PlayPlan {
-        PlayPlan(queue: state.queue, settings: settings, stopAfter: state.stopsAfterCurrent ? state.current?.id : nil)
+        var settings = settings
+        settings.sourceSpeeds.merge(chosenSpeeds) { _, chosen in chosen }
+        return PlayPlan(queue: state.queue, settings: settings, stopAfter: state.stopsAfterCurrent ? state.current?.id : nil)
     }
 
     /// Queues a command without waiting for it.
@@ -190,7 +208,7 @@ package actor Player {
         case .checkPosition:
             await checkPosition(announce: true)
         case .checkChapter:
-            noteChapter()
+            await noteChapter()
         case .soundServerBack:
             await soundServerReturned()
         case .sourceArtwork(let entry, let file):
@@ -198,6 +216,16 @@ package actor Player {
             guard state.current?.id == entry.id, state.artwork == nil else { return }
             state.artwork = file
             publish(.artworkReady(entry, file))
+        case .sourceChapters(let entry, let chapters):
+            // Still its track, and the file had none of its own.
+            guard state.current?.id == entry.id, var info = state.currentInfo, info.chapters.isEmpty else { return }
+            info.chapters = .ordered(chapters, duration: info.duration)
+            state.currentInfo = info
+            publish(.chapterChanged(state.currentChapter, index: chapterHeard()))
+        case .chapterArtwork(let id, let index, let file):
+            guard state.current?.id == id, state.chapter == index else { return }
+            state.chapterArtwork = file
+            publish(.chapterArtworkReady(file))
         case .cacheState(let change):
             let entries = state.queue.entries.filter { $0.location == change.location }
             guard !entries.isEmpty, state.cached[change.location] != change.state else { return }

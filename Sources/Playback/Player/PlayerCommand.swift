@@ -33,6 +33,9 @@ package enum PlayerCommand: Sendable, Equatable {
     /// Puts the entries at these places in queue order in a random order (MPD's `shuffle`).
     case shuffleQueue(Range<Int>)
     case setVolume(Double)
+    /// Plays the current track at this speed, its pitch kept (`PlaybackSettings.speeds`, clamped),
+    /// from where it is heard; kept for the track, and for its source's next tracks this session.
+    case setSpeed(Double)
     case setLoop(LoopMode)
     case setShuffle(Bool)
     /// `[playback]` as a reloaded config says, from the next track on.
@@ -42,6 +45,10 @@ package enum PlayerCommand: Sendable, Equatable {
     case sleep(at: Date?)
     /// Stops when the current track ends (the next one becomes current); false cancels.
     case stopAfterCurrent(Bool)
+    /// The sleep timer's "end of chapter": pauses where the next chapter starts (there, so Play
+    /// begins it), or — in the last chapter, or a track without chapters — stops after the
+    /// track; false cancels. It replaces a sleep timer set by the clock, and `sleep(at:)` it.
+    case sleepAtChapterEnd(Bool)
 }
 
 /// Where a chapter jump goes.

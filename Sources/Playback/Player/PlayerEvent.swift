@@ -26,6 +26,8 @@ package struct PlayerEvent: Sendable {
         case currentChanged(QueueEntry?)
         /// The track's embedded cover art is now a local file.
         case artworkReady(QueueEntry, URL)
+        /// The heard chapter's own picture is now this local file (the snapshot's `chapterArtwork`).
+        case chapterArtworkReady(URL)
         /// A track could not be played (or not to its end); the queue goes on.
         case trackFailed(QueueEntry, any Error)
         /// The position jumped (a seek, or a jump to another place).
@@ -38,6 +40,8 @@ package struct PlayerEvent: Sendable {
         /// The position clients interpolate had drifted from what is heard; it is this now.
         case positionCorrected(seconds: Double)
         case volumeChanged(Double)
+        /// The current track plays at this speed now, its pitch kept (the snapshot's `position.rate`).
+        case speedChanged(Double)
         /// Entries were added or removed.
         case queueChanged
         /// The whole queue was replaced (a playlist activated, the queue cleared); nothing is current.
@@ -48,7 +52,8 @@ package struct PlayerEvent: Sendable {
         /// says which is set now).
         case timersChanged
         /// Where a long track was left, or that it was heard to its end, changed: the entry as it
-        /// is now (its metadata's `resumeAt` and `played`), for the library to keep.
+        /// is now (its metadata's `resumeAt` and `played`, and the `speed` chosen for it), for the
+        /// library to keep.
         case progressChanged(QueueEntry)
         /// How much the cache holds of these queued entries changed (the snapshot's `cached`).
         case cacheChanged([QueueEntry])

@@ -16,6 +16,8 @@ package struct PlayerSnapshot: Sendable {
     /// The chapter being heard: an index into `currentInfo`'s chapters; nil for a track without
     /// chapters, before its first, or when stopped.
     package var chapter: Int?
+    /// The heard chapter's own picture as a local file, once it is one: shown in place of `artwork`.
+    package var chapterArtwork: URL?
     /// The song a live stream (a station) says is playing, as heard: its title and artist from
     /// ICY metadata or an Ogg link's comments. Nil for files, and before a station said anything.
     package var streamSong: TrackTags?
@@ -27,6 +29,10 @@ package struct PlayerSnapshot: Sendable {
     package var sleepAt: Date?
     /// `stop-after`: playback stops when the current track ends.
     package var stopsAfterCurrent = false
+    /// `sleep chapter`: playback pauses where the next chapter of the current track starts.
+    package var sleepsAtChapterEnd = false
+    /// Seconds of silence left out (skip silence) since the player started: time saved.
+    package var silenceSkipped = 0.0
     /// How much of each queued track the cache holds, as the loader last reported it (absent
     /// until it has).
     package var cached: [TrackLocation: CacheState] = [:]
@@ -59,14 +65,17 @@ package struct PositionAnchor: Sendable, Equatable {
     package var instant = ContinuousClock.now
     /// Audio of the current track is being heard: playing, and past the start of a new stream.
     package var moving = false
+    /// Seconds of the track heard per second while moving: the speed it plays at (MPRIS's Rate).
+    package var rate = 1.0
 
-    package init(seconds: Double = 0, instant: ContinuousClock.Instant = .now, moving: Bool = false) {
+    package init(seconds: Double = 0, instant: ContinuousClock.Instant = .now, moving: Bool = false, rate: Double = 1) {
         self.seconds = seconds
         self.instant = instant
         self.moving = moving
+        self.rate = rate
     }
 
     package func seconds(at now: ContinuousClock.Instant) -> Double {
-        moving ? seconds + (now - instant) / .seconds(1) : seconds
+        moving ? seconds + (now - instant) / .seconds(1) * rate : seconds
     }
 }

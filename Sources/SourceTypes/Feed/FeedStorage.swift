@@ -38,7 +38,8 @@ struct FeedStorage: MediaStorage {
             let tags = TrackTags(title: item.title, artist: feed.author ?? feed.title, album: feed.title, genre: "Podcast")
             return StorageFile(location: sources.location(ofLink: item.url, in: folder.location), name: item.title,
                                info: item.length.map { ResourceInfo(length: $0, validator: nil) },
-                               listed: ListedTrack(metadata: TrackMetadata(tags: tags, duration: item.duration),
+                               listed: ListedTrack(metadata: TrackMetadata(tags: tags, duration: item.duration,
+                                                                           chaptersURL: item.chaptersURL?.absoluteString),
                                                    codec: item.mimeType.flatMap(Self.codec(ofMimeType:)), published: item.published))
         }
         return listing

@@ -71,6 +71,19 @@ struct FeedParserTests {
         #expect(feed.items[1].guid == nil)
     }
 
+    /// Podcasting 2.0's `<podcast:chapters>` (podcastindex.org/namespace/1.0, "chapters"): the
+    /// JSON file's URL, resolved as the enclosure is; another type (the namespace allows any) is not read.
+    @Test func podcastChapters() throws {
+        let feed = try parse("""
+            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>C</title>
+            <item><title>A</title><enclosure url="a.mp3" type="audio/mpeg"/>
+            <podcast:chapters url="chapters/a.json" type="application/json+chapters"/></item>
+            <item><title>B</title><enclosure url="b.mp3" type="audio/mpeg"/><podcast:chapters url="b.psc" type="application/psc+xml"/></item>
+            </channel></rss>
+            """)
+        #expect(feed.items.map(\.chaptersURL) == [URL(string: "https://example.com/podcasts/show/chapters/a.json"), nil])
+    }
+
     @Test func atomFeed() throws {
         let feed = try parse("""
         <?xml version="1.0" encoding="utf-8"?>

@@ -14,8 +14,11 @@ package struct FeedItem: Sendable, Equatable {
     package var duration: Double?
     /// The episode's picture, else the feed's.
     package var imageURL: URL?
+    /// Its Podcasting 2.0 chapters file (`<podcast:chapters>`).
+    package var chaptersURL: URL?
 
-    package init(title: String, url: URL, mimeType: String? = nil, length: Int64? = nil, published: Date? = nil, guid: String? = nil, duration: Double? = nil, imageURL: URL? = nil) {
+    package init(title: String, url: URL, mimeType: String? = nil, length: Int64? = nil, published: Date? = nil, guid: String? = nil, duration: Double? = nil, imageURL: URL? = nil,
+                chaptersURL: URL? = nil) {
         self.title = title
         self.url = url
         self.mimeType = mimeType
@@ -24,5 +27,6 @@ package struct FeedItem: Sendable, Equatable {
         self.guid = guid
         self.duration = duration
         self.imageURL = imageURL
+        self.chaptersURL = chaptersURL
     }
 }

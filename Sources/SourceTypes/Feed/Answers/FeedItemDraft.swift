@@ -17,6 +17,8 @@ struct FeedItemDraft {
     var guid: String?
     var duration: Double?
     var image: URL?
+    /// `<podcast:chapters>`: the JSON chapters file of the item's (first) file.
+    var chapters: URL?
     private(set) var enclosures: [Enclosure] = []
     /// Where each URL is in `enclosures`: a search through them per mention made a feed whose
     /// item lists 20,000 files take 20 s.
@@ -42,7 +44,7 @@ struct FeedItemDraft {
             let name = title.map { index == 0 ? $0 : "\($0) (\(index + 1))" } ?? Self.name(of: enclosure.url)
             return FeedItem(title: name, url: enclosure.url, mimeType: enclosure.type, length: enclosure.length,
                             published: pubDate ?? updated, guid: index == 0 ? guid : nil, duration: index == 0 ? duration : nil,
-                            imageURL: image)
+                            imageURL: image, chaptersURL: index == 0 ? chapters : nil)
         }
     }
 

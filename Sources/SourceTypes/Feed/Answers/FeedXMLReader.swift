@@ -105,6 +105,9 @@ struct FeedXMLReader {
             }
         } else if namespace == FeedNamespace.itunes && name == "image" {
             current.image = current.image ?? link(element["href"])
+        } else if namespace == FeedNamespace.podcast && name == "chapters", type?.lowercased().contains("json") ?? true {
+            // Podcasting 2.0 (podcastindex.org/namespace/1.0, "chapters"): the JSON format only.
+            current.chapters = current.chapters ?? link(element["url"])
         }
     }
 

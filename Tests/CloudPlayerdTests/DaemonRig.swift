@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The daemon on a private bus (null output), for the radio tests: MPRIS read with playerctl,
-/// Manager1 with cloudplayerctl.
-struct RadioRig {
+/// The daemon on a private bus with a config of the test's own (null output, which plays at a
+/// sound card's pace), for the tests of playing — radio, speed, chapters, skip silence: MPRIS read
+/// with playerctl and busctl, Manager1 with cloudplayerctl.
+struct DaemonRig {
     static let name = "org.mpris.MediaPlayer2.cloudplayerd"
     static let path = "/org/mpris/MediaPlayer2"
     static let player = "org.mpris.MediaPlayer2.Player"
@@ -14,7 +15,7 @@ struct RadioRig {
     let home: URL
 
     /// Starts the daemon with `config` as its config file (its cache and data in a fresh folder).
-    static func start(config: String = "") async throws -> RadioRig {
+    static func start(config: String = "") async throws -> DaemonRig {
         let bus = try await DBusTestBus()
         let home = try Fixtures.shared.scratchDirectory()
         let file = home.appendingPathComponent("config.toml")
@@ -22,7 +23,7 @@ struct RadioRig {
         let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", file.path],
                                       environment: bus.environment.merging(["XDG_CACHE_HOME": home.path, "XDG_DATA_HOME": home.path]) { $1 })
         #expect(try await bus.waitForName(Self.name), "\(daemon.errorSoFar())")
-        return RadioRig(bus: bus, daemon: daemon, home: home)
+        return DaemonRig(bus: bus, daemon: daemon, home: home)
     }
 
     func ctl(_ arguments: String...) async throws -> ProcessResult {
