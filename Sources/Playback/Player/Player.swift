@@ -104,10 +104,16 @@ package actor Player {
     func publish(_ change: PlayerEvent.Change) {
         let chapterBefore = state.chapter
         state.chapter = chapterHeard()
-        if state.chapter != chapterBefore { showChapterArtwork() }
         switch change {
-        case .seeked, .currentChanged, .trackStarted, .chapterChanged, .statusChanged(.stopped): chapterAnnounced = state.chapter
-        default: break
+        case .currentChanged, .trackStarted:
+            // Another track (or this one heard afresh): its chapter's picture, not the last one's.
+            chapterAnnounced = state.chapter
+            showChapterArtwork()
+        case .seeked, .chapterChanged, .statusChanged(.stopped):
+            chapterAnnounced = state.chapter
+            if state.chapter != chapterBefore { showChapterArtwork() }
+        default:
+            if state.chapter != chapterBefore { showChapterArtwork() }
         }
         state.serial += 1
         // Only this actor publishes, so events go out in order; a listener that subscribes
@@ -221,7 +227,8 @@ package actor Player {
             guard state.current?.id == entry.id, var info = state.currentInfo, info.chapters.isEmpty else { return }
             info.chapters = .ordered(chapters, duration: info.duration)
             state.currentInfo = info
-            publish(.chapterChanged(state.currentChapter, index: chapterHeard()))
+            let index = chapterHeard()
+            publish(.chapterChanged(index.map { info.chapters[$0] }, index: index))
         case .chapterArtwork(let id, let index, let file):
             guard state.current?.id == id, state.chapter == index else { return }
             state.chapterArtwork = file
