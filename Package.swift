@@ -206,12 +206,19 @@ let package = Package(
         .testTarget(name: "BaseLayerTests", dependencies: [
             "Base", "Model", "Parsers", "Cache", "Decoding", "FuzzTargets", "TestSupport", "ComponentTestSupport", "CSampleGain", "SQLite",
         ] + answerParsers.map(answers), swiftSettings: testCode),
-        // The modules above it in one process, against real servers and real files.
+        // The modules above it up to the player and the library (Loader, SourceTypes, Library,
+        // Playback, Output, Keyring, MPRIS's state), in one process, against real servers and
+        // real files: built as soon as those are, beside MPD and the daemon.
         .testTarget(name: "ComponentTests", dependencies: [
             "Base", "Model", "Config", "Parsers", "Cache", "Loader", "SourceTypes", "Decoding", "Output", "Library", "Playback",
-            "Scrobbling", "DBus", "MPRIS", "MPD", "Manager1", "Keyring", "Daemon", "FuzzTargets", "TestSupport", "ComponentTestSupport",
-            "CSampleGain", "SQLite",
-        ] + answerParsers.map(answers), swiftSettings: testCode),
+            "MPRIS", "Keyring", "FuzzTargets", "TestSupport", "ComponentTestSupport", "SQLite", answers("Subsonic"),
+        ], swiftSettings: testCode),
+        // The top rows' modules (MPD, Scrobbling, the daemon's configuration and Manager1 service):
+        // small, so the last module built is followed by little.
+        .testTarget(name: "DaemonLayerTests", dependencies: [
+            "Config", "DBus", "Library", "Loader", "Model", "Output", "Playback", "SourceTypes", "Scrobbling", "MPD", "Manager1", "Daemon",
+            "TestSupport", "ComponentTestSupport",
+        ], swiftSettings: testCode),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"], swiftSettings: testCode),
         // Package.swift, the imports and the docs' maps of the targets and folders, against each other.

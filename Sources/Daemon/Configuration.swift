@@ -43,29 +43,16 @@ extension Configuration {
         try await BlockingPool.shared.run { try load(explicit: explicit) }
     }
 
-    /// Checks a config document. Relative paths in it are taken from `directory`; `~` is home.
-    /// `types`: the source types a `[[source]]` may name; each reads its own keys.
-    /// `keyring`: where `*_keyring` secrets and the logins' tokens may be kept (none: files).
+    /// Checks a config document, as `LoaderConfiguration.parse` does, with the tables above the
+    /// loader's (`[playback]`, `[scrobble]`, `[mpd]`).
     package static func parse(_ text: String, relativeTo directory: URL, types: [any SourceType.Type] = SourceTypes.all,
                               keyring: (any SecretKeyring)? = nil) throws(ConfigError) -> Configuration {
         try make(from: try ConfigFile.parse(text, relativeTo: directory, keyring: keyring), types: types)
     }
 
     private static func make(from file: ConfigFile, types: [any SourceType.Type] = SourceTypes.all) throws(ConfigError) -> Configuration {
-        var settings = LoaderSettings()
-        if let limit = file.cacheLimit { settings.cacheLimit = limit }
-        if let directory = file.cacheDirectory { settings.cacheDirectory = directory }
-        if let timeout = file.readTimeout { settings.readTimeout = timeout }
-        if let retries = file.retries { settings.retries = retries }
-        if let perHost = file.perHost { settings.perHost = perHost }
-        if let readAhead = file.readAhead { settings.readAhead = readAhead }
-        if let fillWhole = file.fillWhole { settings.fillWhole = fillWhole }
-        if let retry = file.streamRetry { settings.streamRetry = retry }
-        settings.hlsBandwidth = file.hlsBandwidth
-        settings.proxy = file.proxyRules()
-        settings.sourceProxies = file.sourceProxies
-        if let allow = file.allowPrivateLinks { settings.allowPrivateLinks = allow }
-        let sources = try SourceTypes.configure(file.sources, types: types, tokenStore: TokenStore(storage: file.tokenStorage, keyring: file.keyring))
+        // `[cache]`, `[network]` and the sources: the loader's part, read where the source types are.
+        let loading = try LoaderConfiguration.make(from: file, types: types)
         var playback = PlaybackSettings()
         if let mode = file.replayGainMode.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { playback.loudness.mode = mode }
         if let preamp = file.replayGainPreamp { playback.loudness.preamp = preamp }
@@ -77,8 +64,8 @@ extension Configuration {
         if let skip = file.skipSilence { playback.skipSilence = skip }
         playback.sourceSkipSilence = file.sourceSkipSilence
         let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0,
-                                                                                 stations: file.scrobbleStations, proxy: settings.proxy) }
-        var configuration = Configuration(loader: settings, sources: sources, playback: playback, scrobble: scrobble)
+                                                                                 stations: file.scrobbleStations, proxy: loading.loader.proxy) }
+        var configuration = Configuration(loader: loading.loader, sources: loading.sources.all, playback: playback, scrobble: scrobble)
         let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
         configuration.mpd = try MPDConfiguration.check(file.mpd, defaultListen: MPDConfiguration.defaultListen(runtimeDirectory: runtime))
         return configuration

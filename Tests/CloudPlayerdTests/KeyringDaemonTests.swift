@@ -145,7 +145,8 @@ struct KeyringDaemonTests {
 
         let login = try ChildProcess(BuiltProducts.cloudplayerctl, ["login", "yd", "--config", config.path], environment: keyring.environment)
         #expect(try await eventually { login.outputSoFar().contains("enter the code ") }, "\(login.errorSoFar())")
-        let code = try #require(login.outputSoFar().components(separatedBy: "enter the code ").last?.split(separator: "\n").first.map(String.init))
+        let prompt: String = try #require(login.outputSoFar().components(separatedBy: "enter the code ").last)
+        let code = String(try #require(prompt.split(separator: "\n").first))
         try await server.enter(userCode: code)
         let loggedIn = await login.wait()
         printed += loggedIn.stdout + loggedIn.stderr

@@ -117,8 +117,9 @@ struct LibraryCLITests {
         let found = try await rig.rows("search", "song", "t03")
         #expect(found.count == 6 + 0)
         let table = try await rig.ctl("ls", "--album", "Album 2")
-        #expect(table.stdout.split(separator: "\n").first?.hasPrefix("ID  TITLE") == true)
-        #expect(table.stdout.split(separator: "\n").count == 1 + 9)
+        let rows: [Substring] = table.stdout.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("ID  TITLE") == true)
+        #expect(rows.count == 1 + 9)
 
         let playlists = try await rig.rows("playlist", "ls")
         #expect(playlists.filter { $0["kind"] as? String == "folder" }.count == 6)

@@ -38,8 +38,9 @@ struct MPDDatabaseTests {
         #expect(try await rig.mpc("ls").stdout == "music\n")
         #expect(try await rig.mpc("ls", "music").stdout == "music/Artist 01\nmusic/Artist 02\nmusic/Covers\n")
         let album = "music/Artist 01/Album 1 (Café Ø)"
-        #expect(try await rig.mpc("ls", album).stdout.split(separator: "\n").map(String.init)
-                == tracks.filter { $0.path.hasPrefix("Artist 01/Album 1 ") }.map { "music/" + $0.path })
+        let listed: [String] = try await rig.mpc("ls", album).stdout.split(separator: "\n").map(String.init)
+        let inAlbum: [String] = tracks.filter { $0.path.hasPrefix("Artist 01/Album 1 ") }.map { "music/" + $0.path }
+        #expect(listed == inAlbum)
         #expect(try await rig.mpc("ls", "music/nowhere").stderr.contains("No such directory"))
         let all = try await rig.mpc("listall").stdout.split(separator: "\n")
         #expect(all.count == 13 && Set(all) == Set(tracks.map { Substring("music/" + $0.path) } + ["music/Covers/covered.mp3"]))

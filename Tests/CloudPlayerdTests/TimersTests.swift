@@ -107,7 +107,10 @@ import TestSupport
         // The stream, paused (corked), has its own volume back at full for the next Play.
         // Ours: on this rig's sink (other tests' daemons play on the same server).
         let sinks = try await ChildProcess.check("pactl", ["-s", rig.sink.server, "list", "short", "sinks"]).stdout
-        let index = try #require(sinks.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == rig.sink.name }?.first)
+        // Typed step by step: as one expression it took the type checker 9 s.
+        let rows: [[Substring]] = sinks.split(separator: "\n").map { $0.split(separator: "\t") }
+        let row: [Substring] = try #require(rows.first { $0.count > 1 && $0[1] == rig.sink.name })
+        let index: Substring = row[0]
         let inputs = try await ChildProcess.check("pactl", ["-s", rig.sink.server, "list", "sink-inputs"]).stdout
         let ours = inputs.components(separatedBy: "Sink Input #").filter {
             $0.contains("application.name = \"cloudplayerd\"") && $0.contains("Sink: \(index)\n")

@@ -1,6 +1,5 @@
 import Base
 import ComponentTestSupport
-import Daemon
 import Foundation
 import Loader
 import Model
@@ -31,7 +30,7 @@ struct BoxLoginTests {
     @Test("Box's endpoints by default; client_id without a client secret is one clear config error; the loopback flow brings an access and a refresh token, which play")
     func loopbackFlow() async throws {
         let rig = try await Rig.start()
-        let defaults = try #require(try Configuration.parse("""
+        let defaults = try #require(try LoaderConfiguration.parse("""
             [[source]]
             name = "x"
             type = "box"
@@ -42,7 +41,7 @@ struct BoxLoginTests {
         #expect(defaults.account.oauth?.tokenURL.absoluteString == "https://api.box.com/oauth2/token")
         #expect(defaults.account.apiURL.absoluteString == "https://api.box.com/2.0" && defaults.path == "/" && defaults.folderID == nil)
         #expect(throws: (any Error).self) {
-            _ = try Configuration.parse("[[source]]\nname = \"x\"\ntype = \"box\"\nclient_id = \"abc\"\n", relativeTo: rig.folder)
+            _ = try LoaderConfiguration.parse("[[source]]\nname = \"x\"\ntype = \"box\"\nclient_id = \"abc\"\n", relativeTo: rig.folder)
         }
 
         let address = try await rig.checkLoopbackLogin()

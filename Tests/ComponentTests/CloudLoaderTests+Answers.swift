@@ -1,6 +1,5 @@
 import Cache
 import Config
-import Daemon
 import Foundation
 import Loader
 import Model
@@ -113,7 +112,7 @@ extension CloudLoaderTests {
         let files: [Fixtures.File] = [.longMP3, .longOpus, .vbrMP3, .secondMP3, .opus]
         let rig = try await StreamingRig(files)
         rig.proxy.setLatency(seconds: 0.3)  // every answer takes a while, so requests overlap
-        var configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
+        var configuration = try LoaderConfiguration.parse(rig.configText(), relativeTo: rig.directory)
         configuration.loader.perHost = 2
         let loader = LoaderActor(configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -136,8 +135,8 @@ extension CloudLoaderTests {
         let file = try await Fixtures.shared.url(.vbrMP3)
         try server.publish(file, as: "a.mp3")
         let cache = try Fixtures.shared.scratchDirectory()
-        func configuration(trusting ca: URL?) -> Configuration {
-            Configuration(loader: LoaderSettings(cacheDirectory: cache), sources: [
+        func configuration(trusting ca: URL?) -> LoaderConfiguration {
+            LoaderConfiguration(loader: LoaderSettings(cacheDirectory: cache), sources: [
                 WebDAVSource(name: "tls", server: HTTPServer(url: server.baseURL, username: server.username,
                                                              password: .inline(Secret(server.password)), tlsCAFile: ca?.path)),
             ])

@@ -1,6 +1,5 @@
 import Cache
 import Config
-import Daemon
 import Foundation
 import Loader
 import Model
@@ -13,7 +12,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3)))
 struct CloudLoaderTests {
     func loader(_ rig: StreamingRig, password: String? = nil, readTimeout: Double = 10) throws -> LoaderActor {
-        LoaderActor(configuration: try Configuration.parse(rig.configText(password: password, readTimeout: readTimeout),
+        LoaderActor(configuration: try LoaderConfiguration.parse(rig.configText(password: password, readTimeout: readTimeout),
                                                            relativeTo: rig.directory))
     }
 
@@ -122,7 +121,7 @@ struct CloudLoaderTests {
     func fillPolicy(_ mode: String) async throws {
         let rig = try await StreamingRig([.longMP3])
         let origin = try rig.origin(.longMP3)
-        let loader = LoaderActor(configuration: try Configuration.parse(rig.configText(fill: mode == "whole" ? "whole" : "ahead"),
+        let loader = LoaderActor(configuration: try LoaderConfiguration.parse(rig.configText(fill: mode == "whole" ? "whole" : "ahead"),
                                                                         relativeTo: rig.directory))
         if mode == "pinned" { await loader.keep([await loader.sources.location(of: rig.url(.longMP3))]) }
         let source = try await loader.open(rig.url(.longMP3))
@@ -299,7 +298,7 @@ struct CloudLoaderTests {
         let mp3 = try rig.origin(.longMP3)
         let opus = try rig.origin(.longOpus)
         let limit = (mp3.count + opus.count) * 3 / 4  // room for one of them, not both
-        var configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
+        var configuration = try LoaderConfiguration.parse(rig.configText(), relativeTo: rig.directory)
         configuration.loader.cacheLimit = Int64(limit)
         let loader = LoaderActor(configuration: configuration)
         let first = try await loader.open(rig.url(.longMP3))

@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -47,7 +46,7 @@ extension CloudTestRig {
         let tokenFile = folder.appendingPathComponent("\(name).token")
         try token.write(to: tokenFile, atomically: true, encoding: .utf8)
         let text = table + "\ntoken_file = \"\(tokenFile.path)\"\n"
-        guard let source = try Configuration.parse(text, relativeTo: folder).sources.source(named: name) else {
+        guard let source = try LoaderConfiguration.parse(text, relativeTo: folder).sources.source(named: name) else {
             throw TestSupportError("no source \(name)")
         }
         return source
@@ -58,7 +57,7 @@ extension CloudTestRig {
 
     /// The server's sources: the first, which logs in, keeping its tokens in the rig's store.
     func sources() throws -> [any SourceType] {
-        var all = try Configuration.parse(server.sourcesText, relativeTo: folder).sources.all
+        var all = try LoaderConfiguration.parse(server.sourcesText, relativeTo: folder).sources.all
         guard var first = all.first as? (any SourceType & CloudAccountSource) else { throw TestSupportError("the first source does not log in") }
         first.account.tokenStore = store
         all[0] = first

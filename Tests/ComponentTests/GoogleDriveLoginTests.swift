@@ -1,6 +1,5 @@
 import Base
 import ComponentTestSupport
-import Daemon
 import Foundation
 import Library
 import Loader

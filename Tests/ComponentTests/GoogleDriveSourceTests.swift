@@ -1,5 +1,4 @@
 import ComponentTestSupport
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -250,7 +249,7 @@ struct GoogleDriveSourceTests {
     @Test("the defaults are Drive v3's and Google's endpoints, drive.readonly, offline access")
     func configuration() throws {
         let folder = try Fixtures.shared.scratchDirectory()
-        let source = try #require(try Configuration.parse("""
+        let source = try #require(try LoaderConfiguration.parse("""
             [[source]]
             name = "x"
             type = "google-drive"
@@ -261,7 +260,7 @@ struct GoogleDriveSourceTests {
         #expect(source.account.oauth?.tokenURL.absoluteString == "https://oauth2.googleapis.com/token" && source.account.oauth?.deviceURL == nil)
         #expect(source.account.oauth?.scope == "https://www.googleapis.com/auth/drive.readonly")
         #expect(source.account.oauth?.authorizationParameters == ["access_type": "offline", "prompt": "consent"])
-        let byID = try #require(try Configuration.parse("""
+        let byID = try #require(try LoaderConfiguration.parse("""
             [[source]]
             name = "x"
             type = "google-drive"

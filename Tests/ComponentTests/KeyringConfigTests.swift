@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Keyring
 import SourceTypes
@@ -17,7 +16,7 @@ import Testing
 
     @Test("password_keyring = { service, account, any other attribute } is a keyring query naming its setting, in the keyring handed in; token_store picks the store of every cloud account")
     func keyringSecretsRead() throws {
-        let configuration = try Configuration.parse(webDAV(#"password_keyring = { service = "nextcloud", account = "anna", xdg:schema = "x" }"#)
+        let configuration = try LoaderConfiguration.parse(webDAV(#"password_keyring = { service = "nextcloud", account = "anna", xdg:schema = "x" }"#)
                                                         .replacingOccurrences(of: "xdg:schema", with: "\"xdg:schema\""),
                                                     relativeTo: directory, keyring: keyring)
         let source = try #require(configuration.sources.all.first as? WebDAVSource)
@@ -30,10 +29,10 @@ import Testing
         #expect(query.keyring === keyring)
 
         let cloud = "[[source]]\nname = \"yd\"\ntype = \"yandex-disk\"\nclient_id = \"c\"\n"
-        let account = try #require(try Configuration.parse("[auth]\ntoken_store = \"keyring\"\n" + cloud, relativeTo: directory, keyring: keyring)
+        let account = try #require(try LoaderConfiguration.parse("[auth]\ntoken_store = \"keyring\"\n" + cloud, relativeTo: directory, keyring: keyring)
             .sources.all.first as? YandexDiskSource).account
         #expect(account.tokenStore.storage == .keyring && account.tokenStore.keyring === keyring)
-        let byDefault = try #require(try Configuration.parse(cloud, relativeTo: directory, keyring: keyring).sources.all.first as? YandexDiskSource).account
+        let byDefault = try #require(try LoaderConfiguration.parse(cloud, relativeTo: directory, keyring: keyring).sources.all.first as? YandexDiskSource).account
         #expect(byDefault.tokenStore.storage == .auto)
     }
 
@@ -45,7 +44,7 @@ import Testing
     ])
     func badKeyringSettings(line: String, message: String) {
         do {
-            _ = try Configuration.parse(webDAV(line), relativeTo: directory, keyring: keyring)
+            _ = try LoaderConfiguration.parse(webDAV(line), relativeTo: directory, keyring: keyring)
             Issue.record("accepted: \(line)")
         } catch {
             #expect("\(error)".contains(message) && !"\(error)".contains("s3cret"), "\(error)")
@@ -55,7 +54,7 @@ import Testing
     @Test("[auth] token_store other than auto, keyring or file is refused")
     func badTokenStore() {
         do {
-            _ = try Configuration.parse("[auth]\ntoken_store = \"cloud\"\n", relativeTo: directory)
+            _ = try LoaderConfiguration.parse("[auth]\ntoken_store = \"cloud\"\n", relativeTo: directory)
             Issue.record("accepted token_store = \"cloud\"")
         } catch {
             #expect("\(error)".contains(#"auth.token_store: expected "auto", "keyring" or "file", found "cloud""#), "\(error)")

@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Keyring
 import Loader
@@ -37,14 +36,14 @@ struct KeyringTests {
         try await server.store(rig.server.password, ["service": "webdav-test", "account": rig.server.username])
         let text = rig.configText().replacingOccurrences(of: "password = \"\(rig.server.password)\"",
                                                          with: "password_keyring = { service = \"webdav-test\", account = \"\(rig.server.username)\" }")
-        let configuration = try Configuration.parse(text, relativeTo: rig.directory, keyring: keyring)
+        let configuration = try LoaderConfiguration.parse(text, relativeTo: rig.directory, keyring: keyring)
         let loader = LoaderActor(configuration: configuration)
         let location = configuration.sources.location(of: rig.url(.vbrMP3))
         #expect(try await loader.bytes(in: 0..<64, of: location) == Array(try rig.origin(.vbrMP3).prefix(64)))
         await loader.shutdown()
 
         // Another cache: the first one holds the bytes already.
-        let missing = try Configuration.parse(text.replacingOccurrences(of: "webdav-test", with: "nowhere")
+        let missing = try LoaderConfiguration.parse(text.replacingOccurrences(of: "webdav-test", with: "nowhere")
                                                   .replacingOccurrences(of: rig.cacheDirectory.path, with: rig.cacheDirectory.path + "-2"),
                                               relativeTo: rig.directory, keyring: keyring)
         let other = LoaderActor(configuration: missing)

@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -42,7 +41,7 @@ struct LibraryScanTests {
                 password = "\(server.password)"
                 \(extraSources)
                 """
-            loader = LoaderActor(configuration: try Configuration.parse(config, relativeTo: directory))
+            loader = LoaderActor(configuration: try LoaderConfiguration.parse(config, relativeTo: directory))
             library = LibraryActor()
             try await library.openDatabase(at: directory.appendingPathComponent("library.sqlite"))
         }

@@ -1,11 +1,11 @@
-import Daemon
 import Foundation
 import Loader
 import Model
+import SourceTypes
 
 /// The tests name tracks by URL, as a user does; the loader places them among its sources.
 extension LoaderActor {
-    init(configuration: Configuration) {
+    init(configuration: LoaderConfiguration) {
         self.init(settings: configuration.loader, sources: configuration.sources)
     }
 

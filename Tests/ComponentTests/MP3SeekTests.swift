@@ -1,8 +1,8 @@
-import Daemon
 import Decoding
 import Foundation
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -26,7 +26,7 @@ struct MP3SeekTests {
 
     /// A loader over the rig's proxy, with an empty cache.
     private func loader(_ rig: StreamingRig) throws -> LoaderActor {
-        LoaderActor(configuration: try Configuration.parse(rig.configText(), relativeTo: rig.directory))
+        LoaderActor(configuration: try LoaderConfiguration.parse(rig.configText(), relativeTo: rig.directory))
     }
 
     /// Opens a decoder on `source`, and for each target in turn seeks there and decodes

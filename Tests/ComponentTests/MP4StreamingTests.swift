@@ -1,8 +1,8 @@
-import Daemon
 import Decoding
 import Foundation
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -34,7 +34,7 @@ import TestSupport
         let rig = try await StreamingRig([.longM4A])
         let origin = try rig.origin(.longM4A)
         let moov = try Self.moovStart(origin)
-        let loader = LoaderActor(configuration: try Configuration.parse(rig.configText(), relativeTo: rig.directory))
+        let loader = LoaderActor(configuration: try LoaderConfiguration.parse(rig.configText(), relativeTo: rig.directory))
         let source = try await loader.open(rig.url(.longM4A))
         let second = try await onOwnThread {
             let decoder = try DecoderActor.open(source)

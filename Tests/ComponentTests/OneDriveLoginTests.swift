@@ -1,6 +1,5 @@
 import Base
 import ComponentTestSupport
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -51,7 +50,7 @@ struct OneDriveLoginTests {
         let od = try #require(try rig.sources()[0] as? OneDriveSource)
         #expect(od.account.oauth?.scope == "Files.Read offline_access")
         #expect(od.account.oauth?.deviceURL?.path == "/consumers/oauth2/v2.0/devicecode")
-        let defaults = try #require(try Configuration.parse("""
+        let defaults = try #require(try LoaderConfiguration.parse("""
             [[source]]
             name = "x"
             type = "onedrive"

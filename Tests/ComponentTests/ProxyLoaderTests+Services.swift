@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader

@@ -1,9 +1,9 @@
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -46,7 +46,7 @@ struct ProxyLoaderTests {
                 \(trust ? "tls_ca_file = \"\(server.certificate!.path)\"" : "")
                 \(source)
                 """
-            var configuration = try Configuration.parse(config, relativeTo: directory)
+            var configuration = try LoaderConfiguration.parse(config, relativeTo: directory)
             if let environment {
                 configuration.loader.proxy = ProxyRules(environment: environment, configured: configuration.loader.proxy.configured)
             }

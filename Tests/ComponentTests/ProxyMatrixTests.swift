@@ -1,9 +1,9 @@
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -118,7 +118,7 @@ struct ProxyMatrixTests {
         let proxy = try await Self.proxy(proxyKind, privateNames: ["\(kind.rawValue).behind-proxy.test", "station.behind-proxy.test"])
         let served = try await Self.serve(kind)
         let folder = try Fixtures.shared.scratchDirectory()
-        let configuration = try Configuration.parse("""
+        let configuration = try LoaderConfiguration.parse("""
             [cache]
             dir = "\(folder.appendingPathComponent("cache").path)"
             [network]

@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Loader
 import Model
@@ -38,7 +37,7 @@ import TestSupport
             path_style = \(pathStyle)
             \(token.map { "session_token = \"\($0)\"" } ?? "")
             """
-        return try #require(try Configuration.parse(text, relativeTo: directory).sources.source(named: "s3") as? S3Source)
+        return try #require(try LoaderConfiguration.parse(text, relativeTo: directory).sources.source(named: "s3") as? S3Source)
     }
 
     @Test("the signer's URL and Authorization are botocore's, byte for byte, over tricky keys, tokens, both addressing styles")
@@ -131,7 +130,7 @@ import TestSupport
 
         let secretFile = folder.appendingPathComponent("b2.secret")
         try "file-secret\n".write(to: secretFile, atomically: true, encoding: .utf8)
-        let configured = try Configuration.parse("""
+        let configured = try LoaderConfiguration.parse("""
             [[source]]
             name = "b2"
             type = "s3"
@@ -159,7 +158,7 @@ import TestSupport
           ])
     func badTables(_ table: String, key: String) {
         #expect {
-            try Configuration.parse("[[source]]\nname = \"a\"\n" + table, relativeTo: directory)
+            try LoaderConfiguration.parse("[[source]]\nname = \"a\"\n" + table, relativeTo: directory)
         } throws: { error in
             (error as? ConfigError)?.key == key && !"\(error)".contains("\"s\"")
         }

@@ -1,5 +1,4 @@
 import ComponentTestSupport
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -44,7 +43,7 @@ struct S3SourceTests {
                 secret_access_key_file = "\(secretFile.path)"
                 path_style = true
                 """
-            var source = try #require(try Configuration.parse(text, relativeTo: folder).sources.source(named: "s3") as? S3Source)
+            var source = try #require(try LoaderConfiguration.parse(text, relativeTo: folder).sources.source(named: "s3") as? S3Source)
             source.pageSize = pageSize
             return source
         }

@@ -1,9 +1,9 @@
 import Base
 import Config
-import Daemon
 import Foundation
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -36,7 +36,7 @@ struct SharedSecretTests {
         // request could come after it ended and run it again).
         let text = rig.configText().replacingOccurrences(of: "password = \"\(rig.server.password)\"",
                                                          with: "password_command = \"\(counting(runs, seconds: 3, secret: rig.server.password))\"")
-        let configuration = try Configuration.parse(text, relativeTo: rig.directory)
+        let configuration = try LoaderConfiguration.parse(text, relativeTo: rig.directory)
         let loader = LoaderActor(configuration: configuration)
         let heads = try await withThrowingTaskGroup(of: (Fixtures.File, [UInt8]).self) { group in
             for file in files {

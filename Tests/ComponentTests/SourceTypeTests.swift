@@ -1,6 +1,5 @@
 import Base
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -39,7 +38,7 @@ import TestSupport
           ])
     func ownKeys(_ table: String, line: Int, key: String) {
         #expect {
-            try Configuration.parse("[[source]]\n" + table, relativeTo: directory)
+            try LoaderConfiguration.parse("[[source]]\n" + table, relativeTo: directory)
         } throws: { error in
             guard let error = error as? ConfigError else { return false }
             return error.line == line && error.key == key
@@ -56,7 +55,7 @@ import TestSupport
           ])
     func cloudFolderPath(_ type: String, path: String?, spelled: String) throws {
         let text = "[[source]]\nname = \"a\"\ntype = \"\(type)\"\ntoken = \"t\"\n" + (path.map { "path = \"\($0)\"\n" } ?? "")
-        let source = try #require(try Configuration.parse(text, relativeTo: directory).sources.source(named: "a"))
+        let source = try #require(try LoaderConfiguration.parse(text, relativeTo: directory).sources.source(named: "a"))
         let folder: String? = switch source {
         case let source as YandexDiskSource: source.path
         case let source as OneDriveSource: source.path
@@ -76,9 +75,9 @@ import TestSupport
             type = "memory"
             tracks = 3
             """
-        let configuration = try Configuration.parse(text, relativeTo: directory, types: SourceTypes.all + [MemorySource.self])
+        let configuration = try LoaderConfiguration.parse(text, relativeTo: directory, types: SourceTypes.all + [MemorySource.self])
         #expect((configuration.sources.source(named: "mem") as? MemorySource)?.tracks == 3)
-        #expect(throws: ConfigError.self) { try Configuration.parse(text, relativeTo: directory) }
+        #expect(throws: ConfigError.self) { try LoaderConfiguration.parse(text, relativeTo: directory) }
 
         let folder = try Fixtures.shared.scratchDirectory()
         let loader = LoaderActor(settings: LoaderSettings(cacheDirectory: folder), sources: configuration.sources)

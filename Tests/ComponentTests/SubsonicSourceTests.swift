@@ -1,5 +1,4 @@
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
@@ -67,7 +66,7 @@ struct SubsonicSourceTests {
                 \(credentials ?? "username = \"\(server.username)\"\npassword_file = \"\(passwordFile.path)\"")
                 \(extra)
                 """
-            return LoaderActor(configuration: try Configuration.parse(config, relativeTo: directory))
+            return LoaderActor(configuration: try LoaderConfiguration.parse(config, relativeTo: directory))
         }
 
         /// Every secret a request of ours may carry, in every spelling it may take.

@@ -1,10 +1,10 @@
 import ComponentTestSupport
 import Config
-import Daemon
 import Foundation
 import Library
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -16,7 +16,7 @@ struct UntrustedLinkTests {
     /// A loader and a library for `config` (cache and library in a scratch folder).
     private static func rig(_ config: String) async throws -> (LoaderActor, LibraryActor) {
         let directory = try Fixtures.shared.scratchDirectory()
-        let loader = LoaderActor(configuration: try Configuration.parse("""
+        let loader = LoaderActor(configuration: try LoaderConfiguration.parse("""
             [cache]
             dir = "\(directory.appendingPathComponent("cache").path)"
             \(config)
@@ -39,9 +39,11 @@ struct UntrustedLinkTests {
     func feedNamesThisMachine() async throws {
         let origin = try await LoggingHTTPServer()
         let local = try await LoggingHTTPServer()
-        let machineName = try #require(try String(contentsOfFile: "/etc/hosts", encoding: .utf8).split(separator: "\n")
-            .map { $0.split(whereSeparator: \.isWhitespace) }.first { $0.count > 1 && $0[0].hasPrefix("127.") && $0[1] != "localhost" }?[1],
-            "a name of this machine that resolves to loopback")
+        // Typed step by step: as one expression it took the type checker 8 s.
+        let hosts: [[Substring]] = try String(contentsOfFile: "/etc/hosts", encoding: .utf8).split(separator: "\n")
+            .map { $0.split(whereSeparator: \.isWhitespace) }
+        let loopbackEntry: [Substring]? = hosts.first { $0.count > 1 && $0[0].hasPrefix("127.") && $0[1] != "localhost" }
+        let machineName: Substring = try #require(loopbackEntry?[1], "a name of this machine that resolves to loopback")
         let links = ["http://127.0.0.1:\(local.port)/admin/delete?all=1.mp3", "http://169.254.169.254/latest/meta-data/iam.mp3",
                      "http://localhost:\(local.port)/x.mp3", "http://\(machineName):\(local.port)/named.mp3",
                      "http://2130706433:\(local.port)/decimal.mp3", "http://[::ffff:127.0.0.1]:\(local.port)/mapped.mp3",

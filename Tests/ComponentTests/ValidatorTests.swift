@@ -1,9 +1,9 @@
 import ComponentTestSupport
-import Daemon
 import Foundation
 import Library
 import Loader
 import Model
+import SourceTypes
 import Testing
 import TestSupport
 
@@ -132,7 +132,7 @@ struct ValidatorTests {
                                                   ofItemAtPath: file)
         }
         let origin = try rig.origin(.longOpus)
-        let configuration = try Configuration.parse(rig.configText(), relativeTo: rig.directory)
+        let configuration = try LoaderConfiguration.parse(rig.configText(), relativeTo: rig.directory)
         func getBytes() -> Int { rig.proxy.log.filter { $0.method == "GET" }.reduce(0) { $0 + $1.bodyBytes } }
 
         let library = LibraryActor()
@@ -169,7 +169,7 @@ struct ValidatorTests {
         if weakUntilRedated {
             // What the server states now, seen by a loader with a cache of its own: a strong tag.
             rig.proxy.clearLog()
-            let other = try Configuration.parse(rig.configText().replacingOccurrences(of: rig.cacheDirectory.path,
+            let other = try LoaderConfiguration.parse(rig.configText().replacingOccurrences(of: rig.cacheDirectory.path,
                                                                                      with: rig.directory.appendingPathComponent("other").path),
                                                 relativeTo: rig.directory)
             let probe = LoaderActor(configuration: other)

@@ -20,7 +20,8 @@ import TestSupport
                                                         interfacesStartingWith: Manager1.interface)
         // The interface as Manager1Service builds it for the bus: a member described but never
         // registered, or registered twice, shows here.
-        let player = Player.running(output: OutputActor(device: NullOutput()))
+        let player = Player(output: OutputActor(device: NullOutput()))
+        Task { await player.run() }
         defer { Task { await player.shutdown() } }
         let service = Manager1Service(player: player, library: LibraryActor(), loader: LoaderActor()) { nil }
         let built = service.interface()
