@@ -13,13 +13,14 @@
 # (session 19's fresh-clone CI and session 20) — over CI's 20 minutes with the suite. The release
 # build with the tests took 1112 s in a fresh clone (session 20); 652 s (session 21) once the
 # test targets were built as one unoptimized module each, not file by file (Package.swift says
-# why), and the tests of the lower modules split off to build early (BaseLayerTests). `swift test` alone (a debug build) still runs the same suite for a developer.
-# The package is linked, built and checked beside the suite (step 4 in the background, its log
-# printed after the suite's): it is about 60 s of one core (dh_strip, dpkg-deb, lintian), and
-# the suite leaves about one core of two idle on average (97 % of one core, measured with
-# /usr/bin/time). Session 22 measured the official CI at 1177 s with it after the suite, 23 s from
-# the limit. (Sessions 18 and 19 tried a whole second build of every module beside the suite,
-# 470 s of both cores: tests failed on time. This is the link and the packaging only.)
+# why), and the tests of the lower modules split off to build early (BaseLayerTests). `swift
+# test` alone (a debug build) still runs the same suite for a developer.
+# The package is linked, built and checked after the suite, never beside it. Session 22 ran it
+# beside the suite (about 60 s of one core, where the suite leaves about one core idle): the
+# suite took 407 s with it instead of about 330 — no time saved — and in CI a seek test then
+# had a download's bytes in flight sent twice, most likely its read timeout fired while the
+# loader's thread waited on the disk the package was writing (a 100 MB link, dh_strip, dpkg-deb;
+# session 23). Sessions 18 and 19 had found the same with a second build beside the suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # How long each step took, said as it ends (CI's limit is for the whole run).
@@ -30,30 +31,12 @@ release=(-c release -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 
 packaging/install-deps.sh --test --package || exit
 took "installing the dependencies"
-# --disable-index-store: SwiftPM indexes the test targets as it compiles them (for an editor's
-# sake), 7 % more of their compile time (CloudPlayerdTests, measured in session 23: 73.6 s with
-# the index, 68.3 s without); nothing here reads an index.
-swift build "${release[@]}" --build-tests --disable-index-store --explicit-target-dependency-import-check error || exit
+# (The test targets are indexed as they compile, 7 % of their compile time in session 23's
+# measure; SwiftPM's test discovery on Linux reads that index, so it cannot be turned off.)
+swift build "${release[@]}" --build-tests --explicit-target-dependency-import-check error || exit
 took "the build"
-# The package's step, beside the suite: it reads only the build's objects, installs into the
-# system (the tests run the build's programs on buses of their own), and is said after the suite.
-package_log=$(mktemp)
-(
-    started=$SECONDS
-    mkdir -p .build/package && packaging/link-static.py .build .build/package/cloudplayerd \
-        && packaging/check-deb.sh --binary .build/package/cloudplayerd
-    status=$?
-    echo "test-all.sh: linking, building and checking the package took $((SECONDS - started)) s (beside the suite)"
-    exit $status
-) >"$package_log" 2>&1 &
-package=$!
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build
-suite=$?
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build || exit
 took "the test suite"
-wait "$package"
-packaged=$?
-cat "$package_log"
-rm -f "$package_log"
-took "waiting for the package after the suite"
-[[ $suite -eq 0 ]] || exit $suite
-exit $packaged
+mkdir -p .build/package && packaging/link-static.py .build .build/package/cloudplayerd || exit
+packaging/check-deb.sh --binary .build/package/cloudplayerd || exit
+took "linking, building and checking the package"

@@ -18,7 +18,7 @@ enum ChapterComments {
             guard (1...4).contains(digits.count), let number = Int(digits) else { continue }
             let value = TextDecoding.utf8(comment[(equals + 1)...])
             switch rest.dropFirst(digits.count) {
-            case "": if let start = seconds(value) { starts[number] = start }
+            case "": if let start = ClockTime.seconds(value, plainSeconds: false) { starts[number] = start }
             case "NAME": names[number] = value
             default: continue
             }
@@ -26,19 +26,5 @@ enum ChapterComments {
         return starts.keys.sorted().compactMap { number in
             starts[number].map { Chapter(start: $0, title: names[number] ?? "") }
         }
-    }
-
-    /// `HH:MM:SS.sss` (hours and the fraction optional, as writers vary), in seconds; nil for
-    /// anything else.
-    static func seconds(_ text: String) -> Double? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
-        guard (2...3).contains(parts.count), let fraction = parts.last, fraction.first?.isNumber == true,
-              let seconds = Double(fraction), seconds < 60 else { return nil }
-        var whole = 0
-        for part in parts.dropLast() {
-            guard (1...6).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part) else { return nil }
-            whole = whole * 60 + value
-        }
-        return Double(whole) * 60 + seconds
     }
 }

@@ -238,10 +238,13 @@ struct FeedParserTests {
         #expect(parsed > 0)
     }
 
-    @Test(arguments: [("1:02:03", 3723.0), ("62:03", 3723), ("3723", 3723), ("3723.5", 3723.5), ("0:00:05", 5),
+    @Test("a duration is a clock (itunes:duration, a chapter start) or, in a feed only, bare seconds",
+          arguments: [("1:02:03", 3723.0), ("62:03", 3723), ("3723", 3723), ("3723.5", 3723.5), ("0:00:05", 5),
                       ("1:60:00", nil), ("", nil), ("-5", nil), ("1::2", nil), ("1:2:3:4", nil), ("12.5:00", nil)] as [(String, Double?)])
     func durations(_ text: String, _ expected: Double?) {
-        #expect(FeedDuration.parse(text) == expected)
+        #expect(ClockTime.seconds(text, plainSeconds: true) == expected)
+        // A chapter start (Vorbis comments) is a clock only: a bare number is none.
+        #expect(ClockTime.seconds(text, plainSeconds: false) == (text.contains(":") ? expected : nil))
     }
 
     @Test(arguments: [

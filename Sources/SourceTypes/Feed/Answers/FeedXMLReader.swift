@@ -171,7 +171,7 @@ struct FeedXMLReader {
         case ("", "guid"), (FeedNamespace.atom, "id"):
             current.guid = current.guid ?? value
         case (_, "duration") where itunes:
-            current.duration = current.duration ?? FeedDuration.parse(value)
+            current.duration = current.duration ?? ClockTime.seconds(value, plainSeconds: true)
         default: break
         }
     }
