@@ -4,7 +4,8 @@
 #   2. builds in release mode — the program with the flags debian/rules gives it, and the tests —
 #      with the check that every target imports only what it depends on;
 #   3. runs the suite against that build, at most 24 tests at once (with all of them at once, a
-#      loaded two-core machine kept test servers from sending for a whole read timeout);
+#      loaded two-core machine kept test servers from sending for a whole read timeout), then
+#      the tests held to a wall-clock second on their own, at most 8 at once (below);
 #   4. links the program again with the Swift runtime inside it, as the package ships it, from the
 #      objects the suite ran (link-static.py), and builds the Debian package around it, installs
 #      it, checks it and removes it again (check-deb.sh --binary).
@@ -35,8 +36,16 @@ took "installing the dependencies"
 # measure; SwiftPM's test discovery on Linux reads that index, so it cannot be turned off.)
 swift build "${release[@]}" --build-tests --explicit-target-dependency-import-check error || exit
 took "the build"
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build || exit
+# The tests that hold the daemon to a wall-clock second — Stop, Next, OpenUri, SIGTERM and
+# Ctrl-C take effect within one whatever the network does — run after the rest, at most 8 at once
+# (beside stress-ng --cpu 2 they pass): among 24 other tests on two cores a Next was once seen
+# 1.38 s after its call, the time the machine took to run the bus call and playerctl, not the
+# daemon (session 23's first fresh-clone run).
+timed='CloudPlayerdTests\.(StopTests|RadioStopTests)|HLSDaemonTests/stopWhileFrozen'
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build --skip "$timed" || exit
 took "the test suite"
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 swift test "${release[@]}" --skip-build --filter "$timed" || exit
+took "the tests held to a second"
 mkdir -p .build/package && packaging/link-static.py .build .build/package/cloudplayerd || exit
 packaging/check-deb.sh --binary .build/package/cloudplayerd || exit
 took "linking, building and checking the package"
