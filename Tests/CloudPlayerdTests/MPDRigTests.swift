@@ -47,6 +47,9 @@ import TestSupport
         defer { Task { await server.stop() } }
         let woken = try await MPDPythonClient.run("idle", port: server.port)
         #expect(woken.status == 0 && woken.stdout.contains("changed=playlist"), "\(woken.stdout) \(woken.stderr)")
+        // Stopped first: the song that run started would otherwise end while the idler waits and
+        // wake it with `player` before the change below (seen on a loaded machine).
+        try await MPC.check(["stop"], port: server.port)
         let idler = try MPDPythonClient.start("idle", port: server.port, extra: ["--idle-only", "--timeout", "120"])
         #expect(try await eventually { idler.outputSoFar().contains("connected") }, "\(idler.errorSoFar())")
         try await MPC.check(["add", "Beta Ensemble"], port: server.port)
