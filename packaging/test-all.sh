@@ -14,9 +14,10 @@
 # (session 19's fresh-clone CI and session 20) — over CI's 20 minutes with the suite. The release
 # build with the tests took 1112 s in a fresh clone (session 20); 652 s (session 21) once the
 # test targets were built as one unoptimized module each, not file by file (Package.swift says
-# why), and the tests of the lower modules split off to build early (BaseLayerTests); 654–686 s
-# on a fresh clone in session 23 once ComponentTests no longer waited for the daemon's module
-# (DaemonLayerTests holds what does; docs/testing.md). `swift test` alone (a debug build) still runs the same suite for a developer.
+# why), and the tests of the lower modules split off to build early (BaseLayerTests); 635–686 s
+# on a fresh clone in session 23, when session 22's tree took 655 s the same day (the machine
+# varies more than the build's changes since). `swift test` alone (a debug build) still runs
+# the same suite for a developer.
 # The package is linked, built and checked after the suite, never beside it. Session 22 ran it
 # beside the suite (about 60 s of one core, where the suite leaves about one core idle): the
 # suite took 407 s with it instead of about 330 — no time saved — and in CI a seek test then
