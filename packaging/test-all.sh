@@ -14,7 +14,7 @@
 # (session 19's fresh-clone CI and session 20) — over CI's 20 minutes with the suite. The release
 # build with the tests took 1112 s in a fresh clone (session 20); 652 s (session 21) once the
 # test targets were built as one unoptimized module each, not file by file (Package.swift says
-# why), and the tests of the lower modules split off to build early (BaseLayerTests); 635–686 s
+# why), and the tests of the lower modules split off to build early (BaseLayerTests); 635–745 s
 # on a fresh clone in session 23, when session 22's tree took 655 s the same day (the machine
 # varies more than the build's changes since). `swift test` alone (a debug build) still runs
 # the same suite for a developer.
