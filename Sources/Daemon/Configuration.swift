@@ -65,7 +65,8 @@ extension Configuration {
         playback.sourceSkipSilence = file.sourceSkipSilence
         let scrobble = file.listenBrainzToken.map { ListenBrainzSettings(url: file.listenBrainzURL ?? ListenBrainzSettings.publicAPI, token: $0,
                                                                                  stations: file.scrobbleStations, proxy: loading.loader.proxy) }
-        var configuration = Configuration(loader: loading.loader, sources: loading.sources.all, playback: playback, scrobble: scrobble)
+        var configuration = Configuration(loader: loading.loader, playback: playback, scrobble: scrobble)
+        configuration.sources = loading.sources  // placed once, by the loader's part
         let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
         configuration.mpd = try MPDConfiguration.check(file.mpd, defaultListen: MPDConfiguration.defaultListen(runtimeDirectory: runtime))
         return configuration
