@@ -128,11 +128,24 @@ public actor PulseTestServer {
         let fifo = directory.appendingPathComponent("unrecorded.fifo").path
         try? FileManager.default.removeItem(atPath: fifo)
         try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-pipe-source", "source_name=unrecorded", "file=\(fifo)"])
+        try await waitUntilListed("sources", "unrecorded", on: server)
         try await ChildProcess.check("pactl", ["-s", server, "set-default-source", "unrecorded"])
         guard defaultSinkOfItsOwn else { return }
         try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-null-sink", "sink_name=unheard", "rate=44100",
                                                "channels=2", "format=s16le", "norewinds=1"])
+        try await waitUntilListed("sinks", "unheard", on: server)
         try await ChildProcess.check("pactl", ["-s", server, "set-default-sink", "unheard"])
+    }
+
+    /// Waits until the server lists a device just loaded: pipewire-pulse answers `load-module`
+    /// before the device's node is registered, and refuses to make it the default until then
+    /// ("Not supported").
+    private func waitUntilListed(_ kind: String, _ name: String, on server: String) async throws {
+        let listed = try await eventually(within: 120) {
+            let list = try await ChildProcess.check("pactl", ["-s", server, "list", "short", kind]).stdout
+            return list.split(separator: "\n").contains { $0.split(separator: "\t").dropFirst().first == Substring(name) }
+        }
+        if !listed { throw TestSupportError("the test server never listed the \(kind) \(name) it loaded") }
     }
 
     /// PipeWire, WirePlumber and pipewire-pulse, as `systemctl --user start` brings them up, with
