@@ -8,12 +8,14 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3)))
 struct SlowDiskTests {
     /// `cloudplayerd ARGUMENTS…` under strace, each of its `call`s (fdatasync: the cache's
-    /// syncs; fsync: `AtomicFile`'s) delayed by `seconds`.
-    private func slowSyncing(_ arguments: [String], call: String = "fdatasync", seconds: Int = 3,
+    /// syncs; fsync: `AtomicFile`'s; pwrite64: the cache's writes) delayed by `seconds` — or
+    /// only those `when` picks (strace's `first+step`: "3" the third alone, "3+" each from it).
+    private func slowDisk(_ arguments: [String], call: String = "fdatasync", seconds: Int = 3, when: String? = nil,
                              environment: [String: String] = BuiltProducts.isolation) throws -> ChildProcess {
-        try ChildProcess("strace", ["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-e", "trace=\(call)",
-                                    "-e", "inject=\(call):delay_enter=\(seconds * 1_000_000)", BuiltProducts.cloudplayerd] + arguments,
-                         environment: environment)
+        let injection = "inject=\(call):delay_enter=\(seconds * 1_000_000)" + (when.map { ":when=\($0)" } ?? "")
+        return try ChildProcess("strace", ["-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-e", "trace=\(call)",
+                                           "-e", injection, BuiltProducts.cloudplayerd] + arguments,
+                                environment: environment)
     }
 
     /// The program strace runs.
@@ -26,8 +28,24 @@ struct SlowDiskTests {
     func downloadsGoOn() async throws {
         let rig = try await StreamingRig([.longMP3])
         let origin = try rig.origin(.longMP3)
-        let result = try await slowSyncing(["play", "--no-mpris", "--output", "null", "--unpaced", "--log-level", "notice",
+        let result = try await slowDisk(["play", "--no-mpris", "--output", "null", "--unpaced", "--log-level", "notice",
                                             "--config", try rig.configFile(readTimeout: 1), rig.url(.longMP3).absoluteString]).wait()
+        #expect(result.status == 0, "\(result.ending): \(result.stderr)")
+        #expect(!result.stderr.contains("download interrupted"), "\(result.stderr)")
+        #expect(rig.proxy.bodyBytesSent == origin.count, "\(rig.proxy.log.map { "\($0.range ?? "-") \($0.status) \($0.bodyBytes)" })")
+    }
+
+    @Test("every twentieth write into the cache taking 2 s, with a 1 s read timeout: the download waits for each and goes on, each byte fetched once")
+    func slowWriteIsNoTimeout() async throws {
+        let rig = try await StreamingRig([.longMP3])
+        let origin = try rig.origin(.longMP3)
+        // Ten seconds of download: answers under way, with more to come, while writes are held.
+        // (Before `StreamedAnswer` the client's read timeout fired during those writes, and the
+        // 945 KB file was fetched as 1.2 MB, in pieces.)
+        rig.proxy.setRate(bytesPerSecond: origin.count / 10)
+        let result = try await slowDisk(["play", "--no-mpris", "--output", "null", "--unpaced", "--log-level", "notice",
+                                            "--config", try rig.configFile(readTimeout: 1), rig.url(.longMP3).absoluteString],
+                                           call: "pwrite64", seconds: 2, when: "5+20").wait()
         #expect(result.status == 0, "\(result.ending): \(result.stderr)")
         #expect(!result.stderr.contains("download interrupted"), "\(result.stderr)")
         #expect(rig.proxy.bodyBytesSent == origin.count, "\(rig.proxy.log.map { "\($0.range ?? "-") \($0.status) \($0.bodyBytes)" })")
@@ -39,7 +57,7 @@ struct SlowDiskTests {
         let origin = try rig.origin(.longMP3)
         // Thirty seconds of download: under way, with bytes written since the last commit, at the stop.
         rig.proxy.setRate(bytesPerSecond: origin.count / 30)
-        let traced = try slowSyncing(["play", "--no-mpris", "--output", "null", "--log-level", "notice",
+        let traced = try slowDisk(["play", "--no-mpris", "--output", "null", "--log-level", "notice",
                                       "--config", try rig.configFile(), rig.url(.longMP3).absoluteString])
         #expect(try await eventually { traced.outputSoFar().contains("Playing") })
         kill(try tracee(of: traced), SIGTERM)
@@ -53,7 +71,7 @@ struct SlowDiskTests {
         let bus = try await DBusTestBus()
         let home = try Fixtures.shared.scratchDirectory()
         let environment = bus.environment.merging(["XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": home.path]) { $1 }
-        let traced = try slowSyncing(["daemon", "--output", "null"], call: "fsync", seconds: 2, environment: environment)
+        let traced = try slowDisk(["daemon", "--output", "null"], call: "fsync", seconds: 2, environment: environment)
         let name = "org.mpris.MediaPlayer2.cloudplayerd"
         #expect(try await bus.waitForName(name))
         #expect(try await bus.run(BuiltProducts.cloudplayerctl, ["sleep", "1h"]).status == 0)

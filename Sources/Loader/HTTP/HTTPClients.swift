@@ -12,6 +12,7 @@ import NIOSSL
 /// until the transport shuts down.
 final class HTTPClients: Sendable {
     private let tls: TLSConfiguration
+    /// For connecting.
     private let timeout: TimeAmount
     private let state = Locked<(clients: [ProxyServer?: HTTPClient], open: Bool)>(([:], true))
 
@@ -23,8 +24,10 @@ final class HTTPClients: Sendable {
     /// The client that sends through `proxy` (nil: straight to the server).
     func client(through proxy: ProxyServer?) async throws -> HTTPClient {
         if let known = state.withLock({ $0.clients[proxy] }) { return known }
+        // No read timeout of the client's: it counts while the client holds reads for a busy
+        // consumer too. `StreamedAnswer` times only the server's silence.
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: timeout, read: timeout))
+                                                     timeout: .init(connect: timeout, read: nil))
         // A refused connection is an answer at once: the client's own retries would hide it for
         // the whole connect timeout. The loader retries what is worth retrying itself.
         configuration.connectionPool.retryConnectionEstablishment = false

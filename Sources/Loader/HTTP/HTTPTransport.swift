@@ -9,9 +9,6 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// The HTTP client of one source: its TLS trust and timeouts, and redirects followed here, not by
-/// the client library, so that credentials go only to the origin they are for — a redirect to
-/// another host is followed without them.
 /// The HTTP client of one source: its TLS trust and timeouts, its proxy (chosen per URL, so a
 /// redirect to a host in `no_proxy` goes direct), and redirects followed here, not by the client
 /// library, so that credentials go only to the origin they are for — a redirect to another host
@@ -29,7 +26,8 @@ package final class HTTPTransport: Sendable {
     /// `password_command`, on the `BlockingPool`) holds up only the requests that need it, not
     /// the thread that sends them (the loader's, the library's).
     private let credentials: Credentials
-    /// Seconds without a byte (or without an answer to a connect) before a request fails.
+    /// Seconds the server may be silent while asked for bytes (or take to accept a connection)
+    /// before a request fails; never counted while the body's consumer is busy (`StreamedAnswer`).
     private let readTimeout: TimeAmount
     /// URLs whose server answered with a status line the HTTP client refuses (SHOUTcast 1's
     /// `ICY 200 OK`) and that `ICYReader` read: asked with it straight away from then on (a
@@ -91,12 +89,9 @@ package final class HTTPTransport: Sendable {
         var target = url
         for _ in 0..<6 {
             if let checkTarget { try await checkTarget(target) }
-            var request = HTTPClientRequest(url: target.absoluteString)
-            request.method = method
-            request.headers = try await credentials(target, method)
-            request.headers.add(contentsOf: extra)
-            request.headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
-            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            var headers = try await credentials(target, method)
+            headers.add(contentsOf: extra)
+            headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
             let response: HTTPClientResponse
             let through: ProxyServer?
             do throws(ProxyURLError) {
@@ -105,13 +100,14 @@ package final class HTTPTransport: Sendable {
                 throw LoaderError.configuration("the proxy in \(error.problem)")
             }
             if method == .GET, speaksICY.withLock({ $0.contains(target.absoluteString) }) {
-                response = try await readICY(target, headers: request.headers, through: through)
+                response = try await readICY(target, headers: headers, through: through)
             } else {
                 do {
-                    response = try await clients.client(through: through).execute(request, timeout: .seconds(3600))
+                    let request = try HTTPClient.Request(url: target.absoluteString, method: method, headers: headers, body: body.map { .string($0) })
+                    response = try await StreamedAnswer.execute(request, on: clients.client(through: through), readTimeout: readTimeout)
                 } catch let error as HTTPParserError where error == .invalidConstant && method == .GET && target.scheme?.lowercased() == "http" {
                     // Not HTTP's status line: a SHOUTcast 1 station's `ICY 200 OK`, read by our own reader.
-                    response = try await readICY(target, headers: request.headers, through: through)
+                    response = try await readICY(target, headers: headers, through: through)
                     speaksICY.withLock { _ = $0.insert(target.absoluteString) }
                 } catch {
                     throw failure(error, at: target, through: through)
