@@ -42,36 +42,46 @@ public final class CantataSession: Sendable {
         (self.display, self.home, self.port, self.xvfb, self.bus) = (display, home, port, xvfb, bus)
     }
 
-    /// Starts Xvfb servers one at a time: two started at once with `-displayfd` both took
-    /// display :0 here (MPDRigTests' and MPDCloudClientsTests' Cantata side by side), and the
-    /// second Cantata lost its screen when the first test's Xvfb stopped.
+    /// Starts Xvfb servers one at a time, each on a display number this process has not used
+    /// before. With `-displayfd` alone two of them took display :0 here, also one after the
+    /// other: a server stopping as the next one started unlinked the socket of the new :0, and
+    /// the next Cantata "could not connect to display :0".
     private static let screens = VirtualScreens()
 
     /// Each start waits for the one before it to have its display (not a reentrant actor method:
     /// a chain of tasks).
     private actor VirtualScreens {
         private var last: Task<Void, Never>?
+        /// The next display number to try; from 50, above those a desktop session holds.
+        private var next = 50
 
         func startXvfb() async throws -> (ServerProcess, Int) {
             let previous = last
             let mine = Task { () async throws -> (ServerProcess, Int) in
                 await previous?.value
-                return try await Self.start()
+                return try await self.start()
             }
             last = Task { _ = try? await mine.value }
             return try await mine.value
         }
 
-        private static func start() async throws -> (ServerProcess, Int) {
-            let xvfb = try ServerProcess("Xvfb", command: "Xvfb -displayfd 2 -nolisten tcp -screen 0 1280x800x24")
-            var number: Int?
-            guard try await eventually(within: 60, {
-                number = xvfb.errorSoFar().split(separator: "\n").compactMap { Int($0) }.first
-                return number != nil
-            }), let number else {
-                throw TestSupportError("Xvfb did not report a display: \(xvfb.errorSoFar())")
+        /// An Xvfb on the next free number: one whose display another server holds (its lock
+        /// file) ends at once, and the number after it is tried.
+        private func start() async throws -> (ServerProcess, Int) {
+            var problems = ""
+            for _ in 0..<20 {
+                let number = next
+                next += 1
+                let xvfb = try ServerProcess("Xvfb", command: "Xvfb :\(number) -displayfd 2 -nolisten tcp -screen 0 1280x800x24")
+                // Ready once it writes its display's number (`-displayfd`), or ended.
+                let settled = try await eventually(within: 60) {
+                    xvfb.serverEnded || xvfb.errorSoFar().split(separator: "\n").contains("\(number)")
+                }
+                if settled && !xvfb.serverEnded { return (xvfb, number) }
+                problems += xvfb.errorSoFar()
+                await xvfb.stop()
             }
-            return (xvfb, number)
+            throw TestSupportError("no Xvfb came up: \(problems)")
         }
     }
 
