@@ -81,8 +81,8 @@ import TestSupport
                                                        Tagger.ID3Chapter("c2", start: 3000, end: 8000, title: "Interview", picture: picture),
                                                        Tagger.ID3Chapter("c3", start: 8000, end: 60_000, title: "Outro")],
                                             listed: ["c1", "c2", "c3"])
-        let rig = try await Self.startRig()
-        defer { Task { await rig.stop() } }
+        var rig = try await Self.startRig()
+        defer { Task { [rig] in await rig.stop() } }
         #expect(try await rig.ctl("queue", "add", episode.path).status == 0)
         #expect(try await rig.ctl("queue", "play", "1").status == 0)
         #expect(try await eventually(within: 20) { try await rig.status()["status"] as? String == "Playing" })
@@ -92,9 +92,14 @@ import TestSupport
         #expect(try await rig.waitForTitle("Cold open"))
         #expect(try await rig.ctl("chapters").stdout == "▶ 1  0:00  Cold open\n  2  0:03  Interview\n  3  0:08  Outro\n")
 
-        // Set while paused in the first chapter; playing on, it pauses at the second's start.
+        // Set while paused in the first chapter, and kept across a restart (set again once the
+        // track is back in place, before its chapters are known); playing on, it pauses at the
+        // second's start.
         #expect(try await rig.ctl("sleep", "chapter").status == 0)
         #expect(try await rig.ctl("sleep").stdout == "pauses at the end of the chapter\n")
+        rig = try await rig.restarted()
+        #expect(try await eventually(within: 20) { try await rig.ctl("sleep").stdout == "pauses at the end of the chapter\n" })
+        #expect(try await rig.status()["status"] as? String == "Paused")
         #expect(try await rig.ctl("play").status == 0)
         #expect(try await rig.waitForTitle("Interview"))
         #expect(try await eventually(within: 20) { try await rig.status()["status"] as? String == "Paused" })

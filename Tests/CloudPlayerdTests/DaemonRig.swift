@@ -18,12 +18,26 @@ struct DaemonRig {
     static func start(config: String = "") async throws -> DaemonRig {
         let bus = try await DBusTestBus()
         let home = try Fixtures.shared.scratchDirectory()
+        try config.write(to: home.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        return try await launch(on: bus, home: home)
+    }
+
+    private static func launch(on bus: DBusTestBus, home: URL) async throws -> DaemonRig {
         let file = home.appendingPathComponent("config.toml")
-        try config.write(to: file, atomically: true, encoding: .utf8)
         let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", file.path],
                                       environment: bus.environment.merging(["XDG_CACHE_HOME": home.path, "XDG_DATA_HOME": home.path]) { $1 })
         #expect(try await bus.waitForName(Self.name), "\(daemon.errorSoFar())")
         return DaemonRig(bus: bus, daemon: daemon, home: home)
+    }
+
+    /// Stops the daemon (SIGTERM: it saves its state) and starts another with the same config,
+    /// data and bus.
+    func restarted() async throws -> DaemonRig {
+        daemon.signal(SIGTERM)
+        let ended = await daemon.wait()
+        #expect(ended.status == 0, "\(ended.ending): \(ended.stderr)")
+        #expect(try await bus.waitForName(Self.name, present: false))
+        return try await Self.launch(on: bus, home: home)
     }
 
     func ctl(_ arguments: String...) async throws -> ProcessResult {

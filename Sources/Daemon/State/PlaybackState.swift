@@ -19,6 +19,8 @@ package struct PlaybackState: Codable, Sendable, Equatable {
     /// The sleep timer's end (absent in files from before it existed, as the next one is).
     package var sleepAt: Date?
     package var stopAfterCurrent: Bool?
+    /// `sleep chapter` (absent when off): set again once the current track is back in place.
+    package var sleepAtChapterEnd: Bool?
     /// The queued links remote documents named (`TrackLocation.namedBy`), by location text: they
     /// stay links after a restart — no source's credentials, not this machine's addresses.
     package var links: [String: String]?
@@ -59,6 +61,7 @@ extension PlaybackState {
         self.init(queue: snapshot.queue.entries.map(\.location.uri), volume: snapshot.volume,
                   loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle,
                   sleepAt: snapshot.sleepAt, stopAfterCurrent: snapshot.stopsAfterCurrent ? true : nil)
+        sleepAtChapterEnd = snapshot.sleepsAtChapterEnd ? true : nil
         let links = snapshot.queue.entries.compactMap { entry in entry.location.namedBy.map { (entry.location.uri, $0) } }
         self.links = links.isEmpty ? nil : Dictionary(links, uniquingKeysWith: { first, _ in first })
     }

@@ -70,6 +70,8 @@ package actor StateKeeper {
         if let place = saved.place(placeFile.load()), added.indices.contains(place.index) {
             await player.perform(.cue(added[place.index].id, at: place.seconds))
         }
+        // Of the track now current: so set once it is.
+        if saved.sleepAtChapterEnd == true { await player.perform(.sleepAtChapterEnd(true)) }
     }
 
     private func follow() async {

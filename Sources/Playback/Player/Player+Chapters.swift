@@ -46,8 +46,11 @@ extension Player {
         }
     }
 
-    /// `sleep chapter`: pauses where the next chapter starts, or, with none to come (the last
-    /// chapter, a track without chapters), stops after the track. Replaces a timer by the clock.
+    /// `sleep chapter`: pauses where the next chapter starts, or, in the last chapter, stops
+    /// after the track. Replaces a timer by the clock. Chapters not known yet — a track not yet
+    /// open (the daemon just restarted), a feed's chapters still on their way, a track without
+    /// any — keep the wish as it is: the next chapter's start pauses, and the track's end, which
+    /// ends its last chapter, stops (`plan`, `trackEnded`).
     func sleepAtChapterEnd(_ on: Bool) {
         guard on else {
             guard state.sleepsAtChapterEnd else { return }
@@ -59,7 +62,7 @@ extension Player {
         let next = state.chapter.map { $0 + 1 } ?? 0
         state.sleepAt = nil
         armSleepTimer()
-        if next < chapters.count, chapters[next].start < state.currentInfo?.duration ?? .infinity {
+        if chapters.isEmpty || (next < chapters.count && chapters[next].start < state.currentInfo?.duration ?? .infinity) {
             state.sleepsAtChapterEnd = true
         } else {
             state.stopsAfterCurrent = true

@@ -13,7 +13,7 @@ extension Player {
             noteProgress(of: entry.id, at: .infinity, ended: true)
             noteHeard(entry, at: seconds)
             publish(.trackEnded(entry))
-            if state.stopsAfterCurrent, entry.id == state.current?.id { await stopAfter(entry) }
+            if state.stopsAfterCurrent || state.sleepsAtChapterEnd, entry.id == state.current?.id { await stopAfter(entry) }
         case .streamTagsHeard(let entry, let tags):
             guard entry.id == state.current?.id else { return }
             state.streamSong = tags

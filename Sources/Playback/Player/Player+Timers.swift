@@ -43,8 +43,9 @@ extension Player {
         if announce { publish(.positionCorrected(seconds: heard.seconds)) }
     }
 
-    /// Stop-after, as `entry`'s last frame is heard: stopped, with the track that would have
-    /// followed current, so Play goes on from there.
+    /// Stop-after (or a sleep at the chapter's end that reached the track's end), as `entry`'s
+    /// last frame is heard: stopped, with the track that would have followed current, so Play
+    /// goes on from there.
     func stopAfter(_ entry: QueueEntry) async {
         let following = state.queue.entry(after: entry.id, automatically: true)
         state.stopsAfterCurrent = false

@@ -123,11 +123,13 @@ package actor Player {
         armChapterClock()
     }
 
-    /// What the pipeline goes by when a track ends by itself, as the state is now.
+    /// What the pipeline goes by when a track ends by itself, as the state is now: a sleep at the
+    /// chapter's end still set when the track ends stops there (its end ends the last chapter).
     var plan: PlayPlan {
         var settings = settings
         settings.sourceSpeeds.merge(chosenSpeeds) { _, chosen in chosen }
-        return PlayPlan(queue: state.queue, settings: settings, stopAfter: state.stopsAfterCurrent ? state.current?.id : nil)
+        let stopping = state.stopsAfterCurrent || state.sleepsAtChapterEnd
+        return PlayPlan(queue: state.queue, settings: settings, stopAfter: stopping ? state.current?.id : nil)
     }
 
     /// Queues a command without waiting for it.
