@@ -1,26 +1,39 @@
+import Base
 import Config
 import Daemon
 import FoundationEssentials
 import Glibc
 import Loader
 import Logging
+import MPD
 import Playback
 import Scrobbling
 
 /// Re-reads the config file on SIGHUP (or a Manager1 Reload): a good one replaces the sources
-/// and credentials, `[playback]` from the next track on, and `[scrobble]`; a broken one is reported, and the last good one stays.
+/// and credentials, `[playback]` from the next track on, `[scrobble]`, and `[mpd]` (its addresses,
+/// password and permissions; one whose password cannot be read leaves the server as it was); a
+/// broken one is reported, and the last good one stays.
 struct ConfigReloader: Sendable {
     let options: ConfigOptions
+    let instance: String?
     let loader: LoaderActor
     let player: Player
     let scrobbler: ListenBrainzScrobbler
+    /// Made after the reloader (it needs the Manager1 service, which needs the reloader).
+    private let mpd = Locked<MPDServer?>(nil)
     private let logger = Logger(label: "cloudplayerd.config")
 
-    init(options: ConfigOptions, loader: LoaderActor, player: Player, scrobbler: ListenBrainzScrobbler) {
+    init(options: ConfigOptions, instance: String?, loader: LoaderActor, player: Player, scrobbler: ListenBrainzScrobbler) {
         self.options = options
+        self.instance = instance
         self.loader = loader
         self.player = player
         self.scrobbler = scrobbler
+    }
+
+    /// The MPD server that reloads reach.
+    func reloads(_ server: MPDServer) {
+        mpd.withLock { $0 = server }
     }
 
     /// nil when reloaded; else the problem (one line: file, line, key).
@@ -30,6 +43,13 @@ struct ConfigReloader: Sendable {
             await loader.reload(settings: configuration.loader, sources: configuration.sources)
             player.send(.configure(configuration.playback))
             await scrobbler.configure(configuration.scrobble)
+            if let server = mpd.withLock({ $0 }) {
+                do {
+                    server.reload(try await MPDSetup.settings(configuration.mpd, instance: instance))
+                } catch {
+                    logger.error("MPD: the password could not be read (\(error)); [mpd] stays as it was")
+                }
+            }
             logger.notice("config reloaded", metadata: ["sources": "\(configuration.sources.all.count)"])
             return nil
         } catch {

@@ -57,7 +57,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let player = Player(loader: loader, decoder: DecoderActor(), output: OutputActor(device: device), settings: configuration.playback)
         let scrobbler = ListenBrainzScrobbler(settings: configuration.scrobble, journal: ListenBrainzScrobbler.journal(instance: instance),
                                               version: Manager1.productVersion, following: player)
-        let reloader = ConfigReloader(options: configOptions, loader: loader, player: player, scrobbler: scrobbler)
+        let reloader = ConfigReloader(options: configOptions, instance: instance, loader: loader, player: player, scrobbler: scrobbler)
         let manager = Manager1Service(player: player, library: library, loader: loader, scrobbler: scrobbler) { await reloader.reload() }
         // A library made anew for a damaged one (now, or while serving) is filled by a scan.
         await library.whenRebuilt { await manager.rescanAll() }
@@ -71,14 +71,14 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let mpd = await MPDSetup.server(configuration.mpd, instance: instance, player: player, intake: manager.intake,
                                         library: MPDLibraryDatabase(library: library, loader: loader) { await manager.startScanning($0) })
+        reloader.reloads(mpd)
         // Whoever made a part stops it: the group, in the reverse of this order. The loader goes
         // last (reports still under way are sent); the scrobbler and the progress recorder hear
         // the player's last events; the state is saved while the place is still the player's.
         let group = DaemonServices.group([
             loader, library, scrobbler, ProgressRecorder(player: player, library: library), player,
             bus, bus.mpris, manager, StateKeeper(player: player, instance: instance) { await manager.intake.items(forTexts: $0) },
-        ] + (mpd.map { [$0 as any Service] } ?? []) + [
-            SystemdNotifier(status: "serving \(bus.name)"), signals,
+            mpd, SystemdNotifier(status: "serving \(bus.name)"), signals,
         ])
         signals.connect(to: group) {
             ServiceNotifier.reloading()

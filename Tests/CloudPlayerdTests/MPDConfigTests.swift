@@ -4,7 +4,7 @@ import TestSupport
 
 /// `[mpd]` as the daemon takes it: a non-loopback address without a password is refused with
 /// one clear error; a port a real MPD holds is said once in the journal and the daemon serves
-/// on; `listen = []` turns the server off.
+/// on; `listen = []` turns the server off; a reload (SIGHUP) applies a changed `[mpd]`.
 @Suite(.timeLimit(.minutes(3)))
 struct MPDConfigTests {
     func config(_ text: String) throws -> URL {
@@ -75,5 +75,42 @@ struct MPDConfigTests {
         #expect(!result.killedBySignal && result.status == 0, "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("did not stop in time"), "stderr: \(result.stderr)")
         await rig.bus.stop()
+    }
+
+    @Test("SIGHUP applies [mpd]: a new address served and the old one closed (its client kept), a new password asked of new clients; off, and on again")
+    func reloaded() async throws {
+        let bus = try await DBusTestBus()
+        let home = try Fixtures.shared.scratchDirectory()
+        let config = home.appendingPathComponent("config.toml")
+        let (first, second, third) = (try ServerProcess.freePort(), try ServerProcess.freePort(), try ServerProcess.freePort())
+        try Data("[mpd]\nlisten = [\"127.0.0.1:\(first)\"]\n".utf8).write(to: config)
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": home.path, "XDG_DATA_HOME": home.path]) { $1 })
+        func greets(_ port: Int) -> Bool { (try? MPDSocketClient(port: port, timeout: 5))?.greeting == "OK MPD 0.23.5" }
+        #expect(try await eventually { greets(first) }, "\(daemon.errorSoFar())")
+        let kept = try MPDSocketClient(port: first)
+
+        try Data("[mpd]\nlisten = [\"127.0.0.1:\(second)\"]\npassword = \"sesame\"\n".utf8).write(to: config)
+        daemon.signal(SIGHUP)
+        #expect(try await eventually { greets(second) }, "the added address is served: \(daemon.errorSoFar())")
+        #expect(try await eventually { (try? MPDSocketClient(port: first, timeout: 5)) == nil }, "the dropped address is closed")
+        #expect(try kept.command("ping") == ["OK"], "a client connected before keeps its connection")
+        let client = try MPDSocketClient(port: second)
+        #expect(try client.command("status").first?.hasPrefix("ACK [4@0] {status}") == true, "a new client must give the password")
+        #expect(try client.command("password sesame") == ["OK"])
+        #expect(try client.command("status").last == "OK")
+
+        try Data("[mpd]\nlisten = []\n".utf8).write(to: config)
+        daemon.signal(SIGHUP)
+        #expect(try await eventually { (try? MPDSocketClient(port: second, timeout: 5)) == nil }, "listen = [] turns it off")
+        try Data("[mpd]\nlisten = [\"127.0.0.1:\(third)\"]\n".utf8).write(to: config)
+        daemon.signal(SIGHUP)
+        #expect(try await eventually { greets(third) }, "and on again: \(daemon.errorSoFar())")
+        #expect(try MPDSocketClient(port: third).command("status").last == "OK", "without a password again, everything is allowed")
+
+        daemon.signal(SIGTERM)
+        let result = await daemon.wait()
+        #expect(result.status == 0, "\(result.ending): \(result.stderr)")
+        await bus.stop()
     }
 }

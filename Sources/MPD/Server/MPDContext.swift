@@ -8,15 +8,25 @@ package final class MPDContext: Sendable {
     package let player: Player
     package let intake: QueueIntake
     package let library: any MPDLibrary
-    package let settings: MPDSettings
     package let idle = MPDIdleHub()
     private let state = Locked(MPDState())
+    private let chosen: Locked<MPDSettings>
 
     package init(player: Player, intake: QueueIntake, library: any MPDLibrary, settings: MPDSettings) {
         self.player = player
         self.intake = intake
         self.library = library
-        self.settings = settings
+        chosen = Locked(settings)
+    }
+
+    /// `[mpd]` as the config file said it last (a reload replaces it): the password and the
+    /// default permissions count for connections from then on; a connection keeps what its
+    /// client was granted.
+    package var settings: MPDSettings { chosen.withLock { $0 } }
+
+    /// Takes a reloaded `[mpd]`; the addresses are the server's to change (`MPDServer.reload`).
+    func replace(_ settings: MPDSettings) {
+        chosen.withLock { $0 = settings }
     }
 
     /// The state as the last event left it.
@@ -49,6 +59,7 @@ package final class MPDContext: Sendable {
 
     /// What a new connection may do: everything without a password, else the default ones.
     package var initialPermissions: MPDPermission {
-        settings.password == nil ? .all : settings.defaultPermissions
+        let settings = settings
+        return settings.password == nil ? .all : settings.defaultPermissions
     }
 }

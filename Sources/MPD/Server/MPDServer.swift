@@ -12,7 +12,8 @@ import ServiceLifecycle
 /// A `Service`: `run()` serves until a graceful shutdown, then closes the listeners and every
 /// client's connection at once — a client that reads nothing or idles for ever holds nothing up.
 /// An address that cannot be bound (a port a real MPD holds) is said once in the journal and the
-/// others are served; the daemon runs on.
+/// others are served; the daemon runs on. A reload (`reload`) serves the addresses it adds and
+/// closes the listeners of those it drops; clients connected keep their connections.
 package final class MPDServer: Service {
     /// Longest command line read (MPD's input buffer is 4 KiB; filter expressions and long paths
     /// need more, so: 64 KiB, still bounded).
@@ -23,11 +24,23 @@ package final class MPDServer: Service {
     private let logger = Logger(label: "cloudplayerd.mpd")
     private let channels = Locked(OpenChannels())
     private let nextID = Locked<UInt64>(0)
+    /// Where to listen, each time the config says it: `run()` follows.
+    private let addresses: AsyncStream<[MPDAddress]>
+    private let addressesChosen: AsyncStream<[MPDAddress]>.Continuation
 
     package init(context: MPDContext) {
         self.context = context
         // Subscribed now, so no change is missed before `run()`.
         events = context.player.subscribe()
+        (addresses, addressesChosen) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        addressesChosen.yield(context.settings.listen)
+    }
+
+    /// Takes a reloaded `[mpd]`: its password and permissions for connections from now on, its
+    /// addresses served (and those no longer listed closed) as soon as `run()` sees them.
+    package func reload(_ settings: MPDSettings) {
+        context.replace(settings)
+        addressesChosen.yield(settings.listen)
     }
 
     package func run() async throws {
@@ -40,14 +53,38 @@ package final class MPDServer: Service {
                 group.addTask {
                     for await changes in library.cancelOnGracefulShutdown() { self.context.idle.notify(changes) }
                 }
-                for address in context.settings.listen {
-                    group.addTask { await self.serve(address) }
+                for await wanted in addresses.cancelOnGracefulShutdown() {
+                    for (address, turn) in adopt(wanted) {
+                        group.addTask { await self.serve(address, turn: turn) }
+                    }
                 }
                 // The player's events end when it shuts down; listeners end when closed.
             }
         } onCancelOrGracefulShutdown: {
             self.closeAll()
         }
+    }
+
+    /// The addresses of `wanted` not served yet, each with its turn (a number of its own), and
+    /// the listeners of those no longer wanted closed.
+    private func adopt(_ wanted: [MPDAddress]) -> [(MPDAddress, UInt64)] {
+        let (start, dropped) = channels.withLock { open -> ([(MPDAddress, UInt64)], [any Channel]) in
+            guard !open.closed else { return ([], []) }
+            var dropped: [any Channel] = []
+            for address in Array(open.serving.keys) where !wanted.contains(address) {
+                open.serving[address] = nil
+                if let listener = open.listeners.removeValue(forKey: address) { dropped.append(listener) }
+            }
+            var start: [(MPDAddress, UInt64)] = []
+            for address in Set(wanted) where open.serving[address] == nil {
+                open.turns += 1
+                open.serving[address] = open.turns
+                start.append((address, open.turns))
+            }
+            return (start, dropped)
+        }
+        for listener in dropped { listener.close(promise: nil) }
+        return start
     }
 
     /// Every listener and client closed: `run()` ends as soon as they have.
@@ -77,7 +114,9 @@ package final class MPDServer: Service {
 
     // MARK: Listening
 
-    private func serve(_ address: MPDAddress) async {
+    /// Serves `address` while its `turn` lasts: until a reload drops it, or the server stops.
+    private func serve(_ address: MPDAddress, turn: UInt64) async {
+        defer { channels.withLock { if $0.serving[address] == turn { $0.serving[address] = nil } } }
         let listener: NIOAsyncChannel<NIOAsyncChannel<MPDLine, ByteBuffer>, Never>
         do {
             listener = try await MPDListener.bind(address, lineLimit: Self.lineLimit)
@@ -85,9 +124,21 @@ package final class MPDServer: Service {
             logger.warning("MPD: cannot listen on \(address): \(error); serving without it")
             return
         }
-        guard keep(listener.channel) else { return }
+        // Dropped by a reload while it was being bound: not served.
+        let current = channels.withLock { open in
+            guard open.serving[address] == turn else { return false }
+            open.listeners[address] = listener.channel
+            return true
+        }
+        guard current, keep(listener.channel) else {
+            listener.channel.close(promise: nil)
+            return
+        }
         logger.info("MPD: listening on \(address)")
-        defer { forget(listener.channel) }
+        defer {
+            forget(listener.channel)
+            channels.withLock { if $0.listeners[address] === listener.channel { $0.listeners[address] = nil } }
+        }
         do {
             try await listener.executeThenClose { clients in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -132,8 +183,13 @@ package final class MPDServer: Service {
     }
 }
 
-/// The channels to close at shutdown.
+/// The channels to close at shutdown, and the listeners a reload may close.
 private struct OpenChannels {
     var all: [ObjectIdentifier: any Channel] = [:]
     var closed = false
+    /// The addresses served (or being bound), each by its turn.
+    var serving: [MPDAddress: UInt64] = [:]
+    var turns: UInt64 = 0
+    /// The listeners bound, by address.
+    var listeners: [MPDAddress: any Channel] = [:]
 }
