@@ -67,6 +67,11 @@ final class StreamedAnswer: HTTPClientResponseDelegate {
             state.source = made.source
         }
         let task = client.execute(request: request, delegate: answer, eventLoop: .delegate(on: loop), deadline: nil)
+        // The task's own end too: a client already shutting down fails it without a word to the
+        // delegate, and the head would be waited for for ever.
+        task.futureResult.whenComplete { result in
+            if case .failure(let error) = result { answer.end(error) } else { answer.end(nil) }
+        }
         return try await withTaskCancellationHandler {
             try await head.futureResult.get()
         } onCancel: {
