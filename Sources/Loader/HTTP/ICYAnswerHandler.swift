@@ -18,20 +18,20 @@ final class ICYAnswerHandler: ChannelDuplexHandler {
     private let request: ByteBuffer
     private let readTimeout: TimeAmount
     /// Fulfilled once: the head with the body, or why there is none. Nil once fulfilled.
-    private var answer: EventLoopPromise<(ICYHead, ICYBody)>?
+    private var answer: EventLoopPromise<(ICYHead, PacedBody)>?
     /// The head's bytes so far.
     private var head = ByteBuffer()
     /// The body, kept until it is handed over: held after that, it would outlive its consumer,
     /// and a consumer that drops it would not close the connection.
-    private var body: ICYBody?
-    private var source: ICYBody.Source?
+    private var body: PacedBody?
+    private var source: PacedBody.Source?
     private var context: ChannelHandlerContext?
     /// The consumer wants more; else a read asked for waits (`heldRead`).
     private var producing = true
     private var heldRead = false
     private var timeout: Scheduled<Void>?
 
-    init(request: ByteBuffer, readTimeout: TimeAmount, answer: EventLoopPromise<(ICYHead, ICYBody)>) {
+    init(request: ByteBuffer, readTimeout: TimeAmount, answer: EventLoopPromise<(ICYHead, PacedBody)>) {
         self.request = request
         self.readTimeout = readTimeout
         self.answer = answer
@@ -39,9 +39,7 @@ final class ICYAnswerHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        let made = ICYBody.makeSequence(backPressureStrategy: .init(lowWatermark: 1, highWatermark: 4), finishOnDeinit: true,
-                                        delegate: ICYBodyDelegate(handler: NIOLoopBound(self, eventLoop: context.eventLoop)))
-        (body, source) = (made.sequence, made.source)
+        (body, source) = PacedBody.make(for: LoopDemand(handler: NIOLoopBound(self, eventLoop: context.eventLoop)))
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -141,5 +139,20 @@ final class ICYAnswerHandler: ChannelDuplexHandler {
             if let error { source.finish(error) } else { source.finish() }
         }
         context?.close(promise: nil)
+    }
+}
+
+extension ICYAnswerHandler {
+    /// Takes the body's demand to the handler on its event loop, where it lives.
+    struct LoopDemand: PacedBodyReader {
+        let handler: NIOLoopBound<ICYAnswerHandler>
+
+        func consumerWantsMore() {
+            handler.eventLoop.execute { handler.value.produceMore() }
+        }
+
+        func consumerLeft() {
+            handler.eventLoop.execute { handler.value.consumerLeft() }
+        }
     }
 }

@@ -34,13 +34,13 @@ enum ICYReader {
         let connection = Locked<(channel: (any Channel)?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             let answer = try await ClientBootstrap(group: group).connectTimeout(readTimeout)
-                .connect(host: proxy?.server.host ?? host, port: proxy?.server.port ?? url.port ?? 80) { (channel: any Channel) -> EventLoopFuture<EventLoopFuture<(ICYHead, ICYBody)>> in
+                .connect(host: proxy?.server.host ?? host, port: proxy?.server.port ?? url.port ?? 80) { (channel: any Channel) -> EventLoopFuture<EventLoopFuture<(ICYHead, PacedBody)>> in
                     // Known before it connects, so that a cancel closes it while it does.
                     if connection.withLock({ $0.channel = channel; return $0.cancelled }) {
                         return channel.eventLoop.makeFailedFuture(CancellationError())
                     }
                     return channel.eventLoop.makeCompletedFuture {
-                        let answer = channel.eventLoop.makePromise(of: (ICYHead, ICYBody).self)
+                        let answer = channel.eventLoop.makePromise(of: (ICYHead, PacedBody).self)
                         do {
                             switch proxy?.server.kind {
                             case .http?:

@@ -15,19 +15,16 @@ import NIOHTTP1
 /// room for holds the client's next read (back-pressure: TCP holds the server back, not memory)
 /// and stops the clock until the consumer wants more. The consumer going away (done, cancelled,
 /// the body dropped) cancels the request, which closes its connection.
-final class StreamedAnswer: HTTPClientResponseDelegate {
+final class StreamedAnswer: HTTPClientResponseDelegate, PacedBodyReader {
     typealias Response = Void
-    typealias Body = NIOThrowingAsyncSequenceProducer<ByteBuffer, any Error,
-                                                      NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark,
-                                                      StreamedAnswerDemand>
 
     private struct State {
         /// Fulfilled once, with the head or why there is none.
         var head: EventLoopPromise<HTTPClientResponse>?
         /// Kept until the head hands it over.
-        var body: Body?
+        var body: PacedBody?
         /// Nil once the body has ended or its consumer left.
-        var source: Body.Source?
+        var source: PacedBody.Source?
         /// The client's next read, held while the consumer has enough.
         var held: EventLoopPromise<Void>?
         /// The consumer asked for more before a part that found it full could hold the read.
@@ -57,13 +54,10 @@ final class StreamedAnswer: HTTPClientResponseDelegate {
         let loop = client.eventLoopGroup.next()
         let answer = StreamedAnswer(loop: loop, readTimeout: readTimeout, url: request.url.absoluteString)
         let head = loop.makePromise(of: HTTPClientResponse.self)
-        // A few parts waiting for the consumer, as the ICY reader keeps: enough to go on reading
-        // while the consumer writes one away.
-        let made = Body.makeSequence(backPressureStrategy: .init(lowWatermark: 1, highWatermark: 4), finishOnDeinit: true,
-                                     delegate: StreamedAnswerDemand(answer: answer))
+        let made = PacedBody.make(for: answer)
         answer.state.withLock { state in
             state.head = head
-            state.body = made.sequence
+            state.body = made.body
             state.source = made.source
         }
         let task = client.execute(request: request, delegate: answer, eventLoop: .delegate(on: loop), deadline: nil)
@@ -136,7 +130,7 @@ final class StreamedAnswer: HTTPClientResponseDelegate {
     }
 
     /// The consumer wants more: a read held goes on, and the clock with it.
-    func produceMore() {
+    func consumerWantsMore() {
         let held = state.withLock { state in
             guard let held = state.held.take() else {
                 state.demanded = true
@@ -200,19 +194,5 @@ final class StreamedAnswer: HTTPClientResponseDelegate {
             source?.finish()
             held?.succeed()
         }
-    }
-}
-
-/// Tells a `StreamedAnswer` what its body's consumer does. It holds the answer until the body
-/// ends or its consumer leaves; the answer drops the body's source then, which ends the cycle.
-struct StreamedAnswerDemand: NIOAsyncSequenceProducerDelegate {
-    let answer: StreamedAnswer
-
-    func produceMore() {
-        answer.produceMore()
-    }
-
-    func didTerminate() {
-        answer.consumerLeft()
     }
 }

@@ -1,0 +1,42 @@
+import NIOCore
+
+/// The body of an answer as our two readers hand it over — `StreamedAnswer` (through the HTTP
+/// client) and `ICYAnswerHandler` (SHOUTcast 1) alike: its bytes as the connection brings them,
+/// in a sequence that tells the reader what its consumer does. A few parts wait for the consumer,
+/// enough to go on reading while it writes one away; past them the reader holds the connection's
+/// next read, so TCP holds the server back rather than memory — and the read timeout does not
+/// run, for the server is not being asked for anything.
+typealias PacedBody = NIOThrowingAsyncSequenceProducer<ByteBuffer, any Error,
+                                                       NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark,
+                                                       PacedBodyDemand>
+
+/// A reader whose answer's body is a `PacedBody`: told when the consumer wants more (a read held
+/// goes on) and when it is gone — done, cancelled, or the body dropped — so that it closes the
+/// connection at once.
+protocol PacedBodyReader: Sendable {
+    func consumerWantsMore()
+    func consumerLeft()
+}
+
+/// Passes the body's demand on to its reader, which it holds until the body ends or its
+/// consumer leaves (the reader drops the body's source then, which ends the cycle).
+struct PacedBodyDemand: NIOAsyncSequenceProducerDelegate {
+    let reader: any PacedBodyReader
+
+    func produceMore() {
+        reader.consumerWantsMore()
+    }
+
+    func didTerminate() {
+        reader.consumerLeft()
+    }
+}
+
+extension PacedBody {
+    /// A body paced by `reader`'s consumer, and the source the reader yields the answer's parts into.
+    static func make(for reader: any PacedBodyReader) -> (body: PacedBody, source: Source) {
+        let made = makeSequence(backPressureStrategy: .init(lowWatermark: 1, highWatermark: 4), finishOnDeinit: true,
+                                delegate: PacedBodyDemand(reader: reader))
+        return (made.sequence, made.source)
+    }
+}
