@@ -21,6 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
         if let speed = status.speed { line += "  at \(ControlCommands.Speed.text(speed))×" }
         if status.live == true { line += "  (live)" }
         say(TextTable.printable(line))
+        if let codec = status.codec { say(Self.format(codec, status)) }
         if let song = status.songTitle {
             say(TextTable.printable("now: " + [status.songArtist, song].compactMap { $0 }.joined(separator: " – ")))
         }
@@ -48,6 +49,21 @@ struct StatusCommand: AsyncParsableCommand {
             say("library: \(status.libraryTracks ?? 0) tracks · \(status.playlists ?? 0) playlists"
                 + (status.scanning ? " · scanning" : ""))
         }
+    }
+
+    /// The current track as decoded: "FLAC · 44.1 kHz · 16 bit · stereo · 912 kbit/s".
+    static func format(_ codec: String, _ status: Manager1.Status) -> String {
+        var parts = [codec]
+        if let rate = status.sampleRate {
+            let kilohertz = Double(rate) / 1000
+            parts.append((kilohertz == kilohertz.rounded() ? String(Int(kilohertz)) : String(kilohertz)) + " kHz")
+        }
+        if let bits = status.bits { parts.append("\(bits) bit") }
+        if let channels = status.channels {
+            parts.append(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels")
+        }
+        if let bitrate = status.bitrate { parts.append("\(bitrate) kbit/s") }
+        return TextTable.printable(parts.joined(separator: " · "))
     }
 
     /// MPRIS's `LoopStatus`, which Manager1 carries, as people say it: off, track, playlist.

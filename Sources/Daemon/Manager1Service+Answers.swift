@@ -35,6 +35,13 @@ extension Manager1Service {
                 status.chapters = snapshot.chapters.map { Manager1.Chapter(start: $0.start, title: $0.title) }
                 status.chapter = snapshot.chapter.map { UInt32($0) }
             }
+            if snapshot.status != .stopped, let info = snapshot.currentInfo {
+                status.codec = info.codec.rawValue
+                status.sampleRate = UInt32(clamping: info.format.sampleRate)
+                status.channels = UInt32(clamping: info.format.channels)
+                status.bits = UInt32(clamping: info.format.bitsPerSample)
+                status.bitrate = info.bitrate.map { UInt32(clamping: $0) }
+            }
             if snapshot.status != .stopped, snapshot.currentInfo?.isLive == true {
                 status.live = true
                 status.songTitle = snapshot.streamSong?.title

@@ -62,8 +62,11 @@ package final class ADTSDecoder: AudioDecoder {
             throw DecoderError.invalidStream(.aac, "its frames say \(first.sampleRate) Hz but decode at \(found.rate) Hz")
         }
         scale = Int64(found.rate / first.sampleRate)
+        // The first frames' rate (a station's stream has no end to average to): each holds 1024
+        // samples of the core rate.
+        let bitrate = TrackInfo.kilobitsPerSecond(bytes: reader.offset - reader.start, seconds: Double(tried * 1024) / Double(first.sampleRate))
         info = TrackInfo(codec: .aac, format: PCMFormat(sampleRate: found.rate, channels: found.channels, bitsPerSample: 16),
-                         totalFrames: nil)
+                         totalFrames: nil, bitrate: bitrate)
         // Started again from the first frame with a decoder as it was before its first frame.
         try seek(toFrame: 0)
     }

@@ -52,6 +52,17 @@ package final class FLACDecoder: AudioDecoder {
         let format = PCMFormat(sampleRate: streamInfo.rate, channels: streamInfo.channels,
                                bitsPerSample: streamInfo.bits > 16 ? 24 : 16)
         info = TrackInfo(codec: .flac, format: format, totalFrames: Self.plausibleTotal(streamInfo.total, cursor.source))
+        info.bitrate = audioBytes().flatMap { TrackInfo.kilobitsPerSecond(bytes: $0, seconds: info.duration) }
+    }
+
+    /// The bytes from the first frame to the end: the metadata blocks (a picture's among them)
+    /// are not audio. Read just after them, where libFLAC's decoding position is the first frame.
+    private func audioBytes() -> Int64? {
+        guard let length = cursor.source.length else { return nil }
+        var firstFrame: FLAC__uint64 = 0
+        // Not for Ogg FLAC (libFLAC cannot say it): its headers are counted in.
+        guard FLAC__stream_decoder_get_decode_position(decoder, &firstFrame) != 0 else { return length }
+        return length - Int64(clamping: firstFrame)
     }
 
     deinit {

@@ -88,8 +88,22 @@ package final class MP3Decoder: AudioDecoder {
         try check(mpg123_format2(handle, rate, Int32(layout), Int32(MPG123_ENC_SIGNED_16.rawValue)))
         let length = Int64(mpg123_length(handle))
         let possible = length >= 0 && length <= (maxFrames(cursor) ?? length)
-        return TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
-                         totalFrames: possible ? length : nil)
+        var info = TrackInfo(codec: .mp3, format: PCMFormat(sampleRate: rate, channels: Int(channels)),
+                             totalFrames: possible ? length : nil)
+        info.bitrate = bitrate(handle, cursor, info.duration)
+        return info
+    }
+
+    /// A constant rate as the frames say it; a variable one as the bytes from the first frame to
+    /// the end over the length (a Xing header's rate is its first frame's, not the stream's).
+    private static func bitrate(_ handle: OpaquePointer, _ cursor: ByteCursor, _ duration: Double?) -> Int? {
+        var frame = mpg123_frameinfo2()
+        guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
+        if frame.vbr == MPG123_ABR.rawValue, frame.abr_rate > 0 { return Int(frame.abr_rate) }
+        guard frame.vbr == MPG123_VBR.rawValue, let length = cursor.source.length else {
+            return frame.bitrate > 0 ? Int(frame.bitrate) : nil  // 0: free format
+        }
+        return TrackInfo.kilobitsPerSecond(bytes: length - Int64(mpg123_framepos(handle)), seconds: duration)
     }
 
     /// The most sample frames the stream can hold, when its size is known: a length beyond it

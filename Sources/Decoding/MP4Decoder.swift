@@ -98,8 +98,15 @@ package final class MP4Decoder: AudioDecoder {
         guard (1...8).contains(channels) else { throw DecoderError.invalidStream(codec, "\(channels) channels (cloudplayerd plays up to 8)") }
         preRoll = codec == .alac ? 0 : Self.aacPreRoll
         let deep = codec == .alac && ffmpeg.bitsPerRawSample > 16
+        // Over the samples the tables list (a fragmented file's first fragments): the boxes, a
+        // cover among them, are not audio.
+        let listed = table.samples.reduce(into: (bytes: Int64(0), time: Int64(0))) { sum, sample in
+            sum.bytes += Int64(sample.size)
+            sum.time += Int64(sample.duration)
+        }
         info = TrackInfo(codec: codec, format: PCMFormat(sampleRate: rate, channels: channels, bitsPerSample: deep ? 24 : 16),
-                         totalFrames: track.length.map { $0 * scale })
+                         totalFrames: track.length.map { $0 * scale },
+                         bitrate: TrackInfo.kilobitsPerSecond(bytes: listed.bytes, seconds: Double(listed.time) / Double(track.timescale)))
         try seek(toFrame: 0)
     }
 

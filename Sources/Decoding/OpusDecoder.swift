@@ -36,11 +36,20 @@ package final class OpusDecoder: AudioDecoder {
         mono = !live && op_link_count(file) == 1 && op_channel_count(file, -1) == 1
         let total = op_pcm_total(file, -1)
         info = TrackInfo(codec: .opus, format: PCMFormat(sampleRate: 48000, channels: mono ? 1 : 2),
-                         totalFrames: total >= 0 ? Int64(total) : nil)
+                         totalFrames: total >= 0 ? Int64(total) : nil,
+                         bitrate: total > 0 ? Self.bitrate(source, seconds: Double(total) / 48000) : nil)
     }
 
     deinit {
         op_free(file)
+    }
+
+    /// The pages after the headers over the length: not `op_bitrate`, which counts the headers
+    /// in, and with them a cover of a megabyte. (Bytes opusfile has read already.)
+    private static func bitrate(_ source: any ByteSource, seconds: Double) -> Int? {
+        guard let length = source.length,
+              let start = try? OggAudioStart.offset(reading: { try source.readBytes(at: $0, count: $1) }) else { return nil }
+        return TrackInfo.kilobitsPerSecond(bytes: length - start, seconds: seconds)
     }
 
     package func seek(toFrame frame: Int64) throws {

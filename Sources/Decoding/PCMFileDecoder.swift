@@ -52,7 +52,9 @@ package final class PCMFileDecoder: AudioDecoder {
         let unknown = layout.statedSize == .unstated && source.length == nil
         info = TrackInfo(codec: codec, format: PCMFormat(sampleRate: layout.sampleRate, channels: layout.channels,
                                                          bitsPerSample: layout.encoding.isWide ? 24 : 16),
-                         totalFrames: unknown ? nil : layout.totalFrames)
+                         totalFrames: unknown ? nil : layout.totalFrames,
+                         // Uncompressed: as many bits every second as the samples hold, as stored.
+                         bitrate: TrackInfo.kilobitsPerSecond(bytes: Int64(layout.frameBytes * layout.sampleRate), seconds: 1))
     }
 
     package func seek(toFrame frame: Int64) throws {

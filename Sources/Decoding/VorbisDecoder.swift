@@ -58,6 +58,9 @@ package final class VorbisDecoder: AudioDecoder {
         }
         info = TrackInfo(codec: .vorbis, format: format, totalFrames: nil)
         info.totalFrames = totalFrames(at: format.sampleRate)
+        // Over the whole chain, its headers left out; a live stream's as its encoder announced it.
+        let bitsPerSecond = seekable ? ov_bitrate(file, -1) : first.bitrate_nominal
+        info.bitrate = bitsPerSecond > 0 ? Int((Double(bitsPerSecond) / 1000).rounded()) : nil
         order = Self.waveOrder(channels: format.channels)
         try Self.check(format)
     }

@@ -37,6 +37,13 @@ extension Manager1 {
         package var speed: Double?
         /// Seconds of silence skipped since the daemon started, once there are any.
         package var silenceSkipped: Double?
+        /// The current track as decoded, once it plays: its codec, rate, channels, the width it
+        /// plays at (16 or 24 bits) and its average kilobits per second (`TrackInfo.bitrate`).
+        package var codec: String?
+        package var sampleRate: UInt32?
+        package var channels: UInt32?
+        package var bits: UInt32?
+        package var bitrate: UInt32?
         /// The current track is a live stream (a station): no length, no seek.
         package var live: Bool?
         /// The song a station says it plays, as heard.

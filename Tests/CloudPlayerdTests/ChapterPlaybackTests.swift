@@ -48,6 +48,10 @@ import TestSupport
         let status = try await rig.ctl("status").stdout
         #expect(status.contains("chapter 2/3: Middle\n"), "\(status)")
         let json = try await rig.status()
+        // The book as decoded: ffmpeg's mono tone at 64 kbit/s (a tone takes fewer bits than asked for).
+        let bitrate = try #require(json["bitrate"] as? Int, "\(json)")
+        #expect((16...72).contains(bitrate), "\(bitrate) kbit/s")
+        #expect(status.contains("\nAAC · 44.1 kHz · 16 bit · mono · \(bitrate) kbit/s\n"), "\(status)")
         #expect((json["chapters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Opening", "Middle", "The End"])
         #expect(json["chapter"] as? Int == 1)
         let refused = try await rig.ctl("chapter", "9")

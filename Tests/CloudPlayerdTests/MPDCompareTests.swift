@@ -58,6 +58,24 @@ struct MPDCompareTests {
         await server.stop()
     }
 
+    @Test("status's bitrate while a constant-rate MP3 plays: MPD's number")
+    func bitrate() async throws {
+        let file = try await Fixtures.shared.url(.longCBRMP3)
+        let server = try await Self.realMPD(serving: file)
+        let theirs = try MPDSocketClient(port: server.port)
+        let rig = try await MPDDaemonRig.start()
+        let ours = try rig.client()
+        for client in [theirs, ours] {
+            #expect(try client.command("add \"\(client === theirs ? file.lastPathComponent : file.absoluteString)\"").last == "OK")
+            #expect(try client.command("play 0").last == "OK")
+        }
+        // MPD says 0 until its decoder has a frame, as ours does until the track is heard.
+        #expect(try await eventually(within: 30) { MPDSocketClient.value("bitrate", in: try theirs.command("status")) == "128" })
+        #expect(try await eventually(within: 30) { MPDSocketClient.value("bitrate", in: try ours.command("status")) == "128" })
+        await rig.stop()
+        await server.stop()
+    }
+
     /// An answer's entries (`file`, `directory`, `playlist` each begins one), each as its fields.
     static func entries(_ lines: [String]) -> [[(key: String, value: String)]] {
         var entries: [[(key: String, value: String)]] = []

@@ -63,7 +63,7 @@ package enum StatusCommands: MPDCommandFamily {
             let duration = snapshot.currentInfo?.duration ?? snapshot.current?.metadata.duration
             response.field("time", "\(Int(elapsed.rounded())):\(Int((duration ?? 0).rounded()))")
             response.field("elapsed", seconds: elapsed)
-            response.field("bitrate", 0)
+            response.field("bitrate", snapshot.currentInfo?.bitrate ?? 0)
             if let duration { response.field("duration", seconds: duration) }
             if let format = snapshot.currentInfo?.format { response.field("audio", MPDSong.format(format)) }
         }

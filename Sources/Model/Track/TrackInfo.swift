@@ -11,11 +11,17 @@ package struct TrackInfo: Sendable, Equatable {
     /// A live stream (a station): it has no length and cannot seek, and its songs change as
     /// it plays (`PCMPacket.streamTags`).
     package var isLive = false
+    /// Kilobits per second of the encoded audio: the track's average over its audio data (its
+    /// frames' bytes over its length, tags and pictures left out), or for a live stream the rate
+    /// its first frames say; nil where neither can be told. MPD's `status` shows it.
+    package var bitrate: Int?
 
-    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, tags: TrackTags = TrackTags(), chapters: [Chapter] = []) {
+    package init(codec: AudioCodec, format: PCMFormat, totalFrames: Int64?, bitrate: Int? = nil,
+                 tags: TrackTags = TrackTags(), chapters: [Chapter] = []) {
         self.codec = codec
         self.format = format
         self.totalFrames = totalFrames
+        self.bitrate = bitrate
         self.tags = tags
         self.chapters = chapters
     }
@@ -26,6 +32,13 @@ package struct TrackInfo: Sendable, Equatable {
         info.tags = tags
         info.chapters = chapters
         return info
+    }
+
+    /// The average kilobits per second of `bytes` of audio lasting `seconds`, rounded; nil for
+    /// no bytes or no length.
+    package static func kilobitsPerSecond(bytes: Int64, seconds: Double?) -> Int? {
+        guard bytes > 0, let seconds, seconds > 0, seconds.isFinite else { return nil }
+        return Int((Double(bytes) * 8 / seconds / 1000).rounded())
     }
 
     /// Length in seconds, if known.
