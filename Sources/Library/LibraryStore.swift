@@ -48,6 +48,7 @@ package final class LibraryStore {
             try database.execute(script: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             try migrator.migrate(database)
             try LibraryCollation.register(on: database)
+            try LibraryRegex.register(on: database)
         } catch let error as LibraryError {
             database.close()
             throw error

@@ -69,6 +69,11 @@ package enum TagMatch: Sendable, Equatable {
     /// `contains`, and `search TAG VALUE`.
     case contains
     case startsWith
+    /// `=~`: a regular expression finds a match in it (`LibraryRegex`).
+    case matches
+    /// `!~`: none does; also true of a track without the tag (which no expression matches, as in
+    /// MPD 0.23: `(Artist =~ '^$')` does not find an untagged song, `(Artist !~ 'x')` does).
+    case notMatches
 }
 
 /// MPD's filter expression, over the library's values.

@@ -55,6 +55,14 @@ struct TagQuerySQL {
             let any = "(" + per.joined(separator: " OR ") + ")"
             // `!=` is also true of a track without the tag: NOT over NULL would be NULL.
             return match == .equal ? any : "NOT coalesce(\(any), 0)"
+        case .matches, .notMatches:
+            // The function is 0, never NULL, for a track without the tag: NOT of it is true.
+            let per = columns.map { column -> String in
+                arguments += [value, foldCase ? 1 : 0]
+                return "\(LibraryRegex.function)(?, ?, \(expression(column)))"
+            }
+            let any = "(" + per.joined(separator: " OR ") + ")"
+            return match == .matches ? any : "NOT " + any
         case .contains, .startsWith:
             var parts: [String] = []
             if let prefilter = trigramPrefilter(tag, value) { parts.append(prefilter) }

@@ -16,6 +16,15 @@ struct MPDCompareTests {
         return try await MPDTestServer(music: music)
     }
 
+    /// A real MPD and our daemon over `MPDTools.library()` (ours as the source `music`), both scanned.
+    static func bothOverLibrary() async throws -> (MPDTestServer, MPDDaemonRig) {
+        let music = try await MPDTools.library()
+        let server = try await MPDTestServer(music: music)
+        let rig = try await MPDDaemonRig.start(extra: "\n[[source]]\nname = \"music\"\ntype = \"local\"\npath = \"\(music.path)\"\n")
+        #expect(try await rig.mpc("update", "--wait").status == 0)
+        return (server, rig)
+    }
+
     /// The keys of an answer, in order.
     static func keys(_ lines: [String]) -> [String] { MPDSocketClient.fields(lines).map(\.key) }
 
@@ -58,6 +67,32 @@ struct MPDCompareTests {
         await server.stop()
     }
 
+    @Test("regular expressions (=~, !~) in find and search: the songs MPD 0.23 finds, a song without the tag among them where MPD counts it")
+    func regularExpressions() async throws {
+        let (server, rig) = try await Self.bothOverLibrary()
+        let theirs = try MPDSocketClient(port: server.port), ours = try rig.client()
+        func files(_ client: MPDSocketClient, _ command: String) throws -> [String] {
+            let answer = try client.command(command)
+            #expect(answer.last == "OK", "\(command): \(answer.suffix(2))")
+            return MPDSocketClient.fields(answer).filter { $0.key == "file" }
+                .map { $0.value.replacingOccurrences(of: "music/", with: "", options: .anchored) }.sorted()
+        }
+        let commands = [
+            #"find "(Artist =~ '^Alpha')""#, #"search "(Title =~ 'GLAC|dune')""#, #"find "(Title =~ 'GLAC|dune')""#,
+            #"find "(Genre !~ 'Rock')""#, #"find "(Artist =~ '^$')""#, #"search "(Album !~ 'light')""#,
+            #"find "((Album =~ 'Light|Wind') AND (Track =~ '^2$'))""#, #"find "(Date =~ '^20(0|1)[49]')""#,
+            #"find "(!(Title =~ '[aeiou]r'))""#,
+        ]
+        for command in commands {
+            let their = try files(theirs, command), our = try files(ours, command)
+            #expect(our == their, "\(command): ours \(our), MPD's \(their)")
+            print("MPD \(command): \(their.count) songs, ours \(our.count)")
+        }
+        #expect(try files(theirs, #"find "(Artist =~ '^Alpha')""#).count == 5, "the library is what the test expects")
+        await rig.stop()
+        await server.stop()
+    }
+
     @Test("status's bitrate while a constant-rate MP3 plays: MPD's number")
     func bitrate() async throws {
         let file = try await Fixtures.shared.url(.longCBRMP3)
@@ -88,10 +123,7 @@ struct MPDCompareTests {
 
     @Test("lsinfo of every folder of a library: MPD 0.23's entries in its order, each entry's fields MPD's, the tags' values MPD's")
     func lsinfo() async throws {
-        let music = try await MPDTools.library()
-        let server = try await MPDTestServer(music: music)
-        let rig = try await MPDDaemonRig.start(extra: "\n[[source]]\nname = \"music\"\ntype = \"local\"\npath = \"\(music.path)\"\n")
-        #expect(try await rig.mpc("update", "--wait").status == 0)
+        let (server, rig) = try await Self.bothOverLibrary()
         let theirs = try MPDSocketClient(port: server.port), ours = try rig.client()
         // MPD's root is the music folder; here it is the source's folder, `music`.
         for folder in ["", "Alpha Band", "Alpha Band/First Light", "Alpha Band/Second Wind", "Beta Ensemble", "Beta Ensemble/Quiet Rooms"] {

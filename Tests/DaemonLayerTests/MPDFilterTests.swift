@@ -28,6 +28,8 @@ import Testing
         #expect(try Self.parse("(any contains 'love')") == .tag(.any, .contains, "love", foldCase: false))
         #expect(try Self.parse("( title  starts_with  'A' )") == .tag(.title, .startsWith, "A", foldCase: false))
         #expect(try Self.parse("(!(genre == 'Pop'))") == .not(.tag(.genre, .equal, "Pop", foldCase: false)))
+        #expect(try Self.parse(#"(title =~ '^The \\w+$')"#) == .tag(.title, .matches, #"^The \w+$"#, foldCase: false))
+        #expect(try Self.parse("(Artist !~ 'a|b')", search: true) == .tag(.artist, .notMatches, "a|b", foldCase: true))
         #expect(try Self.parse("((artist == 'a') AND (album == 'b') AND (date == '1999'))")
                 == .and([.tag(.artist, .equal, "a", foldCase: false), .tag(.album, .equal, "b", foldCase: false),
                          .tag(.date, .equal, "1999", foldCase: false)]))
@@ -41,7 +43,7 @@ import Testing
         ("", "'(' expected"), ("artist == 'x'", "'(' expected"), ("(artist == 'x'", "')' expected"),
         ("(artist == x)", "Quoted string expected"), ("(artist == 'x)", "Closing quote not found"),
         ("(nosuchtag == 'x')", "Unknown filter type: nosuchtag"), ("(artist ~= 'x')", "Operator expected"),
-        ("(artist like 'x')", "Unknown filter operator: like"), ("(artist =~ 'x.*')", "Regular expressions are not supported"),
+        ("(artist like 'x')", "Unknown filter operator: like"), ("(file =~ 'x.*')", "Only == and != compare file"),
         ("((artist == 'a') OR (album == 'b'))", "'AND' expected"), ("(artist == 'x') junk", "Unparsed garbage after expression"),
         ("(base 'elsewhere/x')", "No such directory"), ("(file contains 'a')", "Only == and != compare file"),
         ("(modified-since '2020')", "Unsupported filter: modified-since"),
@@ -49,6 +51,19 @@ import Testing
     ])
     func refused(_ text: String, _ reason: String) {
         #expect(throws: FilterError(reason)) { try Self.parse(text) }
+    }
+
+    @Test("a regular expression that does not compile is refused when read, saying why")
+    func badRegex() throws {
+        for pattern in ["a(", "[z-a]", "*x"] {
+            do {
+                _ = try Self.parse("(artist =~ '\(pattern)')")
+                Issue.record("\(pattern) was taken")
+            } catch {
+                let message = (error as? FilterError)?.message ?? "\(error)"
+                #expect(message.hasPrefix("Invalid regular expression: "), "\(pattern): \(message)")
+            }
+        }
     }
 
     @Test("argument lists: old pairs (find exact, search substrings folded), several filters, sort, window, group, position")

@@ -50,6 +50,8 @@ check(len(c.find("(base 'music/Artist 02/Album 2')")) == 3, "base")
 one = found[0]["file"]
 check([s["file"] for s in c.find(f"(file == '{one}')")] == [one], "file ==")
 check(len(c.find("(title == 'it\\'s')")) == 0, "an escaped quote parses")
+check(len(c.search("(album =~ 'CAFÉ|^album 2$')")) == 12, "=~ folded by search")
+check(len(c.find("((artist == 'Artist 01') AND (title !~ 'T0[12]$'))")) == 2, "!~ with AND")
 
 # Sort and window.
 titles = [s["title"] for s in c.search("(title contains 'song')", "sort", "-Title", "window", "1:4")]
@@ -82,7 +84,8 @@ check(c.readpicture(one) == {}, "readpicture without a picture: nothing")
 
 # Bad input: one clear ACK each, and the connection goes on. A missing base folder is MPD's
 # database error (No such directory, 50), not a syntax error.
-for args, code in [(("(artist == 'x'",), 2), (("(nosuchtag == 'x')",), 2), (("(base 'music/nowhere')",), 50), (("artist",), 2)]:
+for args, code in [(("(artist == 'x'",), 2), (("(nosuchtag == 'x')",), 2), (("(base 'music/nowhere')",), 50), (("artist",), 2),
+                   (("(artist =~ 'a(')",), 2)]:
     try:
         c.find(*args)
         failures.append(f"find {args}: no error")

@@ -7,8 +7,9 @@ commands clients send most and the heaviest answer, plus the server's memory.
     bench/mpd/latency.py --compare NAME=FILE NAME=FILE ...
 
 On one connection, N rounds of `status` and `currentsong`, max(5, N // 10) of `search any "W"`
-for each --word (default: "gold", a fifth of the bench library, and "0420-042", one song), and
-max(3, N // 20) of `listallinfo` (the whole library, read as it streams in 64 KB reads and
+for each --word (default: "gold", a fifth of the bench library, and "0420-042", one song) and of
+two regular expressions (`find "(Artist =~ '^The Quiet')"`, `search "(Title =~ 'zebra cr')"`: a
+thousandth of the library, found by trying every track), and max(3, N // 20) of `listallinfo` (the whole library, read as it streams in 64 KB reads and
 counted, never held: its time to the first byte and to the final OK). A server that closes the
 connection mid-answer (MPD does when an answer outgrows its max_output_buffer_size, 8 MiB by
 default) gets a row saying so, after how many bytes, and a new connection for the rest. Each time is from sending the
@@ -99,7 +100,7 @@ def compare(pairs):
     commands = []
     for _, run in runs:
         commands += [row["command"] for row in run["rows"] if row["command"] not in commands]
-    print(f"{'p50 / p99 ms':28}" + "".join(f" {name:>24}" for name, _ in runs))
+    print(f"{'p50 / p99 ms':36}" + "".join(f" {name:>24}" for name, _ in runs))
     for command in commands:
         cells = []
         for _, run in runs:
@@ -110,9 +111,9 @@ def compare(pairs):
                 cells.append("failed")
             else:
                 cells.append(f"{row['p50']:.2f} / {row['p99']:.2f}")
-        print(f"{command:28}" + "".join(f" {cell:>24}" for cell in cells))
+        print(f"{command:36}" + "".join(f" {cell:>24}" for cell in cells))
     for key, label in (("VmRSS", "RSS after, MiB"), ("VmHWM", "peak RSS, MiB")):
-        print(f"{label:28}" + "".join(f" {run['memory'].get(key, 0):>24.1f}" for _, run in runs))
+        print(f"{label:36}" + "".join(f" {run['memory'].get(key, 0):>24.1f}" for _, run in runs))
 
 
 def connect(options):
@@ -151,8 +152,11 @@ def main():
     print(f"greeting: {connection.greeting.decode(errors='replace')}")
     plan = [("status", options.rounds), ("currentsong", options.rounds)]
     plan += [(f'search any "{word}"', max(5, options.rounds // 10)) for word in words]
+    # Regular expressions (MPD's =~), which no index answers: every track's tag is tried.
+    plan += [(command, max(5, options.rounds // 10)) for command in
+             ["find \"(Artist =~ '^The Quiet')\"", "search \"(Title =~ 'zebra cr')\""]]
     plan.append(("listallinfo", max(3, options.rounds // 20)))
-    print(f"{'command':28} {'rounds':>6} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'1st byte p50':>12} {'lines':>8} {'bytes':>11}")
+    print(f"{'command':36} {'rounds':>6} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'1st byte p50':>12} {'lines':>8} {'bytes':>11}")
     saved = []
     for command, rounds in plan:
         times, firsts = [], []
@@ -163,11 +167,11 @@ def main():
                 times.append(took * 1000)
                 firsts.append(first * 1000)
         except EOFError as error:
-            print(f"{command:28} {rounds:>6} failed: {error}")
+            print(f"{command:36} {rounds:>6} failed: {error}")
             saved.append({"command": command, "failed": str(error)})
             connection = connect(options)
             continue
-        print(f"{command:28} {rounds:>6} {percentile(times, 0.5):>9.2f} {percentile(times, 0.99):>9.2f}"
+        print(f"{command:36} {rounds:>6} {percentile(times, 0.5):>9.2f} {percentile(times, 0.99):>9.2f}"
               f" {max(times):>9.2f} {statistics.median(firsts):>12.2f} {lines:>8} {size:>11}")
         saved.append({"command": command, "rounds": rounds, "p50": percentile(times, 0.5), "p99": percentile(times, 0.99),
                       "max": max(times), "lines": lines, "bytes": size})

@@ -4,6 +4,7 @@ import Library
 /// `TagFilter`:
 ///
 ///     (TAG == 'VALUE')  (TAG != 'VALUE')  (TAG contains 'VALUE')  (TAG starts_with 'VALUE')
+///     (TAG =~ 'REGEX')  (TAG !~ 'REGEX')
 ///     (file == 'URI')   (base 'DIR')      (!EXPRESSION)            (EXPR1 AND EXPR2 ...)
 ///
 /// A value is quoted with `"` or `'`; inside, a backslash makes the next character literal (the
@@ -77,13 +78,21 @@ package struct FilterParser {
             // A URI that names no library location stays as it is (an http URL).
             compared = paths.location(ofPath: compared) ?? compared
         }
+        if match == .matches || match == .notMatches {
+            do {
+                _ = try LibraryRegex.compile(compared, foldCase: foldCase)
+            } catch {
+                throw FilterError("Invalid regular expression: \(error)")
+            }
+        }
         return .tag(tag, match, compared, foldCase: foldCase && tag != .file)
     }
 
     private mutating func operation() throws(FilterError) -> TagMatch {
         if take("==") { return .equal }
         if take("!=") { return .notEqual }
-        if take("=~") || take("!~") { throw FilterError("Regular expressions are not supported") }
+        if take("=~") { return .matches }
+        if take("!~") { return .notMatches }
         switch word() {
         case "contains": return .contains
         case "starts_with": return .startsWith
