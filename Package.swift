@@ -5,7 +5,7 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite
+//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
@@ -66,6 +66,7 @@ let package = Package(
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         // FFmpeg's libavcodec, loaded (dlopen) when the first AAC or ALAC track opens: linked, its
         // 90-odd libraries cost every start 16 ms. Its headers only at build time (libavcodec-dev).
         .target(name: "CAVCodec"),
@@ -120,7 +121,7 @@ let package = Package(
         // No Foundation, and nothing of the library's: its tests need neither.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // The library database and the scanner that fills it.
-        .target(name: "Library", dependencies: ["Base", "Model", "Parsers", "Cache", "Loader", "SQLite", logging, serviceLifecycle]),
+        .target(name: "Library", dependencies: ["Base", "Model", "Parsers", "Cache", "Loader", "SQLite", "CPCRE2", logging, serviceLifecycle]),
         // The player: the play queue and the state machine over loader, decoder and output.
         .target(name: "Playback", dependencies: ["Base", "Model", "Loader", "Decoding", "Output", logging, serviceLifecycle]),
         // sd-bus: a connection on a thread of its own, values, vtables, a client.

@@ -14,7 +14,9 @@ struct TagQuerySQL {
             guard !parts.isEmpty else { return "1" }
             return "(" + parts.map { condition($0) }.joined(separator: " AND ") + ")"
         case .not(let inner):
-            return "NOT " + condition(inner)
+            // A comparison with a tag a track lacks is NULL, not false: NOT of it would leave the
+            // track out, where MPD (a comparison being false) finds it.
+            return "NOT coalesce(" + condition(inner) + ", 0)"
         case .base(let folder):
             let range = Self.folderRange(folder)
             arguments += [range.itself, range.from, range.upTo]
@@ -56,13 +58,16 @@ struct TagQuerySQL {
             // `!=` is also true of a track without the tag: NOT over NULL would be NULL.
             return match == .equal ? any : "NOT coalesce(\(any), 0)"
         case .matches, .notMatches:
-            // The function is 0, never NULL, for a track without the tag: NOT of it is true.
+            // No index answers an expression; but each distinct value is tried once, read from
+            // the tag's index (an artist's thousand tracks are one call), and the tracks with
+            // the values that match are found through it. A track without the tag matches none:
+            // its NULL is in no list (the condition is NULL, which `!~` and `.not` take as false).
             let per = columns.map { column -> String in
                 arguments += [value, foldCase ? 1 : 0]
-                return "\(LibraryRegex.function)(?, ?, \(expression(column)))"
+                return "\(column) IN (SELECT DISTINCT \(column) FROM track WHERE \(LibraryRegex.function)(?, ?, \(expression(column))))"
             }
             let any = "(" + per.joined(separator: " OR ") + ")"
-            return match == .matches ? any : "NOT " + any
+            return match == .matches ? any : "NOT coalesce(\(any), 0)"
         case .contains, .startsWith:
             var parts: [String] = []
             if let prefilter = trigramPrefilter(tag, value) { parts.append(prefilter) }

@@ -80,7 +80,7 @@ package struct FilterParser {
         }
         if match == .matches || match == .notMatches {
             do {
-                _ = try LibraryRegex.compile(compared, foldCase: foldCase)
+                try LibraryRegex.check(compared, foldCase: foldCase)
             } catch {
                 throw FilterError("Invalid regular expression: \(error)")
             }
