@@ -32,6 +32,38 @@ import TestSupport
         #expect(scanned.tags.title == "The Book")
     }
 
+    @Test("chapter pictures (a QuickTime chapter video track, JPEG and PNG stills): each chapter has the one shown at its start")
+    func pictures() async throws {
+        let directory = try Fixtures.shared.scratchDirectory()
+        let jpeg = directory.appendingPathComponent("still.jpg")
+        try await ChildProcess.check("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=red:s=16x16",
+                                                "-frames:v", "1", jpeg.path])
+        let png = try await Fixtures.shared.url(.coverArt)
+        let book = try await AudiobookFixture.make(chapters: Self.chapters.map { ($0.start, $0.title) }, length: 12, lists: .quickTimeOnly,
+                                                   pictures: [jpeg, png, jpeg])
+        let (scanned, _) = try await Self.read(book)
+        let stills = [try [UInt8](Data(contentsOf: jpeg)), try [UInt8](Data(contentsOf: png)), try [UInt8](Data(contentsOf: jpeg))]
+        #expect(scanned.chapters.map(\.title) == Self.chapters.map(\.title), "the picture track is not read as titles")
+        #expect(scanned.chapters.map(\.start) == Self.chapters.map(\.start))
+        #expect(scanned.chapters.map(\.art) == zip(stills, ["image/jpeg", "image/png", "image/jpeg"]).map {
+            ChapterArt.embedded(Artwork(data: $0, mimeType: $1))
+        })
+        // Without chapters asked for (a scan), no picture is fetched either.
+        #expect(try await Self.read(book, chapters: false).0.chapters.isEmpty)
+    }
+
+    @Test("the picture on screen at a time: the last sample to start by then, if it lasts that long")
+    func pictureShown() {
+        let samples = [MP4SampleTable.Sample(offset: 100, size: 10, time: 0, duration: 3000),
+                       MP4SampleTable.Sample(offset: 200, size: 10, time: 5000, duration: 1000)]
+        #expect(samples.sample(showing: 0)?.offset == 100)
+        #expect(samples.sample(showing: 2999)?.offset == 100)
+        #expect(samples.sample(showing: 3000) == nil, "a gap between pictures")
+        #expect(samples.sample(showing: 5000)?.offset == 200)
+        #expect(samples.sample(showing: 7000) == nil)
+        #expect([MP4SampleTable.Sample]().sample(showing: 1) == nil)
+    }
+
     @Test("a scan reads no chapters, and only the boxes of the tags")
     func scanSkipsChapters() async throws {
         let (scanned, fetched) = try await Self.read(try await Self.book(.both), chapters: false)

@@ -12,9 +12,28 @@ import TestSupport
         try await DaemonRig.start(config: "[playback]\nresume_longer_than = \"10s\"\n")
     }
 
-    @Test("chapters: MPRIS title and album follow the chapter heard; chapter N/prev/next land on starts; listed by status and chapters; resumed")
+    /// A still of `color` as a JPEG, made by ffmpeg.
+    private static func still(_ color: String) async throws -> URL {
+        let file = try Fixtures.shared.scratchDirectory().appendingPathComponent("\(color).jpg")
+        try await ChildProcess.check("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=\(color):s=16x16",
+                                                "-frames:v", "1", file.path])
+        return file
+    }
+
+    /// The picture MPRIS shows once it is a local file with these bytes.
+    private static func waitForArt(_ rig: DaemonRig, _ picture: URL) async throws -> Bool {
+        let bytes = try Data(contentsOf: picture)
+        return try await eventually(within: 20) {
+            let art = try await rig.metadata("mpris:artUrl")
+            return URL(string: art).flatMap { try? Data(contentsOf: $0) } == bytes
+        }
+    }
+
+    @Test("chapters: MPRIS title, album and picture follow the chapter heard; chapter N/prev/next land on starts; listed by status and chapters; resumed")
     func chaptersThroughTheDaemon() async throws {
-        let book = try await AudiobookFixture.make(chapters: [(0, "Opening"), (3, "Middle"), (60, "The End")], length: 120)
+        let pictures = [try await Self.still("red"), try await Fixtures.shared.url(.coverArt), try await Self.still("blue")]
+        let book = try await AudiobookFixture.make(chapters: [(0, "Opening"), (3, "Middle"), (60, "The End")], length: 120,
+                                                   pictures: pictures)
         let song = try await Fixtures.shared.url(.vbrMP3)
         let rig = try await Self.startRig()
         defer { Task { await rig.stop() } }
@@ -26,6 +45,8 @@ import TestSupport
         #expect(try await eventually(within: 20) { ["Opening", "Middle"].contains(try await rig.metadata("title")) })
         #expect(try await rig.metadata("album") == "The Book")
         #expect(try await rig.waitForTitle("Middle"), "the title follows the chapter heard")
+        // Its picture (a QuickTime chapter picture track's PNG) is the cover while it plays.
+        #expect(try await Self.waitForArt(rig, pictures[1]), "the picture follows the chapter heard")
 
         // Paused (so the clock cannot move between the steps): a jump by number lands on the
         // chapter's start; back within 3 s of a start goes to the chapter before; later, to its own start.
@@ -34,6 +55,7 @@ import TestSupport
         #expect(try await rig.ctl("chapter", "3").status == 0)
         #expect(try await rig.waitForTitle("The End"))
         #expect(try await rig.status()["position"] as? Double == 60, "a jump lands on the chapter's start")
+        #expect(try await Self.waitForArt(rig, pictures[2]))
         #expect(try await rig.ctl("chapter", "prev").status == 0)
         #expect(try await rig.waitForTitle("Middle"))
         #expect(try await rig.status()["position"] as? Double == 3)
@@ -72,6 +94,8 @@ import TestSupport
         #expect(try await rig.ctl("chapter", "next").status == 0)
         #expect(try await rig.waitForTitle("Vbr Title"))
         #expect(try await rig.status()["chapters"] == nil)
+        #expect(try await eventually(within: 20) { try await rig.metadata("mpris:artUrl").isEmpty },
+                "the next track has no picture: the book's last chapter's is not kept")
         let none = try await rig.ctl("chapter", "next")
         #expect(none.status != 0 && none.stderr.contains("the track playing has no chapters"), "\(none.stderr)")
     }

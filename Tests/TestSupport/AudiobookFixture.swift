@@ -9,9 +9,11 @@ public enum AudiobookFixture {
     }
 
     /// A tone `length` seconds long, titled "The Book" by "An Author", with `chapters` (start in
-    /// seconds, title), in a new scratch directory.
+    /// seconds, title), in a new scratch directory. With `pictures` (image files, one per chapter
+    /// in order), a QuickTime chapter picture track too (`Tests/MediaFixtures/chapter_images.py`):
+    /// each shown from its chapter's start to the next's.
     public static func make(chapters: [(start: Double, title: String)], length: Double, lists: Lists = .both,
-                            name: String = "book.m4b") async throws -> URL {
+                            name: String = "book.m4b", pictures: [URL] = []) async throws -> URL {
         let directory = try Fixtures.shared.scratchDirectory()
         var metadata = ";FFMETADATA1\ntitle=The Book\nartist=An Author\nalbum=The Book\n"
         for (index, chapter) in chapters.enumerated() {
@@ -31,8 +33,19 @@ public enum AudiobookFixture {
         case .neroOnly: try rename("tref", in: &bytes)
         }
         try Data(bytes).write(to: url)
+        if !pictures.isEmpty {
+            let shown = zip(chapters.indices, pictures).map { index, picture in
+                let end = index + 1 < chapters.count ? chapters[index + 1].start : length
+                return "\(Int(((end - chapters[index].start) * 1000).rounded()))=\(picture.path)"
+            }
+            try await ChildProcess.check("python3", [mediaFixtures.appendingPathComponent("chapter_images.py").path, url.path] + shown)
+        }
         return url
     }
+
+    /// Tests/MediaFixtures.
+    static let mediaFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("MediaFixtures")
 
     /// Renames the one box of `type` to `free`.
     static func rename(_ type: String, in bytes: inout [UInt8]) throws {

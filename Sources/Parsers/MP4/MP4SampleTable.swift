@@ -9,6 +9,13 @@ package struct MP4SampleTable: Sendable, Equatable {
         /// Where it starts in the media's time, in its timescale.
         package var time: Int64
         package var duration: Int
+
+        package init(offset: Int64, size: Int, time: Int64, duration: Int) {
+            self.offset = offset
+            self.size = size
+            self.time = time
+            self.duration = duration
+        }
     }
 
     package var samples: [Sample]
@@ -136,5 +143,21 @@ package struct MP4SampleTable: Sendable, Equatable {
             if samples[middle].time <= time { low = middle } else { high = middle - 1 }
         }
         return max(0, low)
+    }
+}
+
+extension [MP4SampleTable.Sample] {
+    /// The sample whose time holds `time` (in the track's timescale, half a tick allowed): the last
+    /// to start at or before it, if it lasts that long. For samples in time order; a binary search,
+    /// so a forged table of thousands costs a few steps per look, not thousands.
+    package func sample(showing time: Double) -> MP4SampleTable.Sample? {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if Double(self[middle].time) <= time + 0.5 { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let sample = self[low - 1]
+        return Double(sample.time + Int64(sample.duration)) > time ? sample : nil
     }
 }
