@@ -52,8 +52,12 @@ public final class CantataSession: Sendable {
     /// a chain of tasks).
     private actor VirtualScreens {
         private var last: Task<Void, Never>?
-        /// The next display number to try; from 50, above those a desktop session holds.
-        private var next = 50
+        /// The next display number to try: from 50 (above those a desktop session holds), in a
+        /// block of 20 of this process's own (by its pid), so that two test processes side by
+        /// side — or one starting as another ends, its servers still removing their sockets —
+        /// do not take turns on the same numbers (a failure seen so: "could not connect to
+        /// display :51" with a second run's servers on :50 and :51).
+        private var next = 50 + Int(getpid() % 100) * 20
 
         func startXvfb() async throws -> (ServerProcess, Int) {
             let previous = last
