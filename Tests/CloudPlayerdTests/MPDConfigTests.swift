@@ -99,6 +99,15 @@ struct MPDConfigTests {
         #expect(try client.command("status").first?.hasPrefix("ACK [4@0] {status}") == true, "a new client must give the password")
         #expect(try client.command("password sesame") == ["OK"])
         #expect(try client.command("status").last == "OK")
+        // The real clients, as a user points them at the reloaded server: mpc with the password
+        // in its host, python-mpd2 with it in MPD_PASSWORD; mpc without it is refused.
+        let refused = try await ChildProcess.run("mpc", ["--host", "127.0.0.1", "--port", String(second), "status"])
+        #expect(refused.status != 0 && refused.stderr.contains("permission"), "\(refused.stdout)\(refused.stderr)")
+        let mpc = try await ChildProcess.run("mpc", ["--host", "sesame@127.0.0.1", "--port", String(second), "status"])
+        #expect(mpc.status == 0 && mpc.stdout.contains("volume:"), "\(mpc.stdout)\(mpc.stderr)")
+        let python = try await ChildProcess.run("python3", [MPDTools.script("mpd2_client.py"), "--host", "127.0.0.1", "--port", String(second),
+                                                            "summary"], environment: ["MPD_PASSWORD": "sesame"])
+        #expect(python.status == 0 && python.stdout.contains("version=0.23.5"), "\(python.stdout)\(python.stderr)")
 
         try Data("[mpd]\nlisten = []\n".utf8).write(to: config)
         daemon.signal(SIGHUP)
