@@ -3,15 +3,39 @@ import Testing
 import TestSupport
 
 /// A feed's Podcasting 2.0 chapters (`<podcast:chapters>`, a JSON file beside the episode) through
-/// the daemon: a feed served by a plain HTTP server that logs each request, scanned, and its
-/// episode played (null output, a private bus).
+/// the daemon: a feed served by a plain HTTP server that logs each request — Python's http.server
+/// and nginx —, scanned, and its episode played (null output, a private bus).
 @Suite(.timeLimit(.minutes(4))) struct PodcastChaptersTests {
-    @Test("<podcast:chapters>: the JSON file fetched once as the episode plays, its chapters shown and jumped to, a silent one (toc false) left out, a chapter's img as mpris:artUrl; played again, read from the cache")
-    func feedChapters() async throws {
-        let server = try await LoggingHTTPServer()
+    /// The static servers the feed is put on, each logging what it answered.
+    enum Host: String, CaseIterable, Sendable {
+        case python, nginx
+
+        /// The served folder, the base URL, how many GETs of a path were answered, and the stop.
+        func start() async throws -> (root: URL, base: URL, gets: @Sendable (String) throws -> Int, stop: @Sendable () async -> Void) {
+            switch self {
+            case .python:
+                let server = try await LoggingHTTPServer()
+                return (server.root, server.baseURL, { path in try server.requests().filter { $0.method == "GET" && $0.path == path }.count },
+                        { await server.stop() })
+            case .nginx:
+                let server = try await HLSServer()
+                return (server.root, server.baseURL, { path in server.count(of: path) }, { await server.stop() })
+            }
+        }
+    }
+
+    @Test("<podcast:chapters>: the JSON file fetched once as the episode plays, its chapters shown and jumped to, a silent one (toc false) left out, a chapter's img as mpris:artUrl; played again, read from the cache",
+          arguments: Host.allCases)
+    func feedChapters(_ host: Host) async throws {
+        let server = try await host.start()
         defer { Task { await server.stop() } }
-        try server.publish(try Data(contentsOf: try await Fixtures.shared.url(.longMP3)), at: "ep/episode.mp3")
-        try server.publish(Data(#"""
+        func publish(_ data: Data, at path: String) throws {
+            let file = server.root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
+        try publish(try Data(contentsOf: try await Fixtures.shared.url(.longMP3)), at: "ep/episode.mp3")
+        try publish(Data(#"""
             {"version": "1.2.0", "chapters": [
               {"startTime": 0, "title": "Welcome"},
               {"startTime": 4.5, "title": "Sponsor", "toc": false},
@@ -19,8 +43,8 @@ import TestSupport
               {"startTime": 30, "title": "Goodbye"}]}
             """#.utf8), at: "ep/chapters.json")
         let picture = try Data(contentsOf: try await Fixtures.shared.url(.coverArt))
-        try server.publish(picture, at: "ep/art/main.png")
-        try server.publish(Data("""
+        try publish(picture, at: "ep/art/main.png")
+        try publish(Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Chaptered Cast</title>
             <item><title>Chaptered Episode</title><pubDate>Fri, 20 Nov 2026 10:00:00 +0000</pubDate>
@@ -28,12 +52,12 @@ import TestSupport
             <podcast:chapters url="ep/chapters.json" type="application/json+chapters"/></item>
             </channel></rss>
             """.utf8), at: "feed.xml")
-        let rig = try await DaemonRig.start(config: "[[source]]\nname = \"pod\"\ntype = \"feed\"\nurl = \"\(server.baseURL.absoluteString)feed.xml\"\n")
+        let rig = try await DaemonRig.start(config: "[[source]]\nname = \"pod\"\ntype = \"feed\"\nurl = \"\(server.base.absoluteString)feed.xml\"\n")
         defer { Task { await rig.stop() } }
         func titles() async throws -> [String] {
             (try await rig.status()["chapters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? []
         }
-        func fetches() throws -> Int { try server.requests().filter { $0.method == "GET" && $0.path == "/ep/chapters.json" }.count }
+        func fetches() throws -> Int { try server.gets("/ep/chapters.json") }
 
         #expect(try await rig.ctl("scan").status == 0)
         let found = try JSONSerialization.jsonObject(with: Data(try await rig.ctl("search", "Chaptered", "--json").stdout.utf8)) as? [[String: Any]]
