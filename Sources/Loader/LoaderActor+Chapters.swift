@@ -37,7 +37,7 @@ extension LoaderActor {
             do {
                 let file = try await keptFile(at: location, kind: "picture", limit: 16 << 20)
                 let head = try await BlockingPool.shared.run { try FileByteSource(path: file.path).readBytes(in: 0..<12) }
-                guard Self.isPicture(head) else {
+                guard Artwork.imageType(of: head) != nil else {
                     try? await BlockingPool.shared.run { try FileManager.default.removeItem(at: file) }
                     throw LoaderError.badResponse("not a JPEG, PNG, GIF or WebP picture")
                 }
@@ -61,11 +61,5 @@ extension LoaderActor {
             try AtomicFile.write(fetched.bytes, to: file)
         }
         return file
-    }
-
-    /// Whether `head` starts as a JPEG, PNG, GIF or WebP file does.
-    private static func isPicture(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0xFF, 0xD8, 0xFF]) || head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.starts(with: Array("GIF8".utf8))
-            || (head.starts(with: Array("RIFF".utf8)) && head.count >= 12 && head[8..<12].elementsEqual("WEBP".utf8))
     }
 }

@@ -35,7 +35,7 @@ package enum Art: MPDCommandFamily {
         let chunk = try await BlockingPool.shared.run { try Self.read(file, from: offset, upTo: limit) }
         guard offset <= chunk.size else { throw MPDError(.argument, "Offset too large") }
         call.response.field("size", chunk.size)
-        if withType, let type = Self.type(of: chunk.head) { call.response.field("type", type) }
+        if withType, let type = Artwork.imageType(of: chunk.head) { call.response.field("type", type) }
         call.response.binary(chunk.bytes)
     }
 
@@ -84,14 +84,5 @@ package enum Art: MPDCommandFamily {
         let head = try bytes(at: 0, count: min(12, size))
         guard offset < size else { return (size, [], head) }
         return (size, try bytes(at: offset, count: min(limit, size - offset)), head)
-    }
-
-    /// The picture's MIME type from its first bytes.
-    static func type(of bytes: [UInt8]) -> String? {
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.count >= 12, bytes[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
-        return nil
     }
 }

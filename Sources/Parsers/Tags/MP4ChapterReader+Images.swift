@@ -7,7 +7,7 @@ extension MP4ChapterReader {
     /// `chapters` with the picture on screen at each one's start, from the samples of a chapter
     /// video track (QuickTime's chapter pictures: a still per chapter as Apple's tools write them,
     /// or fewer shown longer); a sample seen by several chapters is fetched once. A sample that is
-    /// no JPEG or PNG, one past the limits, or the rest after a failed fetch, gives no picture — the
+    /// no picture (JPEG, PNG, GIF, WebP), one past the limits, or the rest after a failed fetch, gives no picture — the
     /// titles stay.
     static func withPictures(_ chapters: [Chapter], _ samples: [MP4SampleTable.Sample], timescale: Int, length: Int64,
                              isolation: isolated (any Actor)? = #isolation,
@@ -33,18 +33,11 @@ extension MP4ChapterReader {
             } catch {
                 break
             }
-            guard let type = imageType(bytes) else { continue }
+            guard let type = Artwork.imageType(of: bytes) else { continue }
             let picture = Artwork(data: bytes, mimeType: type)
             pictures[sample.offset] = picture
             result[index].art = .embedded(picture)
         }
         return result
-    }
-
-    /// The MIME type of a JPEG or PNG picture, from its first bytes; nil for anything else.
-    static func imageType(_ bytes: [UInt8]) -> String? {
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
-        return nil
     }
 }
