@@ -37,7 +37,7 @@ extension LibraryStore {
     func tracks(directlyIn folder: String) throws -> [LibraryTrack] {
         let range = TagQuerySQL.folderRange(folder)
         return try read { db in
-            try db.fetchAll("SELECT * FROM track WHERE gone = 0 AND folder IN (?, ?) ORDER BY folder, url",
+            try db.fetchAll("SELECT \(LibraryTrack.selection()) FROM track WHERE gone = 0 AND folder IN (?, ?) ORDER BY folder, url",
                             [range.itself, range.from], LibraryTrack.init(row:))
         }
     }

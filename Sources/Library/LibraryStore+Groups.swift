@@ -57,13 +57,13 @@ extension LibraryStore {
             switch kind {
             case .artist:
                 return try db.fetchAll("""
-                    SELECT track.* FROM track, (SELECT artist AS wanted FROM track WHERE id = ?)
+                    SELECT \(LibraryTrack.selection(of: "track")) FROM track, (SELECT artist AS wanted FROM track WHERE id = ?)
                     WHERE track.artist = wanted AND track.gone = 0
                     ORDER BY album COLLATE NOCASE, discNumber, trackNumber, url LIMIT ?
                     """, [trackID, limit], LibraryTrack.init(row:))
             case .album:
                 return try db.fetchAll("""
-                    SELECT track.* FROM track, (SELECT album AS wanted, COALESCE(albumArtist, artist) AS who FROM track WHERE id = ?)
+                    SELECT \(LibraryTrack.selection(of: "track")) FROM track, (SELECT album AS wanted, COALESCE(albumArtist, artist) AS who FROM track WHERE id = ?)
                     WHERE track.album = wanted AND COALESCE(track.albumArtist, track.artist) IS who AND track.gone = 0
                     ORDER BY discNumber, trackNumber, url LIMIT ?
                     """, [trackID, limit], LibraryTrack.init(row:))

@@ -18,7 +18,7 @@ extension LibraryStore {
             guard let pattern = try Self.matchPattern(text, db) else { return [] }
             return try db.fetchAll("""
                 WITH hit AS MATERIALIZED (
-                    SELECT track.* FROM trackSearch JOIN track ON track.id = trackSearch.rowid
+                    SELECT \(LibraryTrack.selection(of: "track")) FROM trackSearch JOIN track ON track.id = trackSearch.rowid
                     WHERE trackSearch MATCH ? AND track.gone = 0 LIMIT ?)
                 SELECT * FROM hit ORDER BY artist COLLATE NOCASE, album, discNumber, trackNumber, url
                 """, [pattern, limit], LibraryTrack.init(row:))
@@ -40,14 +40,14 @@ extension LibraryStore {
         let condition = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND ")) "
         return try read { db in
             try db.fetchAll("""
-                SELECT * FROM track \(condition)ORDER BY artist COLLATE \(LibraryCollation.name), album, discNumber, trackNumber, url
+                SELECT \(LibraryTrack.selection()) FROM track \(condition)ORDER BY artist COLLATE \(LibraryCollation.name), album, discNumber, trackNumber, url
                 LIMIT ? OFFSET ?
                 """, arguments + [limit, offset], LibraryTrack.init(row:))
         }
     }
 
     func track(url: String) throws -> LibraryTrack? {
-        try read { try $0.fetchOne("SELECT * FROM track WHERE url = ?", [url], LibraryTrack.init(row:)) }
+        try read { try $0.fetchOne("SELECT \(LibraryTrack.selection()) FROM track WHERE url = ?", [url], LibraryTrack.init(row:)) }
     }
 
     /// The tracks with these urls, by url; asked for in batches SQLite's variable limit allows.
@@ -55,7 +55,7 @@ extension LibraryStore {
         try read { db in
             var found: [String: LibraryTrack] = [:]
             for batch in Self.batches(urls) {
-                for track in try db.fetchAll("SELECT * FROM track WHERE url IN (\(Self.placeholders(batch.count)))", batch,
+                for track in try db.fetchAll("SELECT \(LibraryTrack.selection()) FROM track WHERE url IN (\(Self.placeholders(batch.count)))", batch,
                                              LibraryTrack.init(row:)) {
                     found[track.url] = track
                 }
@@ -75,7 +75,7 @@ extension LibraryStore {
     }
 
     func track(id: Int64) throws -> LibraryTrack? {
-        try read { try $0.fetchOne("SELECT * FROM track WHERE id = ?", [id], LibraryTrack.init(row:)) }
+        try read { try $0.fetchOne("SELECT \(LibraryTrack.selection()) FROM track WHERE id = ?", [id], LibraryTrack.init(row:)) }
     }
 
     // MARK: Playlists
@@ -127,7 +127,7 @@ extension LibraryStore {
                 let known = try tracks(urls: items.map(\.url))
                 return items.map { PlaylistEntry(url: $0.url, title: $0.title, track: known[$0.url]) }
             case .folder:
-                return try db.fetchAll("SELECT * FROM track WHERE folder = ? AND gone = 0 ORDER BY discNumber, trackNumber, url",
+                return try db.fetchAll("SELECT \(LibraryTrack.selection()) FROM track WHERE folder = ? AND gone = 0 ORDER BY discNumber, trackNumber, url",
                                        [playlist.url], LibraryTrack.init(row:))
                     .map { PlaylistEntry(url: $0.url, title: $0.title, track: $0) }
             }

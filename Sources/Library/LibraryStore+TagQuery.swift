@@ -52,7 +52,7 @@ extension LibraryStore {
         let count = min(limit, remaining)
         guard count > 0 else { return TrackPage(tracks: [], next: nil) }
         let rows = try read { db in
-            try db.fetchAll("SELECT * FROM track WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
+            try db.fetchAll("SELECT \(LibraryTrack.selection()) FROM track WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ? OFFSET ?",
                             arguments + [count, offset], LibraryTrack.init(row:))
         }
         guard rows.count == count, count < remaining, let last = rows.last else { return TrackPage(tracks: rows, next: nil) }
@@ -64,7 +64,7 @@ extension LibraryStore {
         let chunk = ids.prefix(limit)
         guard !chunk.isEmpty else { return TrackPage(tracks: [], next: nil) }
         let rows = try read { db in
-            try db.fetchAll("SELECT * FROM track WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))",
+            try db.fetchAll("SELECT \(LibraryTrack.selection()) FROM track WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))",
                             Array(chunk), LibraryTrack.init(row:))
         }
         let byID = Dictionary(rows.compactMap { track in track.id.map { ($0, track) } }, uniquingKeysWith: { first, _ in first })

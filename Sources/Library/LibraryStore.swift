@@ -97,7 +97,7 @@ package final class LibraryStore {
     /// The tracks known in `folder`, by URL: a rescan reads tags only of those that changed.
     func tracks(inFolder folder: String) throws -> [String: LibraryTrack] {
         try read { db in
-            let tracks = try db.fetchAll("SELECT * FROM track WHERE folder = ?", [folder], LibraryTrack.init(row:))
+            let tracks = try db.fetchAll("SELECT \(LibraryTrack.selection()) FROM track WHERE folder = ?", [folder], LibraryTrack.init(row:))
             return Dictionary(tracks.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }

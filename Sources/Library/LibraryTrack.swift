@@ -52,38 +52,47 @@ package struct LibraryTrack: Sendable, Equatable {
         gone = false
     }
 
-    /// Read column by column from a `SELECT *` of the track table (a value of the wrong type
-    /// throws).
+    /// Read column by column from a query that selects `selection()` — `columns`' order, which
+    /// `values` writes in too (a value of the wrong type throws).
     init(row: SQLiteRow) throws {
-        id = try row.get("id")
-        url = try row.get("url")
-        source = try row.get("source")
-        folder = try row.get("folder")
-        size = try row.get("size")
-        validator = try row.get("validator")
-        title = try row.get("title")
-        artist = try row.get("artist")
-        album = try row.get("album")
-        albumArtist = try row.get("albumArtist")
-        genre = try row.get("genre")
-        trackNumber = try row.get("trackNumber")
-        discNumber = try row.get("discNumber")
-        year = try row.get("year")
-        trackGain = try row.get("trackGain")
-        trackPeak = try row.get("trackPeak")
-        albumGain = try row.get("albumGain")
-        albumPeak = try row.get("albumPeak")
-        resumeAt = try row.get("resumeAt")
-        played = try row.get("played")
-        speed = try row.get("speed")
-        chaptersURL = try row.get("chaptersURL")
-        duration = try row.get("duration")
-        codec = try row.get("codec")
-        artPath = try row.get("artPath")
-        published = try row.get("published")
-        gone = try row.get("gone")
-        problem = try row.get("problem")
+        var columns = SQLiteColumnReader(row)
+        id = try columns.next()
+        url = try columns.next()
+        source = try columns.next()
+        folder = try columns.next()
+        size = try columns.next()
+        validator = try columns.next()
+        title = try columns.next()
+        artist = try columns.next()
+        album = try columns.next()
+        albumArtist = try columns.next()
+        genre = try columns.next()
+        trackNumber = try columns.next()
+        discNumber = try columns.next()
+        year = try columns.next()
+        trackGain = try columns.next()
+        trackPeak = try columns.next()
+        albumGain = try columns.next()
+        albumPeak = try columns.next()
+        resumeAt = try columns.next()
+        played = try columns.next()
+        speed = try columns.next()
+        chaptersURL = try columns.next()
+        duration = try columns.next()
+        codec = try columns.next()
+        artPath = try columns.next()
+        published = try columns.next()
+        gone = try columns.next()
+        problem = try columns.next()
     }
+
+    /// The track table's columns as a query selects them for `init(row:)`, each prefixed with
+    /// `table.` when given (a join, or a table renamed in the query).
+    static func selection(of table: String? = nil) -> String {
+        table.map { table in columns.map { "\(table).\($0)" }.joined(separator: ", ") } ?? allColumns
+    }
+
+    private static let allColumns = columns.joined(separator: ", ")
 
     /// The columns a track is written to, in the order of `values` (`scanMark` is the scan's).
     private static let columns = ["id", "url", "source", "folder", "size", "validator", "title", "artist", "album", "albumArtist",

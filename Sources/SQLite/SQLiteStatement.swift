@@ -113,19 +113,54 @@ package struct SQLiteRow {
 
     /// The value of the `column`th result column (from 0).
     package func get<T: SQLiteConvertible>(_ column: Int) throws(SQLiteError) -> T {
-        try Self.read(statement.value(at: Int32(column)), column: "\(column)")
+        try Self.read(statement.value(at: Int32(column)), column: column)
     }
 
-    /// The value of the result column called `name`.
+    /// The value of the result column called `name` (a lookup by name for each call: a type
+    /// read from many rows reads by place, `SQLiteColumnReader`).
     package func get<T: SQLiteConvertible>(_ name: String) throws(SQLiteError) -> T {
         try Self.read(statement.value(at: try statement.column(named: name)), column: name)
     }
 
-    private static func read<T: SQLiteConvertible>(_ value: SQLiteValue, column: String) throws(SQLiteError) -> T {
+    /// `column` is said only in an error: a row read builds no text.
+    private static func read<T: SQLiteConvertible>(_ value: SQLiteValue, column: some CustomStringConvertible) throws(SQLiteError) -> T {
         do {
             return try T(sqliteValue: value)
         } catch {
             throw SQLiteError(code: error.code, message: "column \(column): \(error.message)")
         }
+    }
+}
+
+/// Reads a row's columns one after the other, from the first: for a type whose query names its
+/// columns in the order it reads them (a track: 28 columns, 20,000 rows for one MPD `search`,
+/// where a lookup by name hashed each column's name on each row).
+package struct SQLiteColumnReader {
+    private let row: SQLiteRow
+    private var column = 0
+
+    package init(_ row: SQLiteRow) {
+        self.row = row
+    }
+
+    /// The next column's value.
+    package mutating func next<T: SQLiteConvertible>() throws(SQLiteError) -> T {
+        defer { column += 1 }
+        return try row.get(column)
+    }
+
+    // The types a row holds most, read without generics: from another module a generic read is
+    // not made for its type, and each read of an optional column looked up `Optional<T>`'s type
+    // metadata at run time (a twelfth of the time of an MPD answer of 20,000 songs).
+    package mutating func next() throws(SQLiteError) -> String { try next(as: String.self) }
+    package mutating func next() throws(SQLiteError) -> String? { try next(as: String?.self) }
+    package mutating func next() throws(SQLiteError) -> Int64? { try next(as: Int64?.self) }
+    package mutating func next() throws(SQLiteError) -> Int? { try next(as: Int?.self) }
+    package mutating func next() throws(SQLiteError) -> Double? { try next(as: Double?.self) }
+    package mutating func next() throws(SQLiteError) -> Bool { try next(as: Bool.self) }
+
+    private mutating func next<T: SQLiteConvertible>(as type: T.Type) throws(SQLiteError) -> T {
+        defer { column += 1 }
+        return try row.get(column)
     }
 }

@@ -65,4 +65,24 @@ struct SongPathsTests {
                                folder: sources.location(of: "https://dav.example/remote.php/dav/files/anna/Music/A/").uri)
         #expect(paths.path(of: dav) == "dav/A/a b.mp3")
     }
+
+    @Test("the paths MPD gives follow the sources: kept while they are the same, placed anew once a reload renames one")
+    func followReloads() async throws {
+        func sources(named name: String) throws -> SourceSet {
+            try Configuration.parse("""
+                [[source]]
+                name = "\(name)"
+                type = "local"
+                path = "/srv/music"
+                """, relativeTo: FileManager.default.temporaryDirectory).sources
+        }
+        let loader = LoaderActor(sources: try sources(named: "here"))
+        let database = MPDLibraryDatabase(library: LibraryActor(), loader: loader)
+        let track = LibraryTrack(url: "file:///srv/music/Art%20ist/a%20b.mp3", source: "here", folder: "file:///srv/music/Art%20ist/")
+        #expect(await database.paths.path(of: track) == "here/Art ist/a b.mp3")
+        #expect(await database.paths.path(of: track) == "here/Art ist/a b.mp3")
+        await loader.reload(settings: LoaderSettings(), sources: try sources(named: "there"))
+        #expect(await database.paths.path(of: track) == "there/Art ist/a b.mp3")
+        #expect(await database.paths.path(of: "file:///srv/music/Art%20ist/") == "there/Art ist")
+    }
 }

@@ -15,9 +15,9 @@ import Model
 /// an http(s) URL a client added — is its URL, as MPD shows a stream.
 package struct SongPaths: SongPathMapping {
     package let sources: SourceSet
-    /// The folders placed so far by `path(of:)` of a track, for this one command (a `SongPaths`
-    /// is made for each).
-    private let folders = Locked<[String: FolderPath]>([:])
+    /// The folders placed so far by `path(of:)` of a track (kept while the sources are the same:
+    /// `MPDLibraryDatabase.paths`).
+    private let folders = Locked(PlacedFolders())
 
     /// A folder's MPD path, and how its files' names are shown below it.
     private struct FolderPath {
@@ -27,8 +27,35 @@ package struct SongPaths: SongPathMapping {
         let decodes: Bool
     }
 
+    /// The folders placed, at most 10,000, and the last one asked for: a listing's songs come
+    /// folder by folder, and that one is told by comparing its location, not by hashing it.
+    private struct PlacedFolders {
+        private var byFolder: [String: FolderPath] = [:]
+        private var last: (folder: String, placed: FolderPath)?
+
+        mutating func placed(_ folder: String) -> FolderPath? {
+            if let last, last.folder == folder { return last.placed }
+            guard let placed = byFolder[folder] else { return nil }
+            last = (folder, placed)
+            return placed
+        }
+
+        mutating func add(_ placed: FolderPath, for folder: String) {
+            if byFolder.count >= 10_000 { byFolder.removeAll(keepingCapacity: true) }
+            byFolder[folder] = placed
+            last = (folder, placed)
+        }
+    }
+
     package init(sources: SourceSet) {
         self.sources = sources
+    }
+
+    /// Whether `other` gives every song and folder the path `sources` gives it: the same
+    /// sources, rooted and named alike.
+    func maps(like other: SourceSet) -> Bool {
+        sources.placesAlike(other) && sources.all.map(\.name) == other.all.map(\.name)
+            && sources.all.map(\.pathsAreNames) == other.all.map(\.pathsAreNames)
     }
 
     /// The MPD URI of a library track. A scan records a track's `url` as its `folder` and one
@@ -39,8 +66,10 @@ package struct SongPaths: SongPathMapping {
         let url = track.url, folder = track.folder
         guard folder.hasSuffix("/"), url.utf8.count > folder.utf8.count, url.utf8.starts(with: folder.utf8) else { return path(of: url) }
         let name = Substring(url.utf8.dropFirst(folder.utf8.count))
-        guard !name.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return path(of: url) }
-        let placed = folders.withLock { $0[folder] } ?? place(folder)
+        guard !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
+            return path(of: url)
+        }
+        let placed = folders.withLock { $0.placed(folder) } ?? place(folder)
         guard let placed else { return path(of: url) }
         return placed.path + "/" + (placed.decodes ? PercentEncoding.decoded(name) ?? String(name) : String(name))
     }
@@ -51,10 +80,7 @@ package struct SongPaths: SongPathMapping {
         guard let name = location.source, let source = sources.source(named: name) else { return nil }
         let placed = FolderPath(path: path(of: location, in: source),
                                 decodes: source.pathsAreNames || TrackLocation.sourceAndKey(in: location.uri) != nil)
-        folders.withLock { folders in
-            if folders.count >= 10_000 { folders.removeAll(keepingCapacity: true) }
-            folders[folder] = placed
-        }
+        folders.withLock { $0.add(placed, for: folder) }
         return placed
     }
 

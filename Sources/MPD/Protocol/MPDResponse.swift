@@ -23,7 +23,11 @@ package struct MPDResponse: Sendable {
     package mutating func field(_ key: String, _ value: String) {
         bytes.append(contentsOf: key.utf8)
         bytes.append(contentsOf: ": ".utf8)
-        for byte in value.utf8 { bytes.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+        // Copied whole (one copy of the bytes), then mended in place: an append per byte checked
+        // the array's room for each.
+        let start = bytes.count
+        bytes.append(contentsOf: value.utf8)
+        for index in start..<bytes.count where bytes[index] == 0x0A || bytes[index] == 0x0D { bytes[index] = 0x20 }
         bytes.append(0x0A)
     }
 

@@ -78,11 +78,14 @@ package enum PercentEncoding {
         return String(decoding: spelled, as: UTF8.self)
     }
 
-    /// The text `bytes` spell, every escape decoded; nil when that is not UTF-8.
-    package static func decoded(_ text: some StringProtocol) -> String? {
-        guard text.contains("%") else { return String(text) }
+    /// The text `bytes` spell, every escape decoded; nil when that is not UTF-8. (A `Substring`,
+    /// not any `StringProtocol`: a generic one is not made for its type in another module, and
+    /// an MPD listing decodes every song's name.)
+    package static func decoded(_ text: Substring) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         let bytes = Array(text.utf8)
         var plain: [UInt8] = []
+        plain.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let value = hexValue(bytes[index + 1], bytes[index + 2]) {
