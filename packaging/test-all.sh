@@ -4,8 +4,9 @@
 #   2. builds in release mode — the program with the flags debian/rules gives it, and the tests —
 #      with the check that every target imports only what it depends on;
 #   3. runs the suite against that build, at most 24 tests at once (with all of them at once, a
-#      loaded two-core machine kept test servers from sending for a whole read timeout), then
-#      the tests held to a wall-clock second on their own, at most 8 at once (below);
+#      loaded two-core machine kept test servers from sending for a whole read timeout) and the
+#      suites that run one test at a time in a process beside it (below), then the tests held
+#      to a wall-clock second on their own, at most 8 at once (below);
 #   4. links the program again with the Swift runtime inside it, as the package ships it, from the
 #      objects the suite ran (link-static.py), and builds the Debian package around it, installs
 #      it, checks it and removes it again (check-deb.sh --binary).
@@ -34,6 +35,14 @@ release=(-c release -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 
 packaging/install-deps.sh --test --package || exit
 took "installing the dependencies"
+# Where python3 is a pyenv shim (this machine kind's), each python3 and each program pip installed
+# (wsgidav, moto_server, pproxy) that a test starts first ran pyenv's bash scripts to find the
+# interpreter: about 9 % of the suite's CPU (bash and pyenv-*, `perf record -a`, session 26),
+# on a suite that keeps both cores busy. The interpreter's own folder goes first.
+if [[ $(command -v python3) == */.pyenv/shims/python3 ]]; then
+    PATH="$(dirname "$(python3 -c 'import sys; print(sys.executable)')"):$PATH"
+    export PATH
+fi
 # (The test targets are indexed as they compile, 7 % of their compile time in session 23's
 # measure; SwiftPM's test discovery on Linux reads that index, so it cannot be turned off.)
 swift build "${release[@]}" --build-tests --explicit-target-dependency-import-check error || exit
@@ -44,7 +53,26 @@ took "the build"
 # 1.38 s after its call, the time the machine took to run the bus call and playerctl, not the
 # daemon (session 23's first fresh-clone run).
 timed='CloudPlayerdTests\.(StopTests|RadioStopTests)|HLSDaemonTests/stopWhileFrozen'
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build --skip "$timed" || exit
+# The suites marked `.serialized` (sound servers of their own, a keyring daemon) run their tests
+# one after another. In the suite's process each of their tests waited behind all the tests queued
+# before it — Swift Testing's 24 places are one queue — so SleepAndWakeTests' three (12, 18 and
+# 63 s alone) took 337 s and were the last to end. They run in a process of their own beside the
+# suite (the test binary itself: `swift test` holds the build folder), its output said after the
+# suite's: 106 s, the suite without them 315 s (session 26, both on the same two cores).
+serialized=$(find Tests -name '*.swift' -exec awk '/@Suite\(\.serialized/ { wanted = 1 }
+    wanted && match($0, /struct [A-Za-z0-9_]+/) { split(FILENAME, part, "/"); print part[2] "\\." substr($0, RSTART + 7, RLENGTH - 7); wanted = 0 }' {} + | paste -sd'|')
+[[ -n $serialized ]] || { echo "test-all.sh: no .serialized suite found in Tests/ (the awk above no longer reads them)" >&2; exit 1; }
+tests=$(swift build "${release[@]}" --show-bin-path)/cloudplayerdPackageTests.xctest
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 "$tests" --testing-library swift-testing --filter "$serialized" \
+    > .build/serialized-suites.log 2>&1 &
+beside=$!
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=24 swift test "${release[@]}" --skip-build --skip "$timed|$serialized"
+suite=$?
+wait "$beside"
+alone=$?
+echo "test-all.sh: the suites run one test at a time ($serialized):"
+cat .build/serialized-suites.log
+[[ $suite -eq 0 && $alone -eq 0 ]] || exit 1
 took "the test suite"
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 swift test "${release[@]}" --skip-build --filter "$timed" || exit
 took "the tests held to a second"

@@ -63,17 +63,19 @@ extension ServerProcess {
         throw TestSupportError("the server did not listen on \(ports) within two minutes (\(seen)): \(errorSoFar())")
     }
 
-    /// The socket inodes listening on TCP ports of this machine (IPv4 and IPv6), by port.
+    /// The socket inodes listening on TCP ports of this machine (IPv4 and IPv6), by port. Read
+    /// as bytes, not Characters: every test waiting for a server reads the tables each 50 ms, and
+    /// they list every connection of the suite.
     private static func listeningInodes() -> [Int: Set<Substring>] {
         var found: [Int: Set<Substring>] = [:]
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             let text = ProcFile.read(table)
-            for line in text.split(separator: "\n").dropFirst() {
+            for line in text.utf8.split(separator: UInt8(ascii: "\n")).dropFirst() {
                 // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard fields.count > 9, fields[3] == "0A", let colon = fields[1].lastIndex(of: ":"),
-                      let port = Int(fields[1][fields[1].index(after: colon)...], radix: 16) else { continue }
-                found[port, default: []].insert(fields[9])
+                let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+                guard fields.count > 9, fields[3].elementsEqual("0A".utf8), let colon = fields[1].lastIndex(of: UInt8(ascii: ":")),
+                      let port = Int(Substring(fields[1][fields[1].index(after: colon)...]), radix: 16) else { continue }
+                found[port, default: []].insert(Substring(fields[9]))
             }
         }
         return found
