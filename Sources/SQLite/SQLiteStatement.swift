@@ -145,8 +145,7 @@ package struct SQLiteColumnReader {
 
     /// The next column's value.
     package mutating func next<T: SQLiteConvertible>() throws(SQLiteError) -> T {
-        defer { column += 1 }
-        return try row.get(column)
+        try next(as: T.self)
     }
 
     // The types a row holds most, read without generics: from another module a generic read is

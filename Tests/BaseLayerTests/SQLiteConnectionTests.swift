@@ -52,6 +52,26 @@ import TestSupport
         #expect(try db.fetchValue("SELECT 2") as Double? == 2, "an integer is a Double's value too")
     }
 
+    @Test("a row read column after column: each common type, and any other through the generic read; a mismatch names the column")
+    func columnReader() throws {
+        let (db, _) = try Self.database()
+        let read = try db.fetchOne("SELECT 7, 'seven', NULL, 2.5, 1, NULL, 9, x'0102'") { row in
+            var columns = SQLiteColumnReader(row)
+            return (try columns.next() as Int64?, try columns.next() as String, try columns.next() as String?,
+                    try columns.next() as Double?, try columns.next() as Bool, try columns.next() as Int?,
+                    try columns.next() as Int?, try columns.next() as [UInt8])
+        }
+        #expect(read?.0 == 7 && read?.1 == "seven" && read?.2 == nil && read?.3 == 2.5 && read?.4 == true)
+        #expect(read?.5 == nil && read?.6 == 9 && read?.7 == [1, 2])
+        let error = #expect(throws: SQLiteError.self) {
+            _ = try db.fetchOne("SELECT 1, 'two'") { row in
+                var columns = SQLiteColumnReader(row)
+                return (try columns.next() as Int?, try columns.next() as Int?)
+            }
+        }
+        #expect(error?.primaryCode == 20 && error?.message.contains("column 1") == true, "SQLITE_MISMATCH: \(String(describing: error))")
+    }
+
     @Test("a transaction commits what its body did, and rolls all of it back when the body or a statement throws")
     func transactions() throws {
         struct Refused: Error {}
