@@ -5,7 +5,7 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2
+//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2 · CCurl
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
@@ -48,11 +48,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
-        // NIOSOCKS only: the SOCKS errors a proxy's refusal arrives as (the HTTP client uses it already).
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -67,6 +63,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+        // libcurl (libcurl4-openssl-dev), the HTTP client: HTTP/1.1, TLS with the system's OpenSSL
+        // and CAs, HTTP and SOCKS5 proxies. Its header, and curl_easy_setopt and curl_easy_getinfo
+        // (variadic) as typed functions, in one C target: a system-library module beside a shim
+        // that includes the same header hid its enumerators from Swift files that imported only
+        // one of the two. It replaced AsyncHTTPClient with NIOSSL, whose vendored BoringSSL and
+        // HTTP/2 stack were a third of every fresh build's CPU time (session 27).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // FFmpeg's libavcodec, loaded (dlopen) when the first AAC or ALAC track opens: linked, its
         // 90-odd libraries cost every start 16 ms. Its headers only at build time (libavcodec-dev).
         .target(name: "CAVCodec"),
@@ -94,22 +97,18 @@ let package = Package(
         .target(name: "Cache", dependencies: ["Base", "Model"]),
         // Bytes of a track: sources, downloads into the cache, readers that wait for bytes.
         .target(name: "Loader", dependencies: [
-            "Base", "Model", "Config", "Parsers", "Cache", "CAVCodec", logging,
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "Base", "Model", "Config", "Parsers", "Cache", "CAVCodec", "CCurl", logging,
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"), serviceLifecycle,
-            .product(name: "NIOSOCKS", package: "swift-nio-extras"),
+            .product(name: "NIOPosix", package: "swift-nio"), serviceLifecycle,
         ]),
         // The kinds of source, one folder each: local folders, HTTP and WebDAV servers, podcast feeds,
         // S3 buckets (SigV4 signing: HMAC-SHA256), Subsonic servers (whose token is an MD5),
         // Yandex.Disk, Dropbox, OneDrive, Google Drive and Box; the
-        // digests are Base's own, so NIOSSL's BoringSSL is the binary's only copy.
+        // digests are Base's own.
         .target(name: "SourceTypes", dependencies: [
             "Base", "Model", "Config", "Parsers", "Loader",
             logging,
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ] + answerParsers.map(answers), exclude: answerParsers.map { "\($0)/Answers" }),
@@ -144,7 +143,6 @@ let package = Package(
         // Listens counted where the user keeps them (ListenBrainz), from the player's events.
         .target(name: "Scrobbling", dependencies: [
             "Base", "Model", "Config", "Loader", "Playback", logging, serviceLifecycle,
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),

@@ -36,7 +36,7 @@
 # Uses sudo when not root. Installs nothing that is already there.
 set -euo pipefail
 
-packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev libsqlite3-dev libpcre2-dev libavcodec-dev libsoundtouch-dev)
+packages=(pkg-config libmpg123-dev libopusfile-dev libopus-dev libflac-dev libvorbis-dev libpulse-dev libsystemd-dev libsqlite3-dev libpcre2-dev libcurl4-openssl-dev libavcodec-dev libsoundtouch-dev)
 python_modules=()
 for option in "$@"; do
     case "$option" in

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Cache
 import FoundationEssentials
 import Model
@@ -54,7 +53,7 @@ extension LoaderActor {
 
     /// Connects to a live stream (a station): its bytes are read as they come, never cached.
     /// `answer`: the station's answer to the first request, which found it live.
-    func openLive(_ location: TrackLocation, input: any RemoteInput, answer: HTTPClientResponse? = nil,
+    func openLive(_ location: TrackLocation, input: any RemoteInput, answer: HTTPAnswer? = nil,
                   waiting: (@Sendable (Bool) -> Void)?) async throws -> any ByteSource {
         let part = try await LiveStream.open(location, input: input, answer: answer, retryWindow: .milliseconds(Int(settings.streamRetry * 1000)),
                                              logger: logger, waiting: waiting)

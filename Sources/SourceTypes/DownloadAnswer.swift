@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Loader
 import Model
 import NIOCore
@@ -10,8 +9,8 @@ import NIOHTTP1
 /// one. A web page (a sign-in page, a proxy's) or a refusal is one message naming the source and
 /// the file, and none of its bytes reach the cache; 416, 429 and 5xx are left to the loader's rules.
 enum DownloadAnswer {
-    nonisolated(nonsending) static func stated(_ response: HTTPClientResponse, version: String?, source: String, path: String,
-                                               failure: (HTTPResponseStatus, [UInt8]) -> LoaderError) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) static func stated(_ response: HTTPAnswer, version: String?, source: String, path: String,
+                                               failure: (HTTPResponseStatus, [UInt8]) -> LoaderError) async throws -> HTTPAnswer {
         switch response.status.code {
         case 200, 206:
             if response.headers.first(name: "Content-Type")?.lowercased().hasPrefix("text/html") == true {

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Loader
 import Model
@@ -15,11 +14,11 @@ extension DownloadLinks {
     nonisolated(nonsending) func getRedirected<Item: Sendable>(
         _ key: String, headers: HTTPHeaders, source: String, path: String, apiOrigin: URLOrigin?, linkName: String,
         describe: nonisolated(nonsending) () async throws -> (info: ResourceInfo, item: Item),
-        content: nonisolated(nonsending) (Item, HTTPHeaders) async throws -> (response: HTTPClientResponse, url: URL),
-        fetch: nonisolated(nonsending) (URL, HTTPHeaders) async throws -> HTTPClientResponse,
+        content: nonisolated(nonsending) (Item, HTTPHeaders) async throws -> (response: HTTPAnswer, url: URL),
+        fetch: nonisolated(nonsending) (URL, HTTPHeaders) async throws -> HTTPAnswer,
         missing: (HTTPResponseStatus, [UInt8]) -> LoaderError,
         forgotten: () -> Void = {}
-    ) async throws -> HTTPClientResponse {
+    ) async throws -> HTTPAnswer {
         try await get(key, headers: headers, source: source, path: path) { headers in
             let (info, item) = try await describe()
             let (response, url) = try await content(item, headers)

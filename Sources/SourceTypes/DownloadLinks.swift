@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import FoundationEssentials
 import Loader
@@ -28,7 +27,7 @@ final class DownloadLinks: Sendable {
     /// `reusable` (not the API's own address).
     struct Made: Sendable {
         var link: Link
-        var answer: HTTPClientResponse? = nil
+        var answer: HTTPAnswer? = nil
         var reusable = true
     }
 
@@ -57,15 +56,15 @@ final class DownloadLinks: Sendable {
     /// stated with the link's version (`DownloadAnswer`); `failure` words a refusal.
     nonisolated(nonsending) func get(_ key: String, headers: HTTPHeaders, source: String, path: String,
                                      make: nonisolated(nonsending) (HTTPHeaders) async throws -> Made,
-                                     fetch: nonisolated(nonsending) (URL, HTTPHeaders) async throws -> HTTPClientResponse,
+                                     fetch: nonisolated(nonsending) (URL, HTTPHeaders) async throws -> HTTPAnswer,
                                      failure: (HTTPResponseStatus, [UInt8]) -> LoaderError,
-                                     forgotten: () -> Void = {}) async throws -> HTTPClientResponse {
+                                     forgotten: () -> Void = {}) async throws -> HTTPAnswer {
         var headers = headers
         headers.remove(name: "If-Range")
         var retried = false
         while true {
             let link: Link
-            let response: HTTPClientResponse
+            let response: HTTPAnswer
             if let kept = self.link(for: key) {
                 link = kept
                 response = try await fetch(kept.url, headers)
@@ -114,7 +113,7 @@ final class DownloadLinks: Sendable {
 
     /// Whether `response` (200 or 206 to `link`) is of the bytes the link's version names: its
     /// host tag is the link's first answer's (remembered now) or absent.
-    private func agrees(_ response: HTTPClientResponse, with link: Link, for key: String) -> Bool {
+    private func agrees(_ response: HTTPAnswer, with link: Link, for key: String) -> Bool {
         guard let tag = response.headers.first(name: "ETag") else { return true }
         return links.withLock { links in
             guard var kept = links[key], kept.url == link.url else { return link.hostTag == nil || link.hostTag == tag }

@@ -40,8 +40,9 @@ struct SlowDiskTests {
         let rig = try await StreamingRig([.longMP3])
         let origin = try rig.origin(.longMP3)
         // Ten seconds of download: answers under way, with more to come, while writes are held.
-        // (Before `StreamedAnswer` the client's read timeout fired during those writes, and the
-        // 945 KB file was fetched as 1.2 MB, in pieces.)
+        // (When the HTTP client's own read timeout counted while the consumer was busy, it fired
+        // during those writes, and the 945 KB file was fetched as 1.2 MB, in pieces; `CurlTransfer`
+        // stops its clock while the consumer is full.)
         rig.proxy.setRate(bytesPerSecond: origin.count / 10)
         let result = try await slowDisk(["play", "--no-mpris", "--output", "null", "--unpaced", "--log-level", "notice",
                                             "--config", try rig.configFile(readTimeout: 1), rig.url(.longMP3).absoluteString],

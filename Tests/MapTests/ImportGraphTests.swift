@@ -19,12 +19,9 @@ import Testing
     static let productModules: [String: Set<String>] = [
         "ArgumentParser": ["ArgumentParser"],
         "Logging": ["Logging"],
-        "AsyncHTTPClient": ["AsyncHTTPClient"],
         "NIOCore": ["NIOCore"],
         "NIOHTTP1": ["NIOHTTP1"],
         "NIOPosix": ["NIOPosix"],
-        "NIOSSL": ["NIOSSL"],
-        "NIOSOCKS": ["NIOSOCKS"],
         "Crypto": ["Crypto"],
         "ServiceLifecycle": ["ServiceLifecycle"],
         "UnixSignals": ["UnixSignals"],

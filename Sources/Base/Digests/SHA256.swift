@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for SigV4's hashes and HMAC, PKCE's S256 challenge: a few hundred bytes
-/// per request, so plain Swift serves — it spares the binary a second BoringSSL (swift-crypto's)
-/// beside NIOSSL's. Checked against NIST's example vectors (DigestTests).
+/// per request, so plain Swift serves — it spares the binary a crypto library (swift-crypto's
+/// BoringSSL) of its own. Checked against NIST's example vectors (DigestTests).
 package enum SHA256 {
     /// The 32-byte digest of `message`.
     package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {

@@ -8,11 +8,11 @@ import FoundationEssentials
 /// the password never reach a log or an error.
 package struct ProxyServer: Sendable, Equatable, Hashable, CustomStringConvertible {
     package enum Kind: String, Sendable, Hashable {
-        /// An HTTP proxy: every request goes through a `CONNECT` tunnel (the HTTP client tunnels
-        /// `http://` targets too, where curl would send the absolute URL).
+        /// An HTTP proxy: every request goes through a `CONNECT` tunnel, `http://` targets too
+        /// (where curl's command would send the absolute URL).
         case http
-        /// SOCKS5. The host *name* is sent to the proxy, as with `socks5h` (the HTTP client
-        /// never resolves a name itself before a SOCKS handshake).
+        /// SOCKS5. The host *name* is sent to the proxy, as with `socks5h` (where curl's command
+        /// would resolve it first): a name only the proxy's network knows is reached.
         case socks5
         case socks5h
     }

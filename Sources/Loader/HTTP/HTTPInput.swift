@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Model
 import NIOHTTP1
@@ -21,7 +20,7 @@ package struct HTTPInput: RemoteInput {
         return try ResourceInfo.described(by: response.headers)
     }
 
-    package nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    package nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         try await transport.send(try Self.url(of: location), method: .GET, headers: headers)
     }
 

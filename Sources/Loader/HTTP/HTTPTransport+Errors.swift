@@ -1,24 +1,22 @@
-import AsyncHTTPClient
+import CCurl
 import Config
 import FoundationEssentials
-import Glibc
 import Model
-import NIOCore
-import NIOPosix
-import NIOSSL
 
 extension HTTPTransport {
     /// A failed request's error, said for the place it failed: the proxy when the proxy refused
     /// (`ProxyFailure`), the server's certificate with the setting that would trust it.
     func failure(_ error: any Error, at url: URL, through proxy: ProxyServer?) -> LoaderError {
-        if let proxy, let message = ProxyFailure.message(error, proxy: proxy, target: url) { return .proxy(message) }
-        if Self.isTLSFailure(error) {
+        if let proxy, let failure = error as? CurlFailure, let message = ProxyFailure.message(failure, proxy: proxy, target: url) {
+            return .proxy(message)
+        }
+        if let failure = error as? CurlFailure, failure.isTLS {
             let origin = "https://\(url.host(percentEncoded: false) ?? "?"):\(url.port ?? 443)"
-            let text = String(describing: error)
-            if text.contains("failedToValidateHostname") {
+            // libcurl's sentence is the only place the kind of certificate failure is said.
+            if failure.detail.contains("subject name") || failure.detail.contains("does not match target host") {
                 return .tls("the certificate of \(origin) is for another host name")
             }
-            guard text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate") else {
+            guard failure.is(CURLE_PEER_FAILED_VERIFICATION) else {
                 return .tls("the secure connection to \(origin) failed")
             }
             let setting = offersCAFile ? " or set tls_ca_file for source '\(name)'" : ""
@@ -28,49 +26,24 @@ extension HTTPTransport {
         return Self.loaderError(error)
     }
 
-    private static func isTLSFailure(_ error: any Error) -> Bool {
-        let text = String(describing: error)
-        return error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError || text.contains("SSL") || text.contains("certificate")
-    }
-
     /// A transport error as a loader error: TLS failures are final (retrying cannot make a
     /// certificate trusted), the rest is the network's bad moment.
     package static func loaderError(_ error: any Error) -> LoaderError {
         if let error = error as? LoaderError { return error }
-        let text = String(describing: error)
-        if isTLSFailure(error) {
-            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate") {
-                return .tls("the server's certificate is not trusted (for a self-signed server, set tls_ca_file)")
-            }
-            return .tls("the secure connection failed")
+        if error is CancellationError { return .cancelled }
+        guard let failure = error as? CurlFailure else {
+            // Not libcurl's: said by its type's name only (a value may hold a URL with a token).
+            return .network(String(describing: error).split(separator: "(").first.map { String($0) } ?? "network error")
         }
-        if isConnectFailure(error) { return .unreachable(describe(error)) }
-        return .network(describe(error))
-    }
-
-    /// Whether no connection could be made at all — as opposed to one that broke.
-    static func isConnectFailure(_ error: any Error) -> Bool {
-        if error is NIOConnectionError { return true }
-        if let error = error as? ChannelError, case .connectTimeout = error { return true }
-        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
-        if let error = error as? IOError {
-            return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN].contains(error.errnoCode)
+        if failure.is(CURLE_UNSUPPORTED_PROTOCOL) || failure.is(CURLE_WEIRD_SERVER_REPLY) {
+            // A status line that is neither `HTTP/…` nor `ICY …` (libcurl calls it HTTP/0.9).
+            return .badResponse("the server's answer is neither HTTP nor ICY")
         }
-        return false
-    }
-
-    /// A transport error in words, without URLs (they may carry tokens in their query).
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .readTimeout: return "the server stopped sending"
-            case .connectTimeout: return "the server did not answer"
-            case .remoteConnectionClosed: return "the server closed the connection"
-            default: break
-            }
+        if failure.isTLS {
+            return failure.is(CURLE_PEER_FAILED_VERIFICATION)
+                ? .tls("the server's certificate is not trusted (for a self-signed server, set tls_ca_file)")
+                : .tls("the secure connection failed")
         }
-        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
-        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first?.error { return describe(first) }
-        return String(describing: error).split(separator: "(").first.map { String($0) } ?? "network error"
+        return failure.isConnectFailure ? .unreachable(failure.description) : .network(failure.description)
     }
 }

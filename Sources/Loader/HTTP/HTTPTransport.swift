@@ -1,22 +1,20 @@
-import AsyncHTTPClient
 import Base
 import Config
-import Dispatch
 import FoundationEssentials
 import Model
-import NIOCore
 import NIOHTTP1
-import NIOPosix
-import NIOSSL
 
 /// The HTTP client of one source: its TLS trust and timeouts, its proxy (chosen per URL, so a
-/// redirect to a host in `no_proxy` goes direct), and redirects followed here, not by the client
-/// library, so that credentials go only to the origin they are for — a redirect to another host
-/// is followed without them.
+/// redirect to a host in `no_proxy` goes direct), and redirects followed here, not by libcurl,
+/// so that credentials go only to the origin they are for — a redirect to another host is
+/// followed without them. Its requests run on an engine of its own (`CurlEngine`), which keeps
+/// its connections.
 package final class HTTPTransport: Sendable {
     /// The source's name, for errors.
     package let name: String
-    private let clients: HTTPClients
+    private let engine: CurlEngine
+    /// Certificates to trust (a self-signed server).
+    private let tlsCAFile: String?
     /// Which proxy a URL is reached through.
     private let proxy: ProxyRules
     /// Whether the source has a `tls_ca_file` setting (errors name it).
@@ -26,13 +24,10 @@ package final class HTTPTransport: Sendable {
     /// `password_command`, on the `BlockingPool`) holds up only the requests that need it, not
     /// the thread that sends them (the loader's, the library's).
     private let credentials: Credentials
-    /// Seconds the server may be silent while asked for bytes (or take to accept a connection)
-    /// before a request fails; never counted while the body's consumer is busy (`StreamedAnswer`).
-    private let readTimeout: TimeAmount
-    /// URLs whose server answered with a status line the HTTP client refuses (SHOUTcast 1's
-    /// `ICY 200 OK`) and that `ICYReader` read: asked with it straight away from then on (a
-    /// station's reconnects), not refused by the client first each time.
-    private let speaksICY = Locked<Set<String>>([])
+    /// Milliseconds the server may be silent while asked for bytes (or take to accept a
+    /// connection) before a request fails; never counted while the body's consumer is busy
+    /// (`CurlTransfer`).
+    private let readTimeout: Int
     /// Looks at each URL before it is asked, redirects included, and throws for one that must
     /// not be (a link's private address: `PrivateAddresses`); nil: any.
     private let checkTarget: (@Sendable (URL) async throws -> Void)?
@@ -60,62 +55,56 @@ package final class HTTPTransport: Sendable {
         self.proxy = proxy
         self.offersCAFile = offersCAFile
         self.checkTarget = checkTarget
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let tlsCAFile {
-            guard FileManager.default.isReadableFile(atPath: tlsCAFile) else {
-                throw LoaderError.configuration("source '\(name)': cannot read tls_ca_file \(tlsCAFile)")
-            }
-            tls.trustRoots = .file(tlsCAFile)
+        if let tlsCAFile, !FileManager.default.isReadableFile(atPath: tlsCAFile) {
+            throw LoaderError.configuration("source '\(name)': cannot read tls_ca_file \(tlsCAFile)")
         }
-        let read = TimeAmount.milliseconds(Int64(readTimeout * 1000))
-        self.readTimeout = read
-        clients = HTTPClients(tls: tls, timeout: read)
+        self.tlsCAFile = tlsCAFile
+        self.readTimeout = Int(readTimeout * 1000)
+        engine = CurlEngine(name: name)
     }
 
+    /// Ends the requests still running and closes the connections.
     package func shutdown() async {
-        await clients.shutdown()
+        engine.shutdown()
+    }
+
+    deinit {
+        // A transport dropped without `shutdown()` (a loader that was never shut down) still
+        // ends its engine's thread and closes its connections.
+        engine.shutdown()
     }
 
     /// Sends a request with the credentials for its origin and follows up to five redirects.
     package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:],
-                                              body: String? = nil) async throws -> HTTPClientResponse {
+                                              body: String? = nil) async throws -> HTTPAnswer {
         try await sendFollowing(url, method: method, headers: extra, body: body).response
     }
 
     /// `send`, and the URL that answered (the last redirect's): a provider's redirect to a
     /// short-lived download URL (Graph's `/content`) can be used again without the redirect.
     package nonisolated(nonsending) func sendFollowing(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:],
-                                                       body: String? = nil) async throws -> (response: HTTPClientResponse, url: URL) {
+                                                       body: String? = nil) async throws -> (response: HTTPAnswer, url: URL) {
         var target = url
         for _ in 0..<6 {
             if let checkTarget { try await checkTarget(target) }
             var headers = try await credentials(target, method)
             headers.add(contentsOf: extra)
             headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
-            let response: HTTPClientResponse
             let through: ProxyServer?
             do throws(ProxyURLError) {
                 through = try proxy.proxy(for: target)
             } catch {
                 throw LoaderError.configuration("the proxy in \(error.problem)")
             }
-            if method == .GET, speaksICY.withLock({ $0.contains(target.absoluteString) }) {
-                response = try await readICY(target, headers: headers, through: through)
-            } else {
-                do {
-                    let request = try HTTPClient.Request(url: target.absoluteString, method: method, headers: headers, body: body.map { .string($0) })
-                    response = try await StreamedAnswer.execute(request, on: clients.client(through: through), readTimeout: readTimeout)
-                } catch let error as HTTPParserError where error == .invalidConstant && method == .GET && target.scheme?.lowercased() == "http" {
-                    // Not HTTP's status line: a SHOUTcast 1 station's `ICY 200 OK`, read by our own reader.
-                    response = try await readICY(target, headers: headers, through: through)
-                    speaksICY.withLock { _ = $0.insert(target.absoluteString) }
-                } catch {
-                    throw failure(error, at: target, through: through)
-                }
+            var response: HTTPAnswer
+            do {
+                response = try await engine.send(request(target, method: method, headers: headers, body: body, through: through))
+            } catch let error as LoaderError {
+                throw error
+            } catch {
+                throw failure(error, at: target, through: through)
             }
-            if response.status == .proxyAuthenticationRequired, let through {
-                throw LoaderError.proxy(ProxyFailure.refused(through, "407 proxy authentication required"))
-            }
+            response.url = target
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
             guard [301, 302, 303, 307, 308].contains(response.status.code),
@@ -129,18 +118,22 @@ package final class HTTPTransport: Sendable {
         throw LoaderError.badResponse("too many redirects")
     }
 
-    /// A GET of `url` by `ICYReader`, with the headers the client would have sent, through the
-    /// same proxy.
-    private nonisolated(nonsending) func readICY(_ url: URL, headers: HTTPHeaders, through: ProxyServer?) async throws -> HTTPClientResponse {
-        do {
-            var proxy: (server: ProxyServer, authorization: String?)?
-            if let through {
-                proxy = (through, try await through.basicAuthorization())
+    /// The request libcurl is asked: through `proxy` (with its credentials, read now — from a
+    /// file or a command, on the `BlockingPool`), trusting `tlsCAFile`.
+    private nonisolated(nonsending) func request(_ url: URL, method: HTTPMethod, headers: HTTPHeaders, body: String?,
+                                                 through proxy: ProxyServer?) async throws -> CurlRequest {
+        var request = CurlRequest(url: url.absoluteString, method: method, headers: headers, body: body, caFile: tlsCAFile,
+                                  timeoutMilliseconds: readTimeout)
+        if let proxy {
+            // A SOCKS5 proxy is given the host name, whichever of the two schemes names it.
+            let scheme = proxy.kind == .http ? "http" : "socks5h"
+            request.proxy = "\(scheme)://\(proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host):\(proxy.port)"
+            if let username = proxy.username {
+                request.proxyUser = username
+                request.proxyPassword = try await proxy.password?.resolve().reveal() ?? ""
             }
-            return try await ICYReader.get(url, headers: headers, readTimeout: readTimeout, group: HTTPClient.defaultEventLoopGroup, proxy: proxy)
-        } catch {
-            throw failure(error, at: url, through: through)
         }
+        return request
     }
 
     /// The error for a status that is not an answer.

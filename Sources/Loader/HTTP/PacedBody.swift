@@ -1,12 +1,11 @@
 import NIOCore
 
-/// The body of an answer as our two readers hand it over — `StreamedAnswer` (through the HTTP
-/// client) and `ICYAnswerHandler` (SHOUTcast 1) alike: its bytes as the connection brings them,
-/// in a sequence that tells the reader what its consumer does. A few parts wait for the consumer,
-/// enough to go on reading while it writes one away; past them the reader holds the connection's
-/// next read, so TCP holds the server back rather than memory — and the read timeout does not
-/// run, for the server is not being asked for anything.
-typealias PacedBody = NIOThrowingAsyncSequenceProducer<ByteBuffer, any Error,
+/// The body of an answer as `CurlTransfer` hands it over: its bytes as the connection brings them,
+/// in a sequence that tells the transfer what its consumer does. A few parts wait for the
+/// consumer, enough to go on reading while it writes one away; past them the transfer pauses, so
+/// TCP holds the server back rather than memory — and the read timeout does not run, for the
+/// server is not being asked for anything.
+package typealias PacedBody = NIOThrowingAsyncSequenceProducer<ByteBuffer, any Error,
                                                        NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark,
                                                        PacedBodyDemand>
 
@@ -20,14 +19,14 @@ protocol PacedBodyReader: Sendable {
 
 /// Passes the body's demand on to its reader, which it holds until the body ends or its
 /// consumer leaves (the reader drops the body's source then, which ends the cycle).
-struct PacedBodyDemand: NIOAsyncSequenceProducerDelegate {
+package struct PacedBodyDemand: NIOAsyncSequenceProducerDelegate {
     let reader: any PacedBodyReader
 
-    func produceMore() {
+    package func produceMore() {
         reader.consumerWantsMore()
     }
 
-    func didTerminate() {
+    package func didTerminate() {
         reader.consumerLeft()
     }
 }

@@ -1,7 +1,6 @@
-import AsyncHTTPClient
+import CCurl
 import Config
 import FoundationEssentials
-import NIOSOCKS
 
 /// A proxy's refusal in one sentence that names the proxy (`scheme://host:port`, never its
 /// credentials) rather than the source's server: the user's fix is in the proxy settings.
@@ -10,37 +9,47 @@ enum ProxyFailure {
         "the proxy \(proxy) refused the connection (\(why))"
     }
 
-    /// The message for `error` if it is the proxy's doing; nil for an error of the server behind it.
-    static func message(_ error: any Error, proxy: ProxyServer, target: URL) -> String? {
+    /// The message for `failure` if it is the proxy's doing; nil for a failure of the server behind it.
+    static func message(_ failure: CurlFailure, proxy: ProxyServer, target: URL) -> String? {
         let place = "\(target.host(percentEncoded: false) ?? "?"):\(target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80))"
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .proxyAuthenticationRequired:
-                return refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
-                                                            : "407 proxy authentication required: the user name or password is wrong")
-            case .invalidProxyResponse:
-                // Its status is not kept by the HTTP client: 401 (tinyproxy's answer to a wrong
-                // password), 403, 502 alike.
-                return refused(proxy, "it would not open a tunnel to \(place): "
-                               + (proxy.username == nil ? "a host it does not allow, or it wants a user name and password"
-                                                        : "a wrong user name or password, or a host it does not allow"))
-            case .socksHandshakeTimeout: return "the proxy \(proxy) did not answer the SOCKS handshake"
-            case .connectTimeout: return "the proxy \(proxy) did not answer"
-            default: break
-            }
+        switch failure.tunnelStatus {
+        case 0, 200:
+            break
+        case 407:
+            return refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
+                                                        : "407 proxy authentication required: the user name or password is wrong")
+        default:
+            // 401 (tinyproxy's answer to a wrong password), 403, 502 alike.
+            return refused(proxy, "it would not open a tunnel to \(place): "
+                           + (proxy.username == nil ? "a host it does not allow, or it wants a user name and password"
+                                                    : "a wrong user name or password, or a host it does not allow"))
         }
-        if let error = error as? ProxyTunnelRefusal {
-            return refused(proxy, error.status == 407 ? "407 proxy authentication required" : "it answered CONNECT \(place) with \(error.status)")
+        if failure.is(CURLE_PROXY) {
+            return socksMessage(CURLproxycode(failure.proxyCode), proxy: proxy, place: place)
         }
-        if let error = error as? SOCKSError.ConnectionFailed { return refused(proxy, "SOCKS5: \(socksReply(error.reply.value)) for \(place)") }
-        if error is SOCKSError.NoValidAuthenticationMethod || error is SOCKSError.InvalidAuthenticationSelection {
-            return refused(proxy, "SOCKS5: it asks for a user name and password, which cloudplayerd cannot give a SOCKS proxy")
-        }
-        if error is SOCKSError.InvalidProtocolVersion { return "the proxy \(proxy) does not speak SOCKS5" }
-        if HTTPTransport.isConnectFailure(error) {
-            return "the proxy \(proxy) cannot be reached (\(HTTPTransport.describe(error)))"
-        }
+        // With a proxy, every connection libcurl opens is to the proxy.
+        if failure.reason == .unanswered || failure.is(CURLE_OPERATION_TIMEDOUT) { return "the proxy \(proxy) did not answer" }
+        if failure.isConnectFailure { return "the proxy \(proxy) cannot be reached (\(failure))" }
         return nil
+    }
+
+    /// A SOCKS5 proxy's refusal, as libcurl read it from the handshake (RFC 1928, RFC 1929).
+    private static func socksMessage(_ code: CURLproxycode, proxy: ProxyServer, place: String) -> String? {
+        // The reply codes of RFC 1928, section 6, as libcurl names them.
+        let replies: [(CURLproxycode, UInt8)] = [
+            (CURLPX_REPLY_GENERAL_SERVER_FAILURE, 1), (CURLPX_REPLY_NOT_ALLOWED, 2), (CURLPX_REPLY_NETWORK_UNREACHABLE, 3),
+            (CURLPX_REPLY_HOST_UNREACHABLE, 4), (CURLPX_REPLY_CONNECTION_REFUSED, 5), (CURLPX_REPLY_TTL_EXPIRED, 6),
+            (CURLPX_REPLY_COMMAND_NOT_SUPPORTED, 7), (CURLPX_REPLY_ADDRESS_TYPE_NOT_SUPPORTED, 8),
+        ]
+        if let reply = replies.first(where: { $0.0 == code }) { return refused(proxy, "SOCKS5: \(socksReply(reply.1)) for \(place)") }
+        switch code {
+        case CURLPX_NO_AUTH, CURLPX_USER_REJECTED, CURLPX_SEND_AUTH:
+            return refused(proxy, "SOCKS5: it asks for a user name and password, which cloudplayerd cannot give a SOCKS proxy")
+        case CURLPX_BAD_VERSION:
+            return "the proxy \(proxy) does not speak SOCKS5"
+        default:
+            return "the proxy \(proxy) failed the SOCKS5 handshake for \(place)"
+        }
     }
 
     /// A SOCKS5 reply code in words (RFC 1928, section 6).

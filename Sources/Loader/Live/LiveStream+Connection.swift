@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Logging
 import Model
@@ -13,10 +12,10 @@ extension LiveStream {
     /// Connects to the station and returns its first part, its connection running. A station that
     /// cannot be had now is an error at once, not retried: a station list goes on to its next entry.
     /// `answer`: an answer to a request already made, which found the station live.
-    static func open(_ location: TrackLocation, input: any RemoteInput, answer: HTTPClientResponse?, retryWindow: Duration,
+    static func open(_ location: TrackLocation, input: any RemoteInput, answer: HTTPAnswer?, retryWindow: Duration,
                      logger: Logger, waiting: (@Sendable (Bool) -> Void)?) async throws -> LivePart {
         let stream = LiveStream(location: location, input: input, retryWindow: retryWindow, logger: logger)
-        let response: HTTPClientResponse
+        let response: HTTPAnswer
         if let answer { response = try Self.check(answer) } else { response = try await stream.connect() }
         stream.begin(response, number: 0)
         // A station says it is one (a `radio` source's, or `icy-` headers): connected to again
@@ -39,8 +38,8 @@ extension LiveStream {
     static let recoveredAfter: Int64 = 64 << 10
 
     /// Runs the connections until the stream is cancelled or gives up.
-    private func run(first: HTTPClientResponse, reconnects: Bool) async {
-        var response: HTTPClientResponse? = first
+    private func run(first: HTTPAnswer, reconnects: Bool) async {
+        var response: HTTPAnswer? = first
         var number = 0
         var attempts = 0
         var brokeAt: ContinuousClock.Instant?
@@ -86,14 +85,14 @@ extension LiveStream {
 
     /// One request for the stream, with ICY metadata asked for; an answer that is not audio is
     /// an error that says what it is.
-    func connect() async throws -> HTTPClientResponse {
+    func connect() async throws -> HTTPAnswer {
         let response = try await input.get(location, headers: ["Icy-MetaData": "1", "Accept-Encoding": "identity"])
         guard response.status == .ok else { throw input.failure(response.status) }
         return try Self.check(response)
     }
 
     /// The answer, if it is audio: a station list or a web page is an error that says so.
-    static func check(_ response: HTTPClientResponse) throws -> HTTPClientResponse {
+    static func check(_ response: HTTPAnswer) throws -> HTTPAnswer {
         switch StationList.looksLikeList(contentType: response.headers.first(name: "Content-Type"), firstBytes: []) {
         case .list: throw LoaderError.stationList
         case .webPage: throw LoaderError.badResponse("the station's address answers a web page, not audio")
@@ -102,14 +101,14 @@ extension LiveStream {
     }
 
     /// Adds part `number` for an answer that just came.
-    private func begin(_ response: HTTPClientResponse, number: Int) {
+    private func begin(_ response: HTTPAnswer, number: Int) {
         begin(part: number, station: Self.station(in: response.headers))
     }
 
     /// Writes the answer's body into part `number` until it ends, breaks or the stream is
     /// cancelled: the audio bytes, and titles at the audio offsets they came at. Returns how much
     /// audio came, and why it ended (nil: the server closed it).
-    private func receive(_ response: HTTPClientResponse, part number: Int) async -> (bytes: Int64, error: LoaderError?) {
+    private func receive(_ response: HTTPAnswer, part number: Int) async -> (bytes: Int64, error: LoaderError?) {
         let interval = response.headers.first(name: "icy-metaint").flatMap { Int($0.trimmingWhitespace()) }
         var demuxer = interval.flatMap(ICYDemuxer.init(interval:))
         if let interval, demuxer == nil, !condition.withLock({ defer { warnedOfInterval = true }; return warnedOfInterval }) {

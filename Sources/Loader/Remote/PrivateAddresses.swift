@@ -12,9 +12,10 @@ import Model
 /// attack as the literal, and so are the spellings the resolver reads as IPv4 (`2130706433`,
 /// `0x7f.1`) and IPv4-mapped IPv6 (`::ffff:127.0.0.1`).
 ///
-/// The check is made before each request and each redirect it follows; the HTTP client resolves
-/// the name again when it connects, so a name whose answer changes in between (DNS rebinding
-/// with a zero TTL) is not caught — the HTTP client offers no hook for the address it connects to.
+/// The check is made before each request and each redirect it follows; libcurl resolves the name
+/// again when it connects, so a name whose answer changes in between (DNS rebinding with a zero
+/// TTL) is not caught. (libcurl could show the address it connects to, `CURLOPT_PREREQFUNCTION`;
+/// not used yet.)
 package enum PrivateAddresses {
     /// Throws `LoaderError.privateLink` when `url`'s host is or resolves to such an address.
     /// A name this machine cannot resolve passes when `proxy` reaches `url` through a proxy: the

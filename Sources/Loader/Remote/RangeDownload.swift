@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Glibc
 import Logging
@@ -228,7 +227,7 @@ package struct RangeDownload {
 
     /// A whole body of unknown length: gathered, then established as the file (without ranges)
     /// and stored at once, so a copy is cached only once it is whole.
-    private nonisolated(nonsending) func receiveWhole(_ response: HTTPClientResponse, version stated: Validator?,
+    private nonisolated(nonsending) func receiveWhole(_ response: HTTPAnswer, version stated: Validator?,
                                                       type: String?) async throws {
         let body: ByteBuffer
         do {
@@ -246,7 +245,7 @@ package struct RangeDownload {
     /// Writes the body at `position` on, up to `end`; stops early if the version is outdated, or
     /// — `whileNeeded`, a whole-file stream — once nobody reads the file or wants more of it
     /// (a scan wanted its head from a server that ignores `Range`).
-    private nonisolated(nonsending) func receive(_ response: HTTPClientResponse, at position: inout Int64, until end: Int64,
+    private nonisolated(nonsending) func receive(_ response: HTTPAnswer, at position: inout Int64, until end: Int64,
                                                   version: Int, whileNeeded: Bool = false) async throws {
         do {
             for try await buffer in response.body {

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import Cache
 import Model
@@ -218,7 +217,7 @@ extension RemoteResource {
 
     /// The first answer is a live stream: kept for `takeLiveAnswer()`, and the resource fails
     /// with `LoaderError.liveStream` (nothing of it is cached).
-    func handOver(_ answer: HTTPClientResponse) {
+    func handOver(_ answer: HTTPAnswer) {
         locked { liveAnswer = (answer, .now) }
         fail(.liveStream)
     }
@@ -227,7 +226,7 @@ extension RemoteResource {
     /// while it came) has a socket's worth of stale audio behind it, and is let go (closed).
     /// Fresh is 5 s: the opener takes it at once, but on a loaded machine "at once" has been
     /// over a second, and a plain file sent without a length was then requested twice.
-    func takeLiveAnswer() -> HTTPClientResponse? {
+    func takeLiveAnswer() -> HTTPAnswer? {
         locked {
             defer { liveAnswer = nil }
             guard let kept = liveAnswer, ContinuousClock.now - kept.at < .seconds(5) else { return nil }

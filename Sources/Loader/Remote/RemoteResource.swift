@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import Cache
 import FoundationEssentials
@@ -69,7 +68,7 @@ package final class RemoteResource: @unchecked Sendable {
     var generation = 0
     /// The first answer, when it was a live stream (`LoaderError.liveStream`): handed to the
     /// `LiveStream` that plays it, so a station is connected to once, not twice.
-    var liveAnswer: (answer: HTTPClientResponse, at: ContinuousClock.Instant)?
+    var liveAnswer: (answer: HTTPAnswer, at: ContinuousClock.Instant)?
 
     /// `known`: what the server said of the file a moment ago (a folder listing), so no request
     /// is needed to learn it.

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Model
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Model
 import NIOHTTP1
 
@@ -18,7 +17,7 @@ package protocol RemoteInput: Sendable {
 
     /// Sends GET for a track with these headers (Range, If-Range, If-None-Match) and returns the
     /// answer, redirects followed — credentials only where they belong.
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer
 
     /// The server a track is on: one that ignores `Range` is remembered by this.
     func server(of location: TrackLocation) -> String

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BoxAnswers
 import Config
 import FoundationEssentials
@@ -80,13 +79,13 @@ final class BoxClient: Sendable {
     /// version named, the bytes are that version's even if the file changes meanwhile. Also says
     /// which URL answered, to be used again while it lasts.
     /// https://developer.box.com/reference/get-files-id-content, https://developer.box.com/guides/downloads/file
-    nonisolated(nonsending) func content(of file: BoxItem, headers: HTTPHeaders) async throws -> (response: HTTPClientResponse, url: URL) {
+    nonisolated(nonsending) func content(of file: BoxItem, headers: HTTPHeaders) async throws -> (response: HTTPAnswer, url: URL) {
         let id = PercentEncoding.encoded(file.id, keeping: PercentEncoding.alphanumerics)
         return try await session.sendFollowing(url("files/\(id)/content", query: file.fileVersion.map { [("version", $0.id)] } ?? []), headers: headers)
     }
 
     /// A GET of a download URL: without the token, which goes to the API's origin only.
-    nonisolated(nonsending) func download(_ link: URL, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func download(_ link: URL, headers: HTTPHeaders) async throws -> HTTPAnswer {
         try await session.send(link, headers: headers)
     }
 

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BoxAnswers
 import FoundationEssentials
 import Loader
@@ -25,7 +24,7 @@ struct BoxInput: RemoteInput {
         return try info(of: try await client.describe(key), key: key)
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         let key = try ownKey(of: location)
         let path = CloudPath.path(ofKey: key)
         // The file (its version), then `/content` of that version: its redirect to the URL is the first read.

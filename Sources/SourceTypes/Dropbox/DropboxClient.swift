@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Config
 import DropboxAnswers
 import FoundationEssentials
@@ -56,7 +55,7 @@ final class DropboxClient: Sendable {
     }
 
     /// `files/download` on the content host, with the loader's `Range` (the answer as it comes).
-    nonisolated(nonsending) func download(_ path: String, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func download(_ path: String, headers: HTTPHeaders) async throws -> HTTPAnswer {
         var headers = headers
         headers.replaceOrAdd(name: "Dropbox-API-Arg", value: DropboxArgument.json([("path", .string(path))]))
         // No body (an empty one, stated as such): the argument is the header.

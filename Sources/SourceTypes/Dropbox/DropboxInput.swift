@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import DropboxAnswers
 import FoundationEssentials
 import Loader
@@ -27,7 +26,7 @@ struct DropboxInput: RemoteInput {
         return ResourceInfo(length: size, validator: DropboxVersion.tag(of: entry))
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         let path = DropboxPath.path(ofKey: try ownKey(of: location))
         var headers = headers
         headers.remove(name: "If-Range")

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import Config
 import FoundationEssentials
@@ -122,7 +121,7 @@ final class GoogleDriveClient: Sendable {
     /// A GET of the file's bytes with the loader's `Range`; a 403 rate limit backed off and tried
     /// again, as the docs ask, another 403 thrown as the refusal it is (429 and 503 are the
     /// loader's to wait out). https://developers.google.com/drive/api/guides/limits
-    nonisolated(nonsending) func media(_ url: URL, headers: HTTPHeaders, about path: String) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func media(_ url: URL, headers: HTTPHeaders, about path: String) async throws -> HTTPAnswer {
         switch try await session.send(url, headers: headers, waitingOut: TokenSession.Busy(statuses: [], inWords: Self.rateLimit),
                                       largest: Self.largestAnswer, about: path) {
         case .streaming(let response): return response

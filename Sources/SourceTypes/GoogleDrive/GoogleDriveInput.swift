@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import GoogleDriveAnswers
 import Loader
@@ -35,7 +34,7 @@ struct GoogleDriveInput: RemoteInput {
         return try info(of: try await client.describe(key), key: key)
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         let key = try ownKey(of: location)
         let path = GoogleDrivePath.path(ofKey: key)
         return try await links.get(key, headers: headers, source: name, path: path) { _ in
@@ -72,7 +71,7 @@ struct GoogleDriveInput: RemoteInput {
     /// An answer of the download address `url` as `DownloadLinks` compares it: a revision's
     /// without a tag (its bytes are fixed); the file's as it is now, with the version its
     /// metadata names after the answer began.
-    private nonisolated(nonsending) func checked(_ response: HTTPClientResponse, from url: URL, key: String) async throws -> HTTPClientResponse {
+    private nonisolated(nonsending) func checked(_ response: HTTPAnswer, from url: URL, key: String) async throws -> HTTPAnswer {
         var checked = response
         checked.headers.remove(name: "ETag")
         guard !url.path.contains("/revisions/"), [200, 206].contains(response.status.code) else { return checked }

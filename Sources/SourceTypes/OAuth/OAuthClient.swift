@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Config
 import FoundationEssentials
 import Loader

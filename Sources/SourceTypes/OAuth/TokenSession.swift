@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import Config
 import FoundationEssentials
@@ -45,14 +44,14 @@ package final class TokenSession: Sendable {
 
     /// Sends a request with the current token; a 401 is answered with a renewed token.
     package nonisolated(nonsending) func send(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
-                                              body: String? = nil) async throws -> HTTPClientResponse {
+                                              body: String? = nil) async throws -> HTTPAnswer {
         try await sendFollowing(url, method: method, headers: headers, body: body).response
     }
 
     /// `send`, and the URL that answered (the last redirect's): a provider's redirect to a
     /// short-lived download URL (Graph's `/content`) can be used again without the redirect.
     package nonisolated(nonsending) func sendFollowing(_ url: URL, method: HTTPMethod = .GET, headers: HTTPHeaders = [:],
-                                                       body: String? = nil) async throws -> (response: HTTPClientResponse, url: URL) {
+                                                       body: String? = nil) async throws -> (response: HTTPAnswer, url: URL) {
         var sent = try await tokens.current()
         token.withLock { $0 = sent }
         var answer = try await transport.sendFollowing(url, method: method, headers: headers, body: body)
@@ -97,7 +96,7 @@ package final class TokenSession: Sendable {
     /// An answer as `send(_:waitingOut:…)` hands it on.
     package enum Sent: Sendable {
         /// Its body not read yet: a file's bytes, or an API's answer to be read.
-        case streaming(HTTPClientResponse)
+        case streaming(HTTPAnswer)
         /// Read whole (up to `largest` bytes), to see whether it says busy: it did not, or the
         /// tries are spent.
         case read(Answer)
@@ -137,7 +136,7 @@ package final class TokenSession: Sendable {
         }
     }
 
-    private nonisolated(nonsending) func read(_ response: HTTPClientResponse, largest: Int, about file: String) async throws -> Answer {
+    private nonisolated(nonsending) func read(_ response: HTTPAnswer, largest: Int, about file: String) async throws -> Answer {
         let collected: ByteBuffer
         do {
             collected = try await response.body.collect(upTo: largest)

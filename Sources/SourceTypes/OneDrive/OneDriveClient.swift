@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Config
 import FoundationEssentials
 import Loader
@@ -67,13 +66,13 @@ final class OneDriveClient: Sendable {
     /// pre-authenticated URL on another host, which the transport follows without the token.
     /// Also says which URL answered, to be used again while it lasts.
     /// https://learn.microsoft.com/graph/api/driveitem-get-content
-    nonisolated(nonsending) func content(of item: OneDriveItem, headers: HTTPHeaders) async throws -> (response: HTTPClientResponse, url: URL) {
+    nonisolated(nonsending) func content(of item: OneDriveItem, headers: HTTPHeaders) async throws -> (response: HTTPAnswer, url: URL) {
         let id = PercentEncoding.encoded(item.id, keeping: PercentEncoding.alphanumerics)
         return try await session.sendFollowing(url("me/drive/items/\(id)/content"), headers: headers)
     }
 
     /// A GET of a download URL: without the token, which goes to Graph's origin only.
-    nonisolated(nonsending) func download(_ link: URL, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func download(_ link: URL, headers: HTTPHeaders) async throws -> HTTPAnswer {
         try await session.send(link, headers: headers)
     }
 

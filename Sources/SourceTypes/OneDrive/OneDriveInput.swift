@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Loader
 import Model
@@ -26,7 +25,7 @@ struct OneDriveInput: RemoteInput {
         return try info(of: try await client.item(key), key: key)
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         let key = try ownKey(of: location)
         let path = OneDrivePath.path(ofKey: key)
         // The item (its version), then `/content`: its redirect to the URL is the first read.

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Loader
 import Model
@@ -16,7 +15,7 @@ struct RadioInput: RemoteInput {
         throw LoaderError.liveStream
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         try await transport.send(try url(of: location), method: .GET, headers: headers)
     }
 

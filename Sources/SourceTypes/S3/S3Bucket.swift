@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Config
 import FoundationEssentials
 import Loader
@@ -35,7 +34,7 @@ final class S3Bucket: Sendable {
     /// (2xx, 304, 416) or a moment's trouble (5xx, 408, 429: the loader retries those) is
     /// returned; a refusal is thrown.
     nonisolated(nonsending) func send(_ method: HTTPMethod, key: String?, query: [(String, String)] = [],
-                                      headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
+                                      headers: HTTPHeaders = [:]) async throws -> HTTPAnswer {
         var movedRegion = false, setClock = false
         while true {
             // What this request is signed for: another request may correct the region meanwhile.
@@ -73,7 +72,7 @@ final class S3Bucket: Sendable {
 
     /// The region an answer says the bucket is in, if it says so — and it looks like a region: on
     /// AWS's endpoints it becomes part of a host name.
-    private static func region(in response: HTTPClientResponse, _ failure: S3AnswerParser.Failure?) -> String? {
+    private static func region(in response: HTTPAnswer, _ failure: S3AnswerParser.Failure?) -> String? {
         var named = response.headers.first(name: "x-amz-bucket-region")
         if named == nil, let failure,
            ["AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException"].contains(failure.code) {
@@ -87,7 +86,7 @@ final class S3Bucket: Sendable {
     /// The server's time, when the answer refuses a request for a clock that is off: its
     /// `RequestTimeTooSkewed` (with `ServerTime`, else the `Date` header), or a bodiless 403 to a
     /// HEAD whose `Date` is more than 15 minutes from our signing clock.
-    private func skewedTime(in response: HTTPClientResponse, _ failure: S3AnswerParser.Failure?) -> Date? {
+    private func skewedTime(in response: HTTPAnswer, _ failure: S3AnswerParser.Failure?) -> Date? {
         let date = response.headers.first(name: "Date").flatMap(Validator.date)
         if failure?.code == "RequestTimeTooSkewed" { return failure?.serverTime ?? date }
         guard failure == nil, response.status == .forbidden, let date, signing.skew(from: date) > Self.allowedSkew else { return nil }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Loader
 import Model
 import NIOHTTP1
@@ -21,7 +20,7 @@ struct S3Input: RemoteInput {
                             contentType: response.headers.first(name: "Content-Type"))
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         try await bucket.send(.GET, key: try ownKey(of: location), headers: headers)
     }
 

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Loader
 import Model

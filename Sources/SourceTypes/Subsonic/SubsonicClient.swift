@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import Config
 import FoundationEssentials

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Loader
 import Model
@@ -38,7 +37,7 @@ struct SubsonicInput: RemoteInput {
         return try ResourceInfo.described(by: response.headers)
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         let response = try await client.transport.send(try await url(of: location), method: .GET, headers: headers)
         guard [200, 206].contains(response.status.code), Self.isDocument(response) else { return response }
         let body: ByteBuffer
@@ -108,7 +107,7 @@ struct SubsonicInput: RemoteInput {
     }
 
     /// An envelope where audio was asked for: JSON or XML.
-    private static func isDocument(_ response: HTTPClientResponse) -> Bool {
+    private static func isDocument(_ response: HTTPAnswer) -> Bool {
         let type = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
         return type.hasPrefix("application/json") || type.hasPrefix("text/xml") || type.hasPrefix("application/xml")
     }

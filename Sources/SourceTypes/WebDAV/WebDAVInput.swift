@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Loader
 import Model
 import NIOHTTP1
@@ -19,7 +18,7 @@ struct WebDAVInput: RemoteInput {
         return info
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         try await http.get(location, headers: headers)
     }
 

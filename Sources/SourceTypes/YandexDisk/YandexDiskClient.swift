@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Base
 import Config
 import FoundationEssentials
@@ -70,7 +69,7 @@ final class YandexDiskClient: Sendable {
 
     /// Sends a GET with the current token (to the API, or to a download host it named); a 401 is
     /// answered once with a renewed token.
-    nonisolated(nonsending) func send(_ url: URL, headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func send(_ url: URL, headers: HTTPHeaders = [:]) async throws -> HTTPAnswer {
         try await session.send(url, headers: headers)
     }
 

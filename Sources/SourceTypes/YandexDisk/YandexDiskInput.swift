@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Loader
 import Model
@@ -25,7 +24,7 @@ struct YandexDiskInput: RemoteInput {
         return try Self.info(of: try await client.resource(path), path: path, source: name)
     }
 
-    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPClientResponse {
+    nonisolated(nonsending) func get(_ location: TrackLocation, headers: HTTPHeaders) async throws -> HTTPAnswer {
         let path = YandexDiskPath.path(ofKey: try ownKey(of: location))
         return try await links.get(path, headers: headers, source: name, path: path) { _ in
             try await newLink(for: path)
