@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -121,5 +122,56 @@ struct MPDConfigTests {
         let result = await daemon.wait()
         #expect(result.status == 0, "\(result.ending): \(result.stderr)")
         await bus.stop()
+    }
+
+    @Test("a reload closes a listener while clients keep connecting to it, thirty times: the daemon serves on (NIO dropped such a client unfinished, and trapped)")
+    func listenerClosedWhileConnecting() async throws {
+        let bus = try await DBusTestBus()
+        let home = try Fixtures.shared.scratchDirectory()
+        let config = home.appendingPathComponent("config.toml")
+        let port = try ServerProcess.freePort()
+        let on = Data("[mpd]\nlisten = [\"127.0.0.1:\(port)\"]\n".utf8)
+        try on.write(to: config)
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": home.path, "XDG_DATA_HOME": home.path]) { $1 })
+        func greets() -> Bool { (try? MPDSocketClient(port: port, timeout: 5))?.greeting == "OK MPD 0.23.5" }
+        try #require(try await eventually { greets() }, "\(daemon.errorSoFar())")
+        for _ in 0..<30 {
+            // Connections opened and closed as fast as they go, while the listener closes.
+            let connecting = Going()
+            let hammer = Task { try await onOwnThread { while connecting.on { Self.connectAndClose(port) } } }
+            try Data("[mpd]\nlisten = []\n".utf8).write(to: config)
+            daemon.signal(SIGHUP)
+            try #require(try await eventually { !greets() }, "listen = [] turns it off: \(daemon.errorSoFar())")
+            connecting.stop()
+            try await hammer.value
+            try on.write(to: config)
+            daemon.signal(SIGHUP)
+            try #require(try await eventually { greets() }, "and on again: \(daemon.errorSoFar())")
+        }
+        daemon.signal(SIGTERM)
+        let result = await daemon.wait()
+        #expect(!result.killedBySignal && result.status == 0, "\(result.ending): \(result.stderr)")
+        await bus.stop()
+    }
+
+    /// Whether the connecting goes on.
+    private final class Going: Sendable {
+        private let state = Mutex(true)
+        var on: Bool { state.withLock { $0 } }
+        func stop() { state.withLock { $0 = false } }
+    }
+
+    /// One TCP connection to `port` on 127.0.0.1, closed at once (refused is fine).
+    private static func connectAndClose(_ port: Int) {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 }

@@ -21,7 +21,16 @@ enum MPDListener {
         let initializer: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<MPDLine, ByteBuffer>> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MPDLineDecoder(limit: lineLimit)))
-                return try NIOAsyncChannel<MPDLine, ByteBuffer>(wrappingChannelSynchronously: channel)
+                let client = try NIOAsyncChannel<MPDLine, ByteBuffer>(wrappingChannelSynchronously: channel)
+                // A client accepted as its listener closes (a reload dropping the address) is
+                // dropped by NIO before its channel is active, and NIO traps when the last hold on
+                // a writer never finished goes (seen: the daemon crashed in `channelActive`). Held
+                // here until the channel closes, then finished — a no-op for a client served to
+                // its end, whose connection finished it.
+                channel.closeFuture.whenComplete { _ in
+                    Task { try? await client.executeThenClose { _, _ in } }
+                }
+                return client
             }
         }
         switch address {
