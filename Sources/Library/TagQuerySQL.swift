@@ -4,7 +4,7 @@ import SQLite
 /// SQLite answers it from an index: exact matches from the tag's index, substrings from the
 /// trigram index `trackText` (then checked on the row where case matters), a folder from
 /// `track_browse`'s range.
-struct TagQuerySQL {
+package struct TagQuerySQL {
     private(set) var arguments: [any SQLiteConvertible] = []
 
     /// The condition for `filter`, its arguments appended to `arguments`.
@@ -58,6 +58,16 @@ struct TagQuerySQL {
             // `!=` is also true of a track without the tag: NOT over NULL would be NULL.
             return match == .equal ? any : "NOT coalesce(\(any), 0)"
         case .matches, .notMatches:
+            // A plain word (`zebra cr`, `^The Quiet`) is in every match: the trigram index finds
+            // the tracks that hold it, and the expression is tried on those alone.
+            if let word = Self.plainWord(in: value, foldCase: foldCase), let prefilter = trigramPrefilter(tag, word) {
+                let per = columns.map { column -> String in
+                    arguments += [value, foldCase ? 1 : 0]
+                    return "\(LibraryRegex.function)(?, ?, \(expression(column)))"
+                }
+                let any = "(" + prefilter + " AND (" + per.joined(separator: " OR ") + "))"
+                return match == .matches ? any : "NOT coalesce(\(any), 0)"
+            }
             // No index answers an expression; but each distinct value is tried once, read from
             // the tag's index (an artist's thousand tracks are one call), and the tracks with
             // the values that match are found through it. A track without the tag matches none:
@@ -105,6 +115,22 @@ struct TagQuerySQL {
         guard !columns.isEmpty, value.unicodeScalars.count >= 3 else { return nil }
         arguments.append("{\(columns.joined(separator: " "))} : \"\(value.replacing("\"", with: "\"\""))\"")
         return "id IN (SELECT rowid FROM trackText WHERE trackText MATCH ?)"
+    }
+
+    /// The word every match of `pattern` holds, when the pattern is nothing else — no character
+    /// PCRE2 reads as an operator, at most `^` before it and `$` after — and the trigram index
+    /// finds every text PCRE2 would match it in: it folds case as PCRE2 does for ASCII letters but
+    /// K and S, whose caseless matches include the Kelvin sign and the long s; beyond ASCII the
+    /// two need not agree, so a caseless pattern with such letters is left to the expression.
+    /// Case kept, a text holding the word holds its folded form too. Nil for any other pattern.
+    package static func plainWord(in pattern: String, foldCase: Bool) -> String? {
+        var word = Substring(pattern)
+        if word.hasPrefix("^") { word = word.dropFirst() }
+        if word.hasSuffix("$") { word = word.dropLast() }
+        let operators = Set("\\^$.|?*+()[]{}".unicodeScalars)
+        guard word.unicodeScalars.count >= 3, !word.unicodeScalars.contains(where: operators.contains) else { return nil }
+        if foldCase, !word.unicodeScalars.allSatisfy({ $0.isASCII && !"kKsS".unicodeScalars.contains($0) }) { return nil }
+        return String(word)
     }
 
     static func escapeLike(_ text: String) -> String {
