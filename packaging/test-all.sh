@@ -17,7 +17,9 @@
 # test targets were built as one unoptimized module each, not file by file (Package.swift says
 # why), and the tests of the lower modules split off to build early (BaseLayerTests); 635–745 s
 # on a fresh clone in session 23, when session 22's tree took 655 s the same day (the machine
-# varies more than the build's changes since); 889 s and, 40 minutes later, 662 s in session 24. `swift test` alone (a debug build) still runs
+# varies more than the build's changes since); 889 s and, 40 minutes later, 662 s in session 24; 888–915 s
+# in session 26, and 244 s in session 27 once libcurl replaced AsyncHTTPClient and NIOSSL (whose
+# BoringSSL and HTTP/2 stack were a third of the build's CPU). `swift test` alone (a debug build) still runs
 # the same suite for a developer.
 # The package is linked, built and checked after the suite, never beside it. Session 22 ran it
 # beside the suite (about 60 s of one core, where the suite leaves about one core idle): the
