@@ -28,6 +28,12 @@ CURLcode cp_curl_set_callbacks(CURL *easy, cp_curl_data_callback header, cp_curl
     return result;
 }
 
+CURLcode cp_curl_set_prereq(CURL *easy, curl_prereq_callback prereq, void *context) {
+    CURLcode result = curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, prereq);
+    if (result == CURLE_OK) result = curl_easy_setopt(easy, CURLOPT_PREREQDATA, context);
+    return result;
+}
+
 CURLcode cp_curl_get_long(CURL *easy, CURLINFO info, long *value) {
     return curl_easy_getinfo(easy, info, value);
 }

@@ -9,7 +9,7 @@ extension LoaderActor {
         if location.isFile { throw LoaderError.privateLink(host: "a file of this machine", kind: "local") }
         _ = try HTTPInput.url(of: location)
         if let links { return .remote(links) }
-        var check: (@Sendable (URL) async throws -> Void)?
+        var check: (@Sendable (URL) async throws -> Bool)?
         if !settings.allowPrivateLinks { check = { [proxy = settings.proxy] url in try await PrivateAddresses.refuse(url, proxy: proxy) } }
         let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy,
                                                            offersCAFile: false, checkingTargets: check))

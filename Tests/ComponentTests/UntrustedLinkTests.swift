@@ -189,7 +189,7 @@ struct UntrustedLinkTests {
         // The origin stands for a public server: its port is let through, every other target checked.
         let port = origin.port
         let transport = try HTTPTransport(name: "web", readTimeout: 10, proxy: .direct, checkingTargets: { url in
-            if url.port != port { try await PrivateAddresses.refuse(url) }
+            url.port == port ? false : try await PrivateAddresses.refuse(url)
         })
         await #expect {
             _ = try await transport.send(origin.baseURL.appendingPathComponent("go.mp3"), method: .GET)
@@ -202,6 +202,25 @@ struct UntrustedLinkTests {
         #expect(localAsked.isEmpty, "the redirect was followed: \(localAsked)")
         await transport.shutdown()
         await origin.stop()
+        await local.stop()
+    }
+
+    @Test("a name that passed the check and then leads to this machine (DNS rebinding) is refused once connected, before the request is sent")
+    func connectedAddressChecked() async throws {
+        let local = try await LoggingHTTPServer()
+        try local.publish(Data("secret".utf8), at: "secret.mp3")
+        // The check says the target passed as a public address: what the connection reached is
+        // checked as well, and here it is 127.0.0.1, as a rebound name's second answer would be.
+        let transport = try HTTPTransport(name: "web", readTimeout: 10, proxy: .direct, checkingTargets: { _ in true })
+        await #expect {
+            _ = try await transport.send(local.baseURL.appendingPathComponent("secret.mp3"), method: .GET)
+        } throws: { error in
+            guard case LoaderError.privateLink(let host, let kind) = error else { return false }
+            return host == "127.0.0.1" && kind == "loopback"
+        }
+        let asked = try local.requests()
+        #expect(asked.isEmpty, "the request was sent: \(asked)")
+        await transport.shutdown()
         await local.stop()
     }
 

@@ -18,6 +18,9 @@ typedef size_t (*cp_curl_data_callback)(char *data, size_t size, size_t count, v
 /* The header and write callbacks, with `context` as each one's last argument. */
 CURLcode cp_curl_set_callbacks(CURL *easy, cp_curl_data_callback header, cp_curl_data_callback write, void *context);
 
+/* CURLOPT_PREREQFUNCTION, with `context` as its first argument: called once connected, before the request. */
+CURLcode cp_curl_set_prereq(CURL *easy, curl_prereq_callback prereq, void *context);
+
 CURLcode cp_curl_get_long(CURL *easy, CURLINFO info, long *value);
 CURLcode cp_curl_get_offset(CURL *easy, CURLINFO info, curl_off_t *value);
 

@@ -20,6 +20,9 @@ struct CurlRequest: Sendable {
     var caFile: String?
     /// The longest a connection may take to open (and, in `CurlTransfer`, the server may be silent).
     var timeoutMilliseconds: Int
+    /// The connection must reach a public address (a link's: `PrivateAddresses`), checked by
+    /// `CurlTransfer` once libcurl has connected, before the request is sent.
+    var publicOnly = false
 
     /// Sets `easy` up; returns the header lists libcurl reads during the transfer, to be freed after it.
     func configure(_ easy: UnsafeMutableRawPointer, errors: UnsafeMutablePointer<CChar>) throws(CurlFailure) -> [UnsafeMutablePointer<curl_slist>] {

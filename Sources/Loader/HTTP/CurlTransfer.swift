@@ -1,4 +1,5 @@
 import Base
+import FoundationEssentials
 import CCurl
 import Model
 import NIOCore
@@ -36,6 +37,8 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
     private var headBytes = 0
     /// Why the head was refused here (libcurl only hears that the transfer is to end).
     private var refusal: LoaderError?
+    /// The host asked, for the refusal of a private address.
+    private let host: String
     /// The most a head may hold: a server that sends fields for ever is not waited out.
     static let largestHead = 64 << 10
     /// When the server last sent, or the consumer last asked for more after a pause.
@@ -68,10 +71,13 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
         self.errors = errors
         self.engine = engine
         timeout = .milliseconds(Int64(request.timeoutMilliseconds))
+        host = URL(string: request.url)?.host(percentEncoded: false) ?? "?"
         let made = PacedBody.make(for: self)
         body = made.body
         source = made.source
-        _ = cp_curl_set_callbacks(easy, headerCallback, writeCallback, Unmanaged.passUnretained(self).toOpaque())
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = cp_curl_set_callbacks(easy, headerCallback, writeCallback, context)
+        if request.publicOnly { _ = cp_curl_set_prereq(easy, prereqCallback, context) }
     }
 
     /// Where the head is to go; before the engine is asked to start the transfer.
@@ -161,6 +167,15 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
         errors.deallocate()
     }
 
+    /// Connected to `address`, before the request: refused when the connection must reach a
+    /// public address and reached this machine or its network (a name whose answer changed
+    /// since it was checked).
+    fileprivate func connected(to address: String) -> Int32 {
+        guard let kind = PrivateAddresses.kind(ofAddress: address) else { return CURL_PREREQFUNC_OK }
+        refusal = .privateLink(host: host, kind: kind)
+        return CURL_PREREQFUNC_ABORT
+    }
+
     /// One line of the head (libcurl hands each over with its line end): the status line, a
     /// field, a folded field's next line, or the empty line that ends it — where a `1xx` head
     /// is followed by the real one. Lines after the head (a chunked body's trailer) are ignored.
@@ -231,6 +246,10 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
 
 private let headerCallback: cp_curl_data_callback = { data, size, count, context in
     Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().header(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let prereqCallback: curl_prereq_callback = { context, primary, _, _, _ in
+    Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().connected(to: primary.map { String(cString: $0) } ?? "")
 }
 
 private let writeCallback: cp_curl_data_callback = { data, size, count, context in

@@ -29,8 +29,9 @@ package final class HTTPTransport: Sendable {
     /// (`CurlTransfer`).
     private let readTimeout: Int
     /// Looks at each URL before it is asked, redirects included, and throws for one that must
-    /// not be (a link's private address: `PrivateAddresses`); nil: any.
-    private let checkTarget: (@Sendable (URL) async throws -> Void)?
+    /// not be (a link's private address: `PrivateAddresses`); true when the address the
+    /// connection reaches must pass the same check (straight to the server); nil: any.
+    private let checkTarget: (@Sendable (URL) async throws -> Bool)?
 
     package typealias Credentials = nonisolated(nonsending) @Sendable (URL, HTTPMethod) async throws -> HTTPHeaders
 
@@ -41,7 +42,7 @@ package final class HTTPTransport: Sendable {
     /// looks at each URL before it is asked (a link's private address).
     package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
                              credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] },
-                             checkingTargets checkTarget: (@Sendable (URL) async throws -> Void)? = nil) throws {
+                             checkingTargets checkTarget: (@Sendable (URL) async throws -> Bool)? = nil) throws {
         try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy, offersCAFile: offersCAFile,
                       signing: { url, _ in try await credentials(url) }, checkingTargets: checkTarget)
     }
@@ -49,7 +50,7 @@ package final class HTTPTransport: Sendable {
     /// A transport whose credentials are a signature of each request (S3's SigV4), made anew
     /// for every request and every redirect it follows.
     package init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
-                 signing credentials: @escaping Credentials, checkingTargets checkTarget: (@Sendable (URL) async throws -> Void)? = nil) throws {
+                 signing credentials: @escaping Credentials, checkingTargets checkTarget: (@Sendable (URL) async throws -> Bool)? = nil) throws {
         self.name = name
         self.credentials = credentials
         self.proxy = proxy
@@ -86,7 +87,7 @@ package final class HTTPTransport: Sendable {
                                                        body: String? = nil) async throws -> (response: HTTPAnswer, url: URL) {
         var target = url
         for _ in 0..<6 {
-            if let checkTarget { try await checkTarget(target) }
+            let publicOnly = try await checkTarget?(target) ?? false
             var headers = try await credentials(target, method)
             headers.add(contentsOf: extra)
             headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
@@ -98,7 +99,9 @@ package final class HTTPTransport: Sendable {
             }
             var response: HTTPAnswer
             do {
-                response = try await engine.send(request(target, method: method, headers: headers, body: body, through: through))
+                var request = try await request(target, method: method, headers: headers, body: body, through: through)
+                request.publicOnly = publicOnly && through == nil
+                response = try await engine.send(request)
             } catch let error as LoaderError {
                 throw error
             } catch {

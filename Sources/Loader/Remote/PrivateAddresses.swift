@@ -13,17 +13,19 @@ import Model
 /// `0x7f.1`) and IPv4-mapped IPv6 (`::ffff:127.0.0.1`).
 ///
 /// The check is made before each request and each redirect it follows; libcurl resolves the name
-/// again when it connects, so a name whose answer changes in between (DNS rebinding with a zero
-/// TTL) is not caught. (libcurl could show the address it connects to, `CURLOPT_PREREQFUNCTION`;
-/// not used yet.)
+/// again when it connects, so the address it connected to is checked too, before the request is
+/// sent (`CurlTransfer`): a name whose answer changes in between (DNS rebinding with a zero TTL)
+/// is refused as well. Through a proxy the connection is the proxy's, and only the name is checked.
 package enum PrivateAddresses {
-    /// Throws `LoaderError.privateLink` when `url`'s host is or resolves to such an address.
-    /// A name this machine cannot resolve passes when `proxy` reaches `url` through a proxy: the
+    /// Throws `LoaderError.privateLink` when `url`'s host is or resolves to such an address;
+    /// true when it was checked here, so the address a connection reaches must pass too.
+    /// A name this machine cannot resolve passes (false) when `proxy` reaches `url` through a proxy: the
     /// proxy resolves it (SOCKS5 and `CONNECT` send the name), as on a network whose only way out
     /// is the proxy, with no DNS of its own; this machine's loopback and networks are then not
     /// where the name leads from here.
-    package static func refuse(_ url: URL, proxy: ProxyRules = .direct) async throws {
-        guard var host = url.host(percentEncoded: false)?.lowercased(), !host.isEmpty else { return }
+    @discardableResult
+    package static func refuse(_ url: URL, proxy: ProxyRules = .direct) async throws -> Bool {
+        guard var host = url.host(percentEncoded: false)?.lowercased(), !host.isEmpty else { return false }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" || host.hasSuffix(".localhost") || host == "localhost." {
             throw LoaderError.privateLink(host: host, kind: "loopback")
@@ -33,9 +35,19 @@ package enum PrivateAddresses {
         do {
             kind = try await BlockingPool.shared.run { try kindOfAddresses(of: name) }
         } catch LoaderError.unreachable(_) where (try? proxy.proxy(for: url)) != nil {
-            return
+            return false
         }
         if let kind { throw LoaderError.privateLink(host: host, kind: kind) }
+        return true
+    }
+
+    /// What the address libcurl connected to is (`10.0.0.1`, `::1`), if it may not be reached.
+    static func kind(ofAddress text: String) -> String? {
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, text, &ipv4) == 1 { return kind(ofIPv4: UInt32(bigEndian: ipv4.s_addr)) }
+        var ipv6 = in6_addr()
+        if inet_pton(AF_INET6, text, &ipv6) == 1 { return withUnsafeBytes(of: ipv6) { kind(ofIPv6: Array($0)) } }
+        return "unknown"
     }
 
     /// The kind of the first address of `host` that may not be reached; nil when all may.

@@ -79,11 +79,12 @@ package struct RadioSource: SourceType, Equatable {
     /// document, so its stations may not lead to this machine or its network (`PrivateAddresses`);
     /// the list itself and the stations of the config file may, with what their servers hold.
     /// Nil when the list is a file of this machine, or there is none.
-    private func linkCheck(proxy: ProxyRules) -> (@Sendable (URL) async throws -> Void)? {
+    private func linkCheck(proxy: ProxyRules) -> (@Sendable (URL) async throws -> Bool)? {
         guard let stations, !stations.isFileURL else { return nil }
         let trusted = Set(([stations] + listed.map(\.url)).compactMap(URLOrigin.init))
         return { url in
             guard let origin = URLOrigin(url), trusted.contains(origin) else { return try await PrivateAddresses.refuse(url, proxy: proxy) }
+            return false
         }
     }
 
