@@ -121,8 +121,10 @@ final class CurlEngine: @unchecked Sendable {
                 let result = cp_curl_message_result(message)
                 finish(transfer, result == CURLE_OK ? nil : transfer.failure(result))
             }
+            // Asleep until a command, libcurl's next timer or the nearest read deadline: an engine
+            // with nothing to do does not wake at all.
             let now = NIODeadline.now()
-            var wait = Int64(1000)
+            var wait = Int64(Int32.max)
             for transfer in running.values {
                 guard let deadline = transfer.deadline else { continue }
                 if deadline <= now {
@@ -133,7 +135,7 @@ final class CurlEngine: @unchecked Sendable {
             }
             var suggested = -1
             if curl_multi_timeout(multi, &suggested) == CURLM_OK, suggested >= 0 { wait = min(wait, Int64(suggested)) }
-            _ = curl_multi_poll(multi, nil, 0, Int32(wait), nil)
+            _ = curl_multi_poll(multi, nil, 0, Int32(clamping: wait), nil)
         }
     }
 
