@@ -63,13 +63,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
-        // libcurl (libcurl4-openssl-dev), the HTTP client: HTTP/1.1, TLS with the system's OpenSSL
-        // and CAs, HTTP and SOCKS5 proxies. Its header, and curl_easy_setopt and curl_easy_getinfo
-        // (variadic) as typed functions, in one C target: a system-library module beside a shim
-        // that includes the same header hid its enumerators from Swift files that imported only
-        // one of the two. It replaced AsyncHTTPClient with NIOSSL, whose vendored BoringSSL and
-        // HTTP/2 stack were a third of every fresh build's CPU time (session 27).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl, the HTTP client: HTTP/1.1, TLS with the system's OpenSSL and CAs, HTTP and
+        // SOCKS5 proxies. Loaded (dlopen) for the first request, like CAVCodec: linked, it and the
+        // libraries it brings were 5–6 MiB of an idle daemon's RSS. Its header at build time
+        // (libcurl4-openssl-dev); curl_easy_setopt and curl_easy_getinfo (variadic) as typed
+        // functions. It replaced AsyncHTTPClient with NIOSSL, whose vendored BoringSSL and HTTP/2
+        // stack were a third of every fresh build's CPU time (session 27).
+        .target(name: "CCurl"),
         // FFmpeg's libavcodec, loaded (dlopen) when the first AAC or ALAC track opens: linked, its
         // 90-odd libraries cost every start 16 ms. Its headers only at build time (libavcodec-dev).
         .target(name: "CAVCodec"),

@@ -22,9 +22,6 @@ final class CurlEngine: @unchecked Sendable {
         case stop
     }
 
-    /// libcurl's global set-up, once per process, before the first handle.
-    private static let initialized: Bool = cp_curl_global_init() == CURLE_OK
-
     private struct Inbox {
         var commands: [Command] = []
         var open = true
@@ -46,7 +43,10 @@ final class CurlEngine: @unchecked Sendable {
     /// Sends `request` and returns once the answer's head has come. Cancelling the calling task
     /// ends the transfer at once, whatever it is doing.
     func send(_ request: CurlRequest) async throws -> HTTPAnswer {
-        guard Self.initialized else { throw CurlFailure(reason: .libcurl(CURLE_FAILED_INIT.rawValue)) }
+        // libcurl is loaded by the first request (CCurl): not there, it is one clear error, not retried.
+        guard cp_curl_load() == 1 else {
+            throw LoaderError.configuration("libcurl (the libcurl4 package) cannot be loaded: \(String(cString: cp_curl_load_error()))")
+        }
         let transfer = try CurlTransfer(request, engine: self)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -69,13 +69,13 @@ final class CurlEngine: @unchecked Sendable {
                 guard inbox.multi != nil else { return true }  // never started
             }
             if inbox.multi == nil {
-                guard let made = curl_multi_init() else { return false }
+                guard let made = cp_curl_multi_init() else { return false }
                 inbox.multi = made
                 NamedThread.start("http \(name)") { [self] in run() }
             }
             inbox.commands.append(command)
             // Under the lock: the thread frees the multi handle only after `open` is false.
-            curl_multi_wakeup(inbox.multi)
+            cp_curl_multi_wakeup(inbox.multi)
             return true
         }
     }
@@ -97,7 +97,7 @@ final class CurlEngine: @unchecked Sendable {
                 case .start(let transfer):
                     if let error = transfer.cancellation {
                         transfer.end(error)
-                    } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                    } else if cp_curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
                         running[transfer.easy] = transfer
                         transfer.started()
                     } else {
@@ -109,14 +109,14 @@ final class CurlEngine: @unchecked Sendable {
                     if running[transfer.easy] === transfer { finish(transfer, error) }
                 case .stop:
                     for transfer in running.values { finish(transfer, LoaderError.cancelled) }
-                    curl_multi_cleanup(multi)
+                    cp_curl_multi_cleanup(multi)
                     return
                 }
             }
             var active: Int32 = 0
-            _ = curl_multi_perform(multi, &active)
+            _ = cp_curl_multi_perform(multi, &active)
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = cp_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let transfer = running[easy] else { continue }
                 let result = cp_curl_message_result(message)
                 finish(transfer, result == CURLE_OK ? nil : transfer.failure(result))
@@ -134,15 +134,15 @@ final class CurlEngine: @unchecked Sendable {
                 }
             }
             var suggested = -1
-            if curl_multi_timeout(multi, &suggested) == CURLM_OK, suggested >= 0 { wait = min(wait, Int64(suggested)) }
-            _ = curl_multi_poll(multi, nil, 0, Int32(clamping: wait), nil)
+            if cp_curl_multi_timeout(multi, &suggested) == CURLM_OK, suggested >= 0 { wait = min(wait, Int64(suggested)) }
+            _ = cp_curl_multi_poll(multi, Int32(clamping: wait))
         }
     }
 
     /// Takes `transfer` from libcurl and ends it.
     private func finish(_ transfer: CurlTransfer, _ error: (any Error)?) {
         running[transfer.easy] = nil
-        curl_multi_remove_handle(multi, transfer.easy)
+        cp_curl_multi_remove_handle(multi, transfer.easy)
         transfer.end(error)
     }
 }

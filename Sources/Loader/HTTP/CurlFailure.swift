@@ -56,7 +56,7 @@ struct CurlFailure: Error, Sendable, CustomStringConvertible {
                 if systemError != 0 { return String(cString: strerror(systemError)) }
                 return `is`(CURLE_COULDNT_CONNECT) ? "cannot connect" : "the server closed the connection"
             case CURLE_TOO_MANY_REDIRECTS: return "too many redirects"
-            default: return String(cString: curl_easy_strerror(CURLcode(code)))
+            default: return String(cString: cp_curl_easy_strerror(CURLcode(code)))
             }
         }
     }

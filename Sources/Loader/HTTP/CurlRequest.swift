@@ -29,13 +29,13 @@ struct CurlRequest: Sendable {
         var lists: [UnsafeMutablePointer<curl_slist>] = []
         func check(_ code: CURLcode) throws(CurlFailure) {
             guard code == CURLE_OK else {
-                for list in lists { curl_slist_free_all(list) }
+                for list in lists { cp_curl_slist_free_all(list) }
                 throw CurlFailure(reason: .libcurl(code.rawValue))
             }
         }
         func list(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
             var head: UnsafeMutablePointer<curl_slist>?
-            for line in lines { head = curl_slist_append(head, line) }
+            for line in lines { head = cp_curl_slist_append(head, line) }
             if let head { lists.append(head) }
             return head
         }

@@ -1,6 +1,6 @@
 import Base
-import FoundationEssentials
 import CCurl
+import FoundationEssentials
 import Model
 import NIOCore
 import NIOHTTP1
@@ -57,13 +57,13 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
     private let shared = Locked(Shared())
 
     init(_ request: CurlRequest, engine: CurlEngine) throws(CurlFailure) {
-        guard let easy = curl_easy_init() else { throw CurlFailure(reason: .libcurl(CURLE_OUT_OF_MEMORY.rawValue)) }
+        guard let easy = cp_curl_easy_init() else { throw CurlFailure(reason: .libcurl(CURLE_OUT_OF_MEMORY.rawValue)) }
         let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errors.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         do {
             lists = try request.configure(easy, errors: errors)
         } catch {
-            curl_easy_cleanup(easy)
+            cp_curl_easy_cleanup(easy)
             errors.deallocate()
             throw error
         }
@@ -72,12 +72,18 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
         self.engine = engine
         timeout = .milliseconds(Int64(request.timeoutMilliseconds))
         host = URL(string: request.url)?.host(percentEncoded: false) ?? "?"
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // Not sent without its callbacks, nor without its check of the address reached.
+        guard cp_curl_set_callbacks(easy, headerCallback, writeCallback, context) == CURLE_OK,
+              !request.publicOnly || cp_curl_set_prereq(easy, prereqCallback, context) == CURLE_OK else {
+            cp_curl_easy_cleanup(easy)
+            for list in lists { cp_curl_slist_free_all(list) }
+            errors.deallocate()
+            throw CurlFailure(reason: .libcurl(CURLE_FAILED_INIT.rawValue))
+        }
         let made = PacedBody.make(for: self)
         body = made.body
         source = made.source
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        _ = cp_curl_set_callbacks(easy, headerCallback, writeCallback, context)
-        if request.publicOnly { _ = cp_curl_set_prereq(easy, prereqCallback, context) }
     }
 
     /// Where the head is to go; before the engine is asked to start the transfer.
@@ -162,8 +168,8 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
         }
         source = nil
         body = nil
-        curl_easy_cleanup(easy)
-        for list in lists { curl_slist_free_all(list) }
+        cp_curl_easy_cleanup(easy)
+        for list in lists { cp_curl_slist_free_all(list) }
         errors.deallocate()
     }
 

@@ -39,7 +39,8 @@ package final class HTTPTransport: Sendable {
     /// without a byte (or without an answer to a connect) before a request fails; `proxy`: the
     /// config's and the environment's proxies; `offersCAFile`: false for a transport whose
     /// owner has no `tls_ca_file` setting (the open web, a login, ListenBrainz); `checkTarget`
-    /// looks at each URL before it is asked (a link's private address).
+    /// looks at each URL before it is asked (a link's private address), and says whether the
+    /// address the connection reaches is to be checked as well.
     package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
                              credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] },
                              checkingTargets checkTarget: (@Sendable (URL) async throws -> Bool)? = nil) throws {
