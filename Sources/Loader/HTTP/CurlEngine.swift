@@ -32,8 +32,7 @@ final class CurlEngine: @unchecked Sendable {
     /// The thread's name (the transport's source).
     private let name: String
     private let inbox = Locked(Inbox())
-    /// The thread's own: its multi handle, and the transfers libcurl runs, by easy handle.
-    private var multi: UnsafeMutableRawPointer?
+    /// The thread's own: the transfers libcurl runs, by easy handle.
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     init(name: String) {
@@ -86,7 +85,6 @@ final class CurlEngine: @unchecked Sendable {
 
     private func run() {
         guard let multi = inbox.withLock({ $0.multi }) else { return }
-        self.multi = multi
         while true {
             let commands = inbox.withLock { inbox in
                 defer { inbox.commands = [] }
@@ -106,9 +104,9 @@ final class CurlEngine: @unchecked Sendable {
                 case .resume(let transfer):
                     if running[transfer.easy] === transfer { transfer.resume() }
                 case .cancel(let transfer, let error):
-                    if running[transfer.easy] === transfer { finish(transfer, error) }
+                    if running[transfer.easy] === transfer { finish(transfer, error, in: multi) }
                 case .stop:
-                    for transfer in running.values { finish(transfer, LoaderError.cancelled) }
+                    for transfer in running.values { finish(transfer, LoaderError.cancelled, in: multi) }
                     cp_curl_multi_cleanup(multi)
                     return
                 }
@@ -119,7 +117,7 @@ final class CurlEngine: @unchecked Sendable {
             while let message = cp_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let transfer = running[easy] else { continue }
                 let result = cp_curl_message_result(message)
-                finish(transfer, result == CURLE_OK ? nil : transfer.failure(result))
+                finish(transfer, result == CURLE_OK ? nil : transfer.failure(result), in: multi)
             }
             // Asleep until a command, libcurl's next timer or the nearest read deadline: an engine
             // with nothing to do does not wake at all.
@@ -128,7 +126,7 @@ final class CurlEngine: @unchecked Sendable {
             for transfer in running.values {
                 guard let deadline = transfer.deadline else { continue }
                 if deadline <= now {
-                    finish(transfer, transfer.silence())
+                    finish(transfer, transfer.silence(), in: multi)
                 } else {
                     wait = min(wait, (deadline - now).nanoseconds / 1_000_000 + 1)
                 }
@@ -140,7 +138,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Takes `transfer` from libcurl and ends it.
-    private func finish(_ transfer: CurlTransfer, _ error: (any Error)?) {
+    private func finish(_ transfer: CurlTransfer, _ error: (any Error)?, in multi: UnsafeMutableRawPointer) {
         running[transfer.easy] = nil
         cp_curl_multi_remove_handle(multi, transfer.easy)
         transfer.end(error)

@@ -1,4 +1,5 @@
 import CCurl
+import FoundationEssentials
 import NIOHTTP1
 
 /// One request as libcurl is asked it (`CurlEngine.send`): the transport has chosen its proxy and
@@ -7,7 +8,7 @@ import NIOHTTP1
 /// given (never libcurl's own reading of the environment), HTTP/1.1, and no header the caller did
 /// not give but `Host` and, for a body, its length.
 struct CurlRequest: Sendable {
-    var url: String
+    var url: URL
     var method: HTTPMethod
     var headers: HTTPHeaders
     var body: String?
@@ -40,7 +41,7 @@ struct CurlRequest: Sendable {
             return head
         }
         try check(cp_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errors))
-        try check(cp_curl_set_string(easy, CURLOPT_URL, url))
+        try check(cp_curl_set_string(easy, CURLOPT_URL, url.absoluteString))
         try check(cp_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         // The path as given: an S3 key or a WebDAV name may hold `..` and `//`, which libcurl
         // would otherwise fold away.
@@ -68,7 +69,7 @@ struct CurlRequest: Sendable {
         try check(cp_curl_set_pointer(easy, CURLOPT_HTTPHEADER, list(lines)))
         // A SHOUTcast 1 station's `ICY 200 OK` is an HTTP/1.0 status line to libcurl (its status
         // is read from the line itself, `CurlTransfer`).
-        if method == .GET, url.lowercased().hasPrefix("http:") {
+        if method == .GET, url.scheme?.lowercased() == "http" {
             try check(cp_curl_set_pointer(easy, CURLOPT_HTTP200ALIASES, list(["ICY"])))
         }
         try check(cp_curl_set_string(easy, CURLOPT_PROXY, proxy ?? ""))

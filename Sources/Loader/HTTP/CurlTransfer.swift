@@ -71,7 +71,7 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
         self.errors = errors
         self.engine = engine
         timeout = .milliseconds(Int64(request.timeoutMilliseconds))
-        host = URL(string: request.url)?.host(percentEncoded: false) ?? "?"
+        host = request.url.host(percentEncoded: false) ?? "?"
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Not sent without its callbacks, nor without its check of the address reached.
         guard cp_curl_set_callbacks(easy, headerCallback, writeCallback, context) == CURLE_OK,

@@ -12,11 +12,4 @@ package struct HTTPAnswer: Sendable {
     package var body: PacedBody
     /// What the answer is to: the last redirect's target (a playlist's entries are relative to it).
     package var url: URL?
-
-    package init(status: HTTPResponseStatus, headers: HTTPHeaders, body: PacedBody, url: URL? = nil) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.url = url
-    }
 }

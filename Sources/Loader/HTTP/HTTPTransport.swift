@@ -103,8 +103,6 @@ package final class HTTPTransport: Sendable {
                 var request = try await request(target, method: method, headers: headers, body: body, through: through)
                 request.publicOnly = publicOnly && through == nil
                 response = try await engine.send(request)
-            } catch let error as LoaderError {
-                throw error
             } catch {
                 throw failure(error, at: target, through: through)
             }
@@ -126,7 +124,7 @@ package final class HTTPTransport: Sendable {
     /// file or a command, on the `BlockingPool`), trusting `tlsCAFile`.
     private nonisolated(nonsending) func request(_ url: URL, method: HTTPMethod, headers: HTTPHeaders, body: String?,
                                                  through proxy: ProxyServer?) async throws -> CurlRequest {
-        var request = CurlRequest(url: url.absoluteString, method: method, headers: headers, body: body, caFile: tlsCAFile,
+        var request = CurlRequest(url: url, method: method, headers: headers, body: body, caFile: tlsCAFile,
                                   timeoutMilliseconds: readTimeout)
         if let proxy {
             // A SOCKS5 proxy is given the host name, whichever of the two schemes names it.
