@@ -41,8 +41,6 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
     private let host: String
     /// The most a head may hold: a server that sends fields for ever is not waited out.
     static let largestHead = 64 << 10
-    /// When the server last sent, or the consumer last asked for more after a pause.
-    private var lastHeard = NIODeadline.now()
 
     private struct Shared {
         /// Resumed once, with the head or why there is none.
@@ -53,6 +51,9 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
         var held = false
         /// The consumer asked for more before a part that found it full could hold the transfer.
         var demanded = false
+        /// When the server last sent, or the consumer last asked for more after a hold: set with
+        /// `held` cleared, so the engine never reads a clock stopped since before the hold.
+        var lastHeard = NIODeadline.now()
     }
     private let shared = Locked(Shared())
 
@@ -109,6 +110,7 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
                 return false
             }
             shared.held = false
+            shared.lastHeard = .now()
             return true
         }
         if paused { engine.post(.resume(self)) }
@@ -122,19 +124,23 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
 
     /// The transfer has been handed to libcurl: the clock starts.
     func started() {
-        lastHeard = .now()
+        heard()
     }
 
     /// When the server's silence fails the transfer; nil while the consumer is full.
     var deadline: NIODeadline? {
-        shared.withLock { $0.held } ? nil : lastHeard + timeout
+        shared.withLock { $0.held ? nil : $0.lastHeard + timeout }
     }
 
-    /// The consumer wants more after a pause: libcurl reads on (and may hand over the part it kept
-    /// at once), and the clock runs again.
+    /// The consumer wants more after a pause (its clock restarted with it): libcurl reads on, and
+    /// may hand over the part it kept at once.
     func resume() {
-        lastHeard = .now()
         _ = cp_curl_unpause(easy)
+    }
+
+    /// The server sent something: the clock starts again.
+    private func heard() {
+        shared.withLock { $0.lastHeard = .now() }
     }
 
     /// The read timeout's failure: no connection yet, or a server gone silent.
@@ -186,7 +192,7 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
     /// field, a folded field's next line, or the empty line that ends it — where a `1xx` head
     /// is followed by the real one. Lines after the head (a chunked body's trailer) are ignored.
     fileprivate func header(_ line: UnsafeRawBufferPointer) -> Int {
-        lastHeard = .now()
+        heard()
         guard !headDone else { return line.count }
         headBytes += line.count
         guard headBytes <= Self.largestHead else {
@@ -230,12 +236,14 @@ final class CurlTransfer: PacedBodyReader, @unchecked Sendable {
     fileprivate func write(_ part: UnsafeRawBufferPointer) -> Int {
         if !headDone { deliverHead() }
         let held = shared.withLock { shared in
-            if !shared.held { shared.demanded = false }
+            if !shared.held {
+                shared.demanded = false
+                shared.lastHeard = .now()
+            }
             return shared.held
         }
         if held { return Int(CURL_WRITEFUNC_PAUSE) }
         guard let source else { return 0 }  // the consumer is gone: the transfer ends
-        lastHeard = .now()
         switch source.yield(ByteBuffer(bytes: part)) {
         case .produceMore:
             break
