@@ -100,6 +100,20 @@ struct ProxyLoaderTests {
         await proxy.stop()
     }
 
+    @Test("proxy_password_command runs once for all the requests of a scan and a play through the proxy")
+    func proxyPasswordReadOnce() async throws {
+        let proxy = try await ProxyTestServer(.tinyproxy, credentials: ("proxyuser", "pp-\(UUID().uuidString.prefix(8))"), privateNames: [Self.hidden])
+        let runs = try Fixtures.shared.scratchDirectory().appendingPathComponent("runs")
+        let rig = try await Rig(network: "proxy = \"http://proxyuser@127.0.0.1:\(proxy.port)\"\n"
+                                    + "proxy_password_command = \"echo run >> '\(runs.path)'; echo '\(proxy.password!)'\"")
+        try await rig.scanAndPlay()
+        await rig.close()
+        #expect(proxy.targets().count > 1, "\(proxy.targets())")
+        let count = try String(contentsOf: runs, encoding: .utf8).split(separator: "\n").count
+        #expect(count == 1, "the command ran \(count) times")
+        await proxy.stop()
+    }
+
     @Test("an HTTPS server through tinyproxy: CONNECT host:port in its log; an untrusted certificate is one error naming the server and the settings")
     func httpsThroughConnect() async throws {
         let proxy = try await ProxyTestServer(.tinyproxy, privateNames: [Self.hidden])

@@ -17,6 +17,9 @@ package final class HTTPTransport: Sendable {
     private let tlsCAFile: String?
     /// Which proxy a URL is reached through.
     private let proxy: ProxyRules
+    /// Each proxy's password, read once (a file, a command, the keyring, on the `BlockingPool`)
+    /// for all the transport's requests.
+    private let proxyPasswords = Locked<[ProxyServer: Resolved<String>]>([:])
     /// Whether the source has a `tls_ca_file` setting (errors name it).
     let offersCAFile: Bool
     /// The headers that prove who we are to a URL, for a request of that method; empty where
@@ -120,8 +123,8 @@ package final class HTTPTransport: Sendable {
         throw LoaderError.badResponse("too many redirects")
     }
 
-    /// The request libcurl is asked: through `proxy` (with its credentials, read now — from a
-    /// file or a command, on the `BlockingPool`), trusting `tlsCAFile`.
+    /// The request libcurl is asked: through `proxy` (with its credentials, read by the first
+    /// request that needs them), trusting `tlsCAFile`.
     private nonisolated(nonsending) func request(_ url: URL, method: HTTPMethod, headers: HTTPHeaders, body: String?,
                                                  through proxy: ProxyServer?) async throws -> CurlRequest {
         var request = CurlRequest(url: url, method: method, headers: headers, body: body, caFile: tlsCAFile,
@@ -132,7 +135,13 @@ package final class HTTPTransport: Sendable {
             request.proxy = "\(scheme)://\(proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host):\(proxy.port)"
             if let username = proxy.username {
                 request.proxyUser = username
-                request.proxyPassword = try await proxy.password?.resolve().reveal() ?? ""
+                let password = proxyPasswords.withLock { known in
+                    if let password = known[proxy] { return password }
+                    let password = Resolved<String>()
+                    known[proxy] = password
+                    return password
+                }
+                request.proxyPassword = try await password.value { try await proxy.password?.resolve().reveal() ?? "" }
             }
         }
         return request
