@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A SHOUTcast 1 station (its status line `ICY 200 OK`, which the HTTP client refuses) through
+/// A SHOUTcast 1 station (its status line `ICY 200 OK`, HTTP/1.0's to libcurl) through
 /// the daemon: opened with MPRIS, it plays, and its ICY title is the one MPRIS shows.
 @Suite(.timeLimit(.minutes(3))) struct ICYStatusDaemonTests {
     @Test("`playerctl open` of a station answering `ICY 200 OK`: it plays, and `playerctl metadata title` shows its ICY title")
