@@ -199,7 +199,12 @@ public final class FaultProxy: @unchecked Sendable {
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         var record = (status: 0, bytes: 0, etag: String?.none)
         let asked = request
-        defer {
+        var logged = false
+        // Logged before the answer's last byte is passed on, so that a client holding the whole
+        // answer finds it in the log; an answer cut short is logged as it ends.
+        func log() {
+            guard !logged else { return }
+            logged = true
             state.withLock {
                 // An exchange still being relayed when the log was cleared belongs to before.
                 if let clearedAt, arrived < clearedAt { return }
@@ -212,8 +217,10 @@ public final class FaultProxy: @unchecked Sendable {
                 exchanges.insert(exchange, at: exchanges.lastIndex { $0.at <= arrived }.map { $0 + 1 } ?? 0)
             }
         }
+        defer { log() }
         if let redirect, request.method == "GET" {
             record.status = 302
+            log()
             _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(redirect)\(request.target)?signature=\(UUID().uuidString)\r\n"
                           + "Content-Length: 0\r\nConnection: close\r\n\r\n")
             return
@@ -230,12 +237,14 @@ public final class FaultProxy: @unchecked Sendable {
             record.status = code
             let now = Date()
             let retryAfter = asDate ? Self.httpDate(now.addingTimeInterval(Double(seconds))) : String(seconds)
+            log()
             _ = Self.send(client, "HTTP/1.1 \(code) Busy\r\nDate: \(Self.httpDate(now))\r\nRetry-After: \(retryAfter)\r\n"
                           + "Content-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
         if case .redirect(let base)? = takeFault(where: { if case .redirect = $0 { true } else { false } }) {
             record.status = 302
+            log()
             _ = Self.send(client, "HTTP/1.1 302 Found\r\nLocation: \(base)\(request.target)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
@@ -244,6 +253,7 @@ public final class FaultProxy: @unchecked Sendable {
         }) {
             record.status = code
             record.bytes = body.utf8.count
+            log()
             _ = Self.send(client, "HTTP/1.1 \(code) Answered\r\nContent-Type: application/xml; charset=utf-8\r\n"
                           + extra.map { "\($0)\r\n" }.joined()
                           + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
@@ -251,6 +261,7 @@ public final class FaultProxy: @unchecked Sendable {
         }
         if case .status(let code)? = takeFault(where: { if case .status = $0 { true } else { false } }) {
             record.status = code
+            log()
             _ = Self.send(client, "HTTP/1.1 \(code) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }
@@ -289,6 +300,8 @@ public final class FaultProxy: @unchecked Sendable {
         }
         response.headers.removeAll { $0.name.lowercased() == "connection" }
         response.headers.append((name: "Connection", value: "close"))
+        // No body to come (a HEAD, an empty answer): the head is the answer's end.
+        if request.method == "HEAD" || declared == 0 || [204, 304].contains(record.status) { log() }
         guard Self.send(client, response.serialized) else { return }
 
         // The body: whatever came with the head, then the rest of the origin's stream.
@@ -327,6 +340,10 @@ public final class FaultProxy: @unchecked Sendable {
                 let due = started.addingTimeInterval(Double(sent + chunk.count) / Double(rate))
                 let wait = due.timeIntervalSinceNow
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            if let declared, sent + chunk.count >= declared {
+                record.bytes = sent + chunk.count
+                log()
             }
             guard Self.send(client, chunk) else { break }
             sent += chunk.count
