@@ -36,3 +36,15 @@ extension LibraryActor {
         try checked { try $0.stats() }
     }
 }
+
+/// The tracks' edition, for a copy made from them (the MPD server's song catalog).
+extension LibraryActor {
+    package func edition() throws -> LibraryEdition {
+        try checked { try $0.edition() }
+    }
+
+    /// The ids of the tracks `filter` finds, in no order, gone ones too, with their edition.
+    package func trackIDs(matching filter: TagFilter) throws -> TrackIDs {
+        try checked { try $0.trackIDs(matching: filter) }
+    }
+}

@@ -92,6 +92,7 @@ package enum LibrarySchema {
             // feed episode's chapters file is.
             try db.execute(script: #"ALTER TABLE "track" ADD COLUMN "speed" DOUBLE; ALTER TABLE "track" ADD COLUMN "chaptersURL" TEXT;"#)
         }
+        migrator.register("v6", LibrarySchema.trackEdition)
         return migrator
     }
 }

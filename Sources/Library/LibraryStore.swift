@@ -11,6 +11,10 @@ package final class LibraryStore {
     private let database: SQLiteConnection
     /// Made by this open (no tables before): the user's playlists are read back into it.
     let fresh: Bool
+    /// This open's number in the process (`LibraryEdition.store`): a database rebuilt after
+    /// damage counts its changes from nothing again, and its editions must not pass for the old one's.
+    let number: Int
+    private static let opened = Locked(0)
 
     /// SQLite as loaded at run time, for `cloudplayerd --version`.
     package static var sqliteVersion: String? { "SQLite \(SQLiteConnection.version)" }
@@ -23,6 +27,10 @@ package final class LibraryStore {
     init(file: URL) throws(LibraryError) {
         if let damage = Self.damageOnDisk(at: file.path) { throw .damaged(path: file.path, reason: damage) }
         path = file.path
+        number = Self.opened.withLock { count in
+            count += 1
+            return count
+        }
         let folder = file.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,

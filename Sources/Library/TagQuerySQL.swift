@@ -7,6 +7,8 @@ import SQLite
 package struct TagQuerySQL {
     private(set) var arguments: [any SQLiteConvertible] = []
 
+    package init() {}
+
     /// The condition for `filter`, its arguments appended to `arguments`.
     mutating func condition(_ filter: TagFilter) -> String {
         switch filter {
@@ -34,7 +36,7 @@ package struct TagQuerySQL {
 
     /// A folder's location without its last `/`, and the range of locations under it: the
     /// folder values starting with "F/" are those from "F/" up to "F0" ('0' follows '/').
-    static func folderRange(_ folder: String) -> (itself: String, from: String, upTo: String) {
+    package static func folderRange(_ folder: String) -> (itself: String, from: String, upTo: String) {
         let bare = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         return (bare, bare + "/", bare + "0")
     }
@@ -114,7 +116,17 @@ package struct TagQuerySQL {
         let columns = tag.textColumns
         guard !columns.isEmpty, value.unicodeScalars.count >= 3 else { return nil }
         arguments.append("{\(columns.joined(separator: " "))} : \"\(value.replacing("\"", with: "\"\""))\"")
-        return "id IN (SELECT rowid FROM trackText WHERE trackText MATCH ?)"
+        return "id IN (\(Self.trigramMatch))"
+    }
+
+    private static let trigramMatch = "SELECT rowid FROM trackText WHERE trackText MATCH ?"
+
+    /// A query of the ids of the tracks `filter` finds, in no order, gone ones too: the trigram
+    /// index's own answer when it answers the filter alone (`search any "gold"`: no track row
+    /// read), else the track table's.
+    package mutating func ids(_ filter: TagFilter) -> String {
+        let condition = condition(filter)
+        return condition == "id IN (\(Self.trigramMatch))" ? Self.trigramMatch : "SELECT id FROM track WHERE \(condition)"
     }
 
     /// The word every match of `pattern` holds, when the pattern is nothing else — no character

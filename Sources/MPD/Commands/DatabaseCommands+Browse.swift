@@ -55,7 +55,7 @@ extension DatabaseCommands {
     }
 
     /// Every directory and song under a folder (`listall`: their paths; `listallinfo`: the songs
-    /// whole), read a page at a time; each directory is named before its songs.
+    /// whole), from the song catalog or read a page at a time; each directory is named before its songs.
     static func listall(_ call: inout MPDCall, info: Bool) async throws {
         let database = try libraryDatabase(call)
         let paths = await database.paths
@@ -67,25 +67,16 @@ extension DatabaseCommands {
             let folder = try await existingFolder(uri, database, paths)
             roots = [(paths.path(of: folder), folder)]
         }
+        if try await listallListed(&call, database, paths, roots: roots, info: info, named: isRoot(uri)) { return }
         for root in roots {
-            var named: Set<String> = [root.name]
+            var directories = DirectoryNames(named: root.name)
             if isRoot(uri), try await database.library.hasTracks(under: root.folder) { call.response.field("directory", root.name) }
             var cursor: TrackCursor?
             repeat {
                 let page = try await database.library.tracks(under: root.folder, from: cursor, limit: MPDLibraryDatabase.pageSize)
                 for track in page.tracks {
                     let song = paths.path(of: track)
-                    // The directories between the last one named and this song's.
-                    var parents: [String] = []
-                    var parent = song[..<(song.lastIndex(of: "/") ?? song.startIndex)]
-                    while !parent.isEmpty, !named.contains(String(parent)) {
-                        parents.append(String(parent))
-                        parent = parent[..<(parent.lastIndex(of: "/") ?? parent.startIndex)]
-                    }
-                    for directory in parents.reversed() {
-                        named.insert(directory)
-                        call.response.field("directory", directory)
-                    }
+                    for directory in directories.unnamed(above: song) { call.response.field("directory", directory) }
                     if info { call.write(MPDSong(uri: song, metadata: MPDLibraryDatabase.metadata(track))) } else { call.response.field("file", song) }
                 }
                 try await call.response.flushIfLarge()

@@ -18,6 +18,7 @@ extension DatabaseCommands {
 
     static func find(_ call: inout MPDCall, search: Bool) async throws {
         let (database, paths, query) = try await filterQuery(call, search: search)
+        if try await findListed(&call, database, paths, query) { return }
         var cursor: TrackCursor?
         repeat {
             let page = try await database.library.tracks(matching: query, from: cursor, limit: MPDLibraryDatabase.pageSize)

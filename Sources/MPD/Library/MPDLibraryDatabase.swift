@@ -19,6 +19,8 @@ package struct MPDLibraryDatabase: MPDLibrary {
     let jobs = Locked(UpdateJobs())
     /// Tracks read from the database at once: a page of `listallinfo`, `find`, `add DIR`.
     static let pageSize = 500
+    /// Every song printed, for `find` and `search` (see `MPDSongCatalog`).
+    let catalog = MPDSongCatalog()
 
     package init(library: LibraryActor, loader: LoaderActor, scanner: Scanner? = nil) {
         self.library = library
@@ -89,7 +91,15 @@ package struct MPDLibraryDatabase: MPDLibrary {
     }
 
     package func changes() -> AsyncStream<Set<MPDSubsystem>> {
-        MPDLibraryChanges.stream(of: library) { [jobs] change in jobs.withLock { $0.follow(change) } }
+        MPDLibraryChanges.stream(of: library) { [jobs, catalog] change in
+            jobs.withLock { $0.follow(change) }
+            // Made anew before a client asks, as soon as the scan that changed the library ends.
+            if case .scanFinished(libraryChanged: true) = change { catalog.refresh() }
+        }
+    }
+
+    package func maintain() async {
+        await catalog.keepCurrent(library: library) { await self.paths }
     }
 
     package var updatingJob: Int? { jobs.withLock(\.running) }

@@ -53,6 +53,11 @@ package struct MPDResponse: Sendable {
         bytes.append(0x0A)
     }
 
+    /// Bytes written already in the wire format (a song from `MPDSongCatalog`).
+    package mutating func append(contentsOf written: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: written)
+    }
+
     /// Another answer's bytes, after these.
     package mutating func append(_ other: MPDResponse) {
         bytes.append(contentsOf: other.bytes)

@@ -20,6 +20,13 @@ package protocol MPDLibrary: Sendable {
     /// The number of the scan under way (`status`' `updating_db`), nil when none is: `mpc update
     /// --wait` waits until `status` no longer names its job.
     var updatingJob: Int? { get }
+    /// What the library side keeps up to date for the server, for as long as it runs (returns
+    /// at its graceful shutdown): the song catalog of `MPDLibraryDatabase`.
+    func maintain() async
+}
+
+extension MPDLibrary {
+    package func maintain() async {}
 }
 
 /// `stats`' library side.

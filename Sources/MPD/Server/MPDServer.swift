@@ -50,6 +50,7 @@ package final class MPDServer: Service {
                 // Both end at a graceful shutdown, before the player's events end (the player
                 // stops after this server).
                 group.addTask { await self.follow(self.events.cancelOnGracefulShutdown()) }
+                group.addTask { await self.context.library.maintain() }
                 group.addTask {
                     for await changes in library.cancelOnGracefulShutdown() { self.context.idle.notify(changes) }
                 }
