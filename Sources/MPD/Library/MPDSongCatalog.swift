@@ -5,9 +5,10 @@ import ServiceLifecycle
 
 /// Every song of the library as `find`, `search` and `listallinfo` print it with every tag
 /// (MPD's `song_print_info`; a client that asked for fewer gets the others' lines left out), in
-/// their order (folder, then location), printed once per edition of the library (`LibraryEdition`). A search then costs the ids its index finds, a sort and a
-/// copy: `search any "gold"` (20,000 songs of 100,000, 3 MB) read and printed its 20,000 rows
-/// anew for each client in 119 ms (MPD, whose database lives in memory: 60).
+/// their order (folder, then location), printed once per edition of the library
+/// (`LibraryEdition`). A search then costs the ids its index finds, a sort and a copy: `search
+/// any "gold"` (20,000 songs of 100,000, 3 MB) read and printed its 20,000 rows anew for each
+/// client in 119 ms (MPD, whose database lives in memory: 60).
 ///
 /// It holds the songs' text, about 150 bytes a song (15 MB for 100,000; MPD holds more), and 16
 /// bytes a song more. Made in the background (`keepCurrent`) when the server starts, after a
@@ -107,6 +108,8 @@ package final class MPDSongCatalog: Sendable {
     }
 
     private let current = Locked<Listing?>(nil)
+    /// The edition no listing can be made of (a song of more than a chunk): not tried again.
+    private let unlistable = Locked<LibraryEdition?>(nil)
     private let logger = Logger(label: "cloudplayerd.mpd")
     private let requests: AsyncStream<Void>
     private let requested: AsyncStream<Void>.Continuation
@@ -144,6 +147,7 @@ package final class MPDSongCatalog: Sendable {
         for await _ in requests.cancelOnGracefulShutdown() {
             let paths = await paths()
             guard let edition = try? await library.edition() else { continue }
+            guard unlistable.withLock({ $0 }) != edition else { continue }
             let stale = current.withLock { listing -> Bool in
                 if let kept = listing, kept.edition == edition, kept.paths.maps(like: paths.sources) { return false }
                 // Dropped before the next is made: no query can use it, and both at once would
@@ -153,6 +157,11 @@ package final class MPDSongCatalog: Sendable {
             }
             let began = ContinuousClock.now
             guard stale, let made = try? await Self.listing(of: library, paths: paths, edition: edition) else { continue }
+            guard let made = made else {
+                unlistable.withLock { $0 = edition }
+                logger.notice("MPD: a song's tags are over \(Listing.chunkSize) bytes: find and search are answered from the library")
+                continue
+            }
             current.withLock { $0 = made }
             let took = Int((ContinuousClock.now - began) / .milliseconds(1))
             let size = made.chunks.reduce(0) { $0 + $1.count }
@@ -161,8 +170,9 @@ package final class MPDSongCatalog: Sendable {
     }
 
     /// Every listed track, read a page at a time and printed; nil when the library changed
-    /// meanwhile (the scan's end, or the next query, asks again) or the server is shutting down.
-    private static func listing(of library: LibraryActor, paths: SongPaths, edition: LibraryEdition) async throws -> Listing? {
+    /// meanwhile (the scan's end, or the next query, asks again) or the server is shutting down;
+    /// `.some(nil)` when a song is too large to be listed (or all of them, over 4 GiB).
+    private static func listing(of library: LibraryActor, paths: SongPaths, edition: LibraryEdition) async throws -> Listing?? {
         let size = Listing.chunkSize
         var chunks: [[UInt8]] = []
         var starts: [UInt32] = []
@@ -176,10 +186,9 @@ package final class MPDSongCatalog: Sendable {
             for track in page.tracks {
                 guard let id = track.id else { continue }
                 MPDLibraryDatabase.song(track, paths: paths).write(to: &song)
-                // A song of more than a chunk (a tag of a megabyte) is not listed: the library answers.
-                guard song.bytes.count <= size else { return nil }
+                guard song.bytes.count <= size else { return .some(nil) }
                 if chunks.isEmpty || chunks[chunks.count - 1].count + song.bytes.count > size {
-                    guard chunks.count < Int(UInt32.max) / size else { return nil }
+                    guard chunks.count < Int(UInt32.max) / size else { return .some(nil) }
                     chunks.append([])
                     chunks[chunks.count - 1].reserveCapacity(size)
                 }
