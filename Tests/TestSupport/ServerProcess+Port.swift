@@ -82,7 +82,7 @@ extension ServerProcess {
     }
 
     /// The inodes of the sockets process `pid` holds open.
-    private static func socketInodes(of pid: pid_t) -> [Substring] {
+    public static func socketInodes(of pid: pid_t) -> [Substring] {
         let folder = "/proc/\(pid)/fd"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return entries.compactMap { entry -> Substring? in

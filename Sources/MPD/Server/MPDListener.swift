@@ -12,13 +12,13 @@ enum MPDListener {
     /// Bytes waiting for one client beyond which writing to it waits.
     static let writeWatermarks = ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 256 * 1024)
 
-    static func bind(_ address: MPDAddress, lineLimit: Int) async throws -> NIOAsyncChannel<NIOAsyncChannel<MPDLine, ByteBuffer>, Never> {
+    static func bind(_ address: MPDAddress, lineLimit: Int) async throws -> NIOAsyncChannel<MPDAcceptedClient, Never> {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: writeWatermarks)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<MPDLine, ByteBuffer>> = { channel in
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<MPDAcceptedClient> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MPDLineDecoder(limit: lineLimit)))
                 let client = try NIOAsyncChannel<MPDLine, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -30,7 +30,9 @@ enum MPDListener {
                 channel.closeFuture.whenComplete { _ in
                     Task { try? await client.executeThenClose { _, _ in } }
                 }
-                return client
+                let accepted = MPDAcceptedClient(client)
+                channel.parent?.closeFuture.whenComplete { _ in accepted.dropUnlessTaken() }
+                return accepted
             }
         }
         switch address {

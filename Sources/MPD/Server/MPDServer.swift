@@ -118,7 +118,7 @@ package final class MPDServer: Service {
     /// Serves `address` while its `turn` lasts: until a reload drops it, or the server stops.
     private func serve(_ address: MPDAddress, turn: UInt64) async {
         defer { channels.withLock { if $0.serving[address] == turn { $0.serving[address] = nil } } }
-        let listener: NIOAsyncChannel<NIOAsyncChannel<MPDLine, ByteBuffer>, Never>
+        let listener: NIOAsyncChannel<MPDAcceptedClient, Never>
         do {
             listener = try await MPDListener.bind(address, lineLimit: Self.lineLimit)
         } catch {
@@ -143,7 +143,8 @@ package final class MPDServer: Service {
         do {
             try await listener.executeThenClose { clients in
                 try await withThrowingDiscardingTaskGroup { group in
-                    for try await client in clients {
+                    for try await accepted in clients {
+                        guard let client = accepted.take() else { continue }
                         group.addTask { await self.serve(client, local: address.isLocal) }
                     }
                 }
