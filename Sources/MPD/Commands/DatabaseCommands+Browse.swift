@@ -67,7 +67,7 @@ extension DatabaseCommands {
             let folder = try await existingFolder(uri, database, paths)
             roots = [(paths.path(of: folder), folder)]
         }
-        if try await listallListed(&call, database, paths, roots: roots, info: info, named: isRoot(uri)) { return }
+        if try await listallListed(&call, database, paths, roots: roots, info: info, namesRoots: isRoot(uri)) { return }
         for root in roots {
             var directories = DirectoryNames(named: root.name)
             if isRoot(uri), try await database.library.hasTracks(under: root.folder) { call.response.field("directory", root.name) }

@@ -19,15 +19,15 @@ extension DatabaseCommands {
         return true
     }
 
-    /// `roots`: the folders listed, each with its MPD path.
+    /// `roots`: the folders listed, each with its MPD path, itself named first when `namesRoots`.
     static func listallListed(_ call: inout MPDCall, _ database: MPDLibraryDatabase, _ paths: SongPaths,
-                              roots: [(name: String, folder: String)], info: Bool, named root: Bool) async throws -> Bool {
+                              roots: [(name: String, folder: String)], info: Bool, namesRoots: Bool) async throws -> Bool {
         guard let listing = database.catalog.listing(for: paths),
               database.catalog.isCurrent(listing, at: try await database.library.edition()) else { return false }
         let omitted = MPDSongCatalog.Listing.omittedTags(keeping: call.session.tags)
         for (name, folder) in roots {
             let ranges = listing.places(under: folder)
-            if root, !ranges.isEmpty { call.response.field("directory", name) }
+            if namesRoots, !ranges.isEmpty { call.response.field("directory", name) }
             var directories = DirectoryNames(named: name)
             for place in ranges.joined() {
                 let song = listing.path(at: place)
@@ -37,26 +37,5 @@ extension DatabaseCommands {
             }
         }
         return true
-    }
-}
-
-/// The directories `listall` names before a song: those between the last one named and the song's.
-struct DirectoryNames {
-    private var named: Set<String>
-
-    init(named root: String) {
-        named = [root]
-    }
-
-    /// The directories above `song` not named yet, outermost first; from now on named.
-    mutating func unnamed(above song: String) -> [String] {
-        var parents: [String] = []
-        var parent = song[..<(song.lastIndex(of: "/") ?? song.startIndex)]
-        while !parent.isEmpty, !named.contains(String(parent)) {
-            parents.append(String(parent))
-            parent = parent[..<(parent.lastIndex(of: "/") ?? parent.startIndex)]
-        }
-        for directory in parents { named.insert(directory) }
-        return parents.reversed()
     }
 }
