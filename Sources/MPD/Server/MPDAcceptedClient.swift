@@ -1,38 +1,52 @@
 import Base
 import NIOCore
 
-/// A client accepted, until the server takes it to serve. NIO hands over no client accepted as
-/// its listener closes (a reload dropping the address): such a client stayed connected, unserved,
-/// its socket open until the daemon ended (112 sockets after 30 reloads under a stream of
-/// connects). The listener's close now closes every client not taken by then.
-final class MPDAcceptedClient: Sendable {
-    private let channel: NIOAsyncChannel<MPDLine, ByteBuffer>
-    private let state = Locked(State.waiting)
+/// A client accepted by a listener, until the server takes it to serve.
+struct MPDAcceptedClient: Sendable {
+    private let client: NIOAsyncChannel<MPDLine, ByteBuffer>
+    private let listener: MPDWaitingClients
 
-    private enum State {
-        case waiting, taken, dropped
+    init(_ client: NIOAsyncChannel<MPDLine, ByteBuffer>, waitingIn listener: MPDWaitingClients) {
+        self.client = client
+        self.listener = listener
     }
 
-    init(_ channel: NIOAsyncChannel<MPDLine, ByteBuffer>) {
-        self.channel = channel
-    }
-
-    /// The client, to serve; nil when the listener's close dropped it.
+    /// The client, to serve; nil when its listener's close closed it first.
     func take() -> NIOAsyncChannel<MPDLine, ByteBuffer>? {
-        state.withLock { state in
-            guard case .waiting = state else { return nil }
-            state = .taken
-            return channel
+        listener.take(client.channel) ? client : nil
+    }
+}
+
+/// The clients a listener accepted that the server has not taken yet. NIO hands over no client
+/// accepted as its listener closes (a reload dropping the address): such a client stayed
+/// connected, unserved, its socket open until the daemon ended (112 sockets after 30 reloads
+/// under a stream of connects). At the listener's close those still waiting are closed. One set
+/// per listener, emptied as clients are taken: nothing of a client stays behind once served.
+final class MPDWaitingClients: Sendable {
+    /// By the channel's identity (the channel held here, so it is no other's); nil once closed.
+    private let waiting = Locked<[ObjectIdentifier: any Channel]?>([:])
+
+    /// Keeps `client` until it is taken; closes it at once when the listener is closed already.
+    func add(_ client: NIOAsyncChannel<MPDLine, ByteBuffer>) -> MPDAcceptedClient {
+        let kept = waiting.withLock { waiting -> Bool in
+            waiting?[ObjectIdentifier(client.channel)] = client.channel
+            return waiting != nil
         }
+        if !kept { client.channel.close(promise: nil) }
+        return MPDAcceptedClient(client, waitingIn: self)
     }
 
-    /// At the listener's close: the client is closed unless the server took it.
-    func dropUnlessTaken() {
-        let drop = state.withLock { state -> Bool in
-            guard case .waiting = state else { return false }
-            state = .dropped
-            return true
+    /// Whether `channel` was waiting: it is taken now.
+    fileprivate func take(_ channel: any Channel) -> Bool {
+        waiting.withLock { $0?.removeValue(forKey: ObjectIdentifier(channel)) != nil }
+    }
+
+    /// At the listener's close: every client not taken is closed.
+    func closeWaiting() {
+        let left = waiting.withLock { waiting -> [any Channel] in
+            defer { waiting = nil }
+            return waiting.map { Array($0.values) } ?? []
         }
-        if drop { channel.channel.close(promise: nil) }
+        for channel in left { channel.close(promise: nil) }
     }
 }

@@ -18,6 +18,7 @@ enum MPDListener {
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: writeWatermarks)
             .childChannelOption(.allowRemoteHalfClosure, value: false)
+        let waiting = MPDWaitingClients()
         let initializer: @Sendable (any Channel) -> EventLoopFuture<MPDAcceptedClient> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(MPDLineDecoder(limit: lineLimit)))
@@ -30,21 +31,21 @@ enum MPDListener {
                 channel.closeFuture.whenComplete { _ in
                     Task { try? await client.executeThenClose { _, _ in } }
                 }
-                let accepted = MPDAcceptedClient(client)
-                channel.parent?.closeFuture.whenComplete { _ in accepted.dropUnlessTaken() }
-                return accepted
+                return waiting.add(client)
             }
         }
+        let listener: NIOAsyncChannel<MPDAcceptedClient, Never>
         switch address {
         case .tcp(let host, let port):
-            return try await bootstrap.bind(host: host, port: port, childChannelInitializer: initializer)
+            listener = try await bootstrap.bind(host: host, port: port, childChannelInitializer: initializer)
         case .unix(let path):
             try await BlockingPool.shared.run { try prepareSocket(at: path) }
-            let listener = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true,
-                                                    childChannelInitializer: initializer)
+            listener = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true,
+                                                childChannelInitializer: initializer)
             _ = chmod(path, 0o600)
-            return listener
         }
+        listener.channel.closeFuture.whenComplete { _ in waiting.closeWaiting() }
+        return listener
     }
 
     /// The socket's folder, made (0700: only its user reaches the socket) if it is not there; a
