@@ -8,7 +8,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(4)))
 struct MPDSongCatalogTests {
     /// A daemon over 3 artists × 2 albums × 4 tracks (`LibraryTree`) as the source `music`,
-    /// scanned, its catalog made; the rig, the tracks and the config's text before the source.
+    /// scanned, its catalog made; the rig, the tracks and the music folder.
     static func start() async throws -> (MPDDaemonRig, [LibraryTree.Track], URL) {
         let music = try Fixtures.shared.scratchDirectory().appendingPathComponent("music")
         let tracks = try LibraryTree.write(into: music, artists: 3, albums: 2, tracks: 4, audio: try await LibraryTree.audio().bytes)
