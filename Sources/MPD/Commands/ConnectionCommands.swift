@@ -79,7 +79,7 @@ package enum ConnectionCommands: MPDCommandFamily {
         case "clear":
             call.session.tags = []
         case "all":
-            call.session.tags = Set(MPDTag.allCases)
+            call.session.tags = MPDSong.allTags
         case "enable", "disable":
             guard !names.isEmpty else { throw MPDError.tooFewArguments(call.name) }
             var tags: [MPDTag] = []

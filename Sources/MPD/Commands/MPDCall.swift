@@ -37,7 +37,7 @@ package struct MPDSession: Sendable {
     /// `binarylimit`: the largest binary chunk this client takes (MPD's default 8192).
     package var binaryLimit = 8192
     /// `tagtypes`: the tags written in songs for this client.
-    package var tags = Set(MPDTag.allCases)
+    package var tags = MPDSong.allTags
     /// `close` was sent: the connection ends after this command.
     package var closing = false
     /// Whether this connection came by the unix socket (MPD gives local clients no more rights

@@ -64,7 +64,7 @@ package final class MPDSongCatalog: Sendable {
                     // In bytes, as SQLite orders them (Swift's `<` and `==` on strings are by
                     // characters: an é and an e with its accent apart are equal).
                     let before = folders[middle].utf8.lexicographicallyPrecedes(name.utf8)
-                    if before || (equal && folders[middle].utf8.elementsEqual(name.utf8)) { low = middle + 1 } else { high = middle }
+                    if before || (equal && folders[middle].hasSameBytes(as: name)) { low = middle + 1 } else { high = middle }
                 }
                 return low
             }
@@ -194,7 +194,7 @@ package final class MPDSongCatalog: Sendable {
                     chunks[chunks.count - 1].reserveCapacity(size)
                 }
                 byID.append((id, Int32(starts.count)))
-                if !(folders.last?.utf8.elementsEqual(track.folder.utf8) ?? false) {
+                if folders.last?.hasSameBytes(as: track.folder) != true {
                     folders.append(track.folder)
                     folderStarts.append(Int32(starts.count))
                 }

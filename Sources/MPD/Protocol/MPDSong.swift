@@ -27,11 +27,13 @@ package struct MPDSong: Sendable {
     }
 
     /// Writes the song; `tags`: the tags the client asked for (`tagtypes`).
-    package func write(to response: inout MPDResponse, tags: Set<MPDTag> = Set(MPDTag.allCases)) {
+    package func write(to response: inout MPDResponse, tags: Set<MPDTag> = MPDSong.allTags) {
         response.field("file", uri)
         if let lastModified { response.field("Last-Modified", Self.timestamp(lastModified)) }
         if let format { response.field("Format", Self.format(format)) }
-        for tag in MPDTag.allCases where tags.contains(tag) {
+        // Every tag, as most clients keep them: no set asked (each asking hashes).
+        let all = tags.count == MPDTag.allCases.count
+        for tag in MPDTag.allCases where all || tags.contains(tag) {
             if let value = Self.value(of: tag, in: metadata.tags) { response.field(tag.rawValue, value) }
         }
         if let duration = metadata.duration, duration.isFinite, duration >= 0 {
@@ -41,6 +43,8 @@ package struct MPDSong: Sendable {
         if let position { response.field("Pos", position) }
         if let id { response.field("Id", id) }
     }
+
+    package static let allTags = Set(MPDTag.allCases)
 
     /// A tag's value as MPD prints it; nil when the track has none.
     package static func value(of tag: MPDTag, in tags: TrackTags) -> String? {
