@@ -20,7 +20,7 @@ package struct MPDLibraryDatabase: MPDLibrary {
     /// Tracks read from the database at once: a page of `listallinfo`, `find`, `add DIR`.
     static let pageSize = 500
     /// Every song printed, for `find` and `search` (see `MPDSongCatalog`).
-    let catalog = MPDSongCatalog()
+    package let catalog = MPDSongCatalog()
 
     package init(library: LibraryActor, loader: LoaderActor, scanner: Scanner? = nil) {
         self.library = library
@@ -92,9 +92,11 @@ package struct MPDLibraryDatabase: MPDLibrary {
 
     package func changes() -> AsyncStream<Set<MPDSubsystem>> {
         MPDLibraryChanges.stream(of: library) { [jobs, catalog] change in
+            // A scan that changed the library ends (its job leaves `status`, `update` and
+            // `database` are told) once its songs are listed: a client that lists the library
+            // on `database` (Cantata's `listallinfo`) is answered from the new catalog.
+            if case .scanFinished(libraryChanged: true) = change { await catalog.remade() }
             jobs.withLock { $0.follow(change) }
-            // Made anew before a client asks, as soon as the scan that changed the library ends.
-            if case .scanFinished(libraryChanged: true) = change { catalog.refresh() }
         }
     }
 

@@ -11,9 +11,10 @@ import ServiceLifecycle
 /// client in 119 ms (MPD, whose database lives in memory: 60).
 ///
 /// It holds the songs' text, about 150 bytes a song (15 MB for 100,000; MPD holds more), and 16
-/// bytes a song more. Made in the background (`keepCurrent`) when the server starts, after a
-/// scan that changed the library, and when a query finds it behind (another edition, sources
-/// placed otherwise): such a query is answered from the library meanwhile, as before.
+/// bytes a song more. Made in the background (`keepCurrent`) when the server starts, at the end
+/// of a scan that changed the library (which clients are told of once it is made: `remade`), and
+/// when a query finds it behind (another edition, sources placed otherwise): such a query is
+/// answered from the library meanwhile, as before.
 package final class MPDSongCatalog: Sendable {
     /// The songs of one edition, placed by one mapping of the sources.
     package struct Listing: Sendable {
@@ -111,6 +112,8 @@ package final class MPDSongCatalog: Sendable {
     private let current = Locked<Listing?>(nil)
     /// The edition no listing can be made of (a song of more than a chunk): not tried again.
     private let unlistable = Locked<LibraryEdition?>(nil)
+    /// Those waiting for a listing (`remade`); nil while no `keepCurrent` runs.
+    private let waiters = Locked<[CheckedContinuation<Void, Never>]?>(nil)
     private let logger = Logger(label: "cloudplayerd.mpd")
     private let requests: AsyncStream<Void>
     private let requested: AsyncStream<Void>.Continuation
@@ -122,7 +125,7 @@ package final class MPDSongCatalog: Sendable {
     /// The listing, when it lists the songs under `paths`; nil (and a new one asked for) when
     /// there is none or its sources map otherwise. Whether it is of the library's edition now,
     /// the caller sees from its query's.
-    func listing(for paths: SongPaths) -> Listing? {
+    package func listing(for paths: SongPaths) -> Listing? {
         if let listing = current.withLock({ $0 }), listing.paths.maps(like: paths.sources) { return listing }
         refresh()
         return nil
@@ -130,7 +133,7 @@ package final class MPDSongCatalog: Sendable {
 
     /// Whether `listing` is of `edition` (the library's, as a query read it); when not, a new
     /// one is asked for.
-    func isCurrent(_ listing: Listing, at edition: LibraryEdition) -> Bool {
+    package func isCurrent(_ listing: Listing, at edition: LibraryEdition) -> Bool {
         if listing.edition == edition { return true }
         refresh()
         return false
@@ -141,33 +144,63 @@ package final class MPDSongCatalog: Sendable {
         requested.yield()
     }
 
-    /// Makes a listing at once and whenever one is asked for (one not current: the library's
-    /// edition or the sources' mapping changed), until the server shuts down.
-    func keepCurrent(library: LibraryActor, paths: @escaping @Sendable () async -> SongPaths) async {
-        refresh()
-        for await _ in requests.cancelOnGracefulShutdown() {
-            let paths = await paths()
-            guard let edition = try? await library.edition() else { continue }
-            guard unlistable.withLock({ $0 }) != edition else { continue }
-            let stale = current.withLock { listing -> Bool in
-                if let kept = listing, kept.edition == edition, kept.paths.maps(like: paths.sources) { return false }
-                // Dropped before the next is made: no query can use it, and both at once would
-                // be twice the memory.
-                listing = nil
+    /// Asks for a listing of the library as it is now, and returns once it is made — or was
+    /// current, or could not be (the library changed again meanwhile) —; at once when no
+    /// `keepCurrent` runs (no server).
+    func remade() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let queued = waiters.withLock { waiters -> Bool in
+                guard waiters != nil else { return false }
+                waiters?.append(waiter)
                 return true
             }
-            let began = ContinuousClock.now
-            guard stale, let made = try? await Self.listing(of: library, paths: paths, edition: edition) else { continue }
-            guard let made = made else {
-                unlistable.withLock { $0 = edition }
-                logger.notice("MPD: a song's tags are over \(Listing.chunkSize) bytes: find and search are answered from the library")
-                continue
-            }
-            current.withLock { $0 = made }
-            let took = Int((ContinuousClock.now - began) / .milliseconds(1))
-            let size = made.chunks.reduce(0) { $0 + $1.count }
-            logger.info("MPD: \(made.ids.count) songs listed for find and search (\(size / 1024) KiB, made in \(took) ms)")
+            if queued { refresh() } else { waiter.resume() }
         }
+    }
+
+    /// Makes a listing at once and whenever one is asked for (one not current: the library's
+    /// edition or the sources' mapping changed), until the server shuts down; then those
+    /// waiting for one go on.
+    func keepCurrent(library: LibraryActor, paths: @escaping @Sendable () async -> SongPaths) async {
+        waiters.withLock { $0 = [] }
+        refresh()
+        for await _ in requests.cancelOnGracefulShutdown() {
+            // Those who asked before this round began: it reads the library after them.
+            let asked = waiters.withLock { waiters in
+                defer { waiters = [] }
+                return waiters ?? []
+            }
+            await remake(library: library, paths: await paths())
+            for waiter in asked { waiter.resume() }
+        }
+        let left = waiters.withLock { waiters in
+            defer { waiters = nil }
+            return waiters ?? []
+        }
+        for waiter in left { waiter.resume() }
+    }
+
+    /// A listing of the library as it is, unless the one kept is of it.
+    private func remake(library: LibraryActor, paths: SongPaths) async {
+        guard let edition = try? await library.edition(), unlistable.withLock({ $0 }) != edition else { return }
+        let stale = current.withLock { listing -> Bool in
+            if let kept = listing, kept.edition == edition, kept.paths.maps(like: paths.sources) { return false }
+            // Dropped before the next is made: no query can use it, and both at once would
+            // be twice the memory.
+            listing = nil
+            return true
+        }
+        let began = ContinuousClock.now
+        guard stale, let made = try? await Self.listing(of: library, paths: paths, edition: edition) else { return }
+        guard let made = made else {
+            unlistable.withLock { $0 = edition }
+            logger.notice("MPD: a song's tags are over \(Listing.chunkSize) bytes: find and search are answered from the library")
+            return
+        }
+        current.withLock { $0 = made }
+        let took = Int((ContinuousClock.now - began) / .milliseconds(1))
+        let size = made.chunks.reduce(0) { $0 + $1.count }
+        logger.info("MPD: \(made.ids.count) songs listed for find and search (\(size / 1024) KiB, made in \(took) ms)")
     }
 
     /// Every listed track, read a page at a time and printed; nil when the library changed

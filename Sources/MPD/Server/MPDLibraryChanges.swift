@@ -15,13 +15,14 @@ package enum MPDLibraryChanges {
     }
 
     /// The library's changes, as subsystems, from now on; `seen` hears each change before its
-    /// subsystems are told, so what it records is in place when a client wakes.
-    package static func stream(of library: LibraryActor, seen: @escaping @Sendable (LibraryChange) -> Void = { _ in }) -> AsyncStream<Set<MPDSubsystem>> {
+    /// subsystems are told, so what it records (or waits for) is in place when a client wakes.
+    package static func stream(of library: LibraryActor,
+                               seen: @escaping @Sendable (LibraryChange) async -> Void = { _ in }) -> AsyncStream<Set<MPDSubsystem>> {
         let changes = library.changes()
         return AsyncStream { continuation in
             let task = Task {
                 for await change in changes {
-                    seen(change)
+                    await seen(change)
                     continuation.yield(subsystems(for: change))
                 }
                 continuation.finish()
