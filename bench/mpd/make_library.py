@@ -7,9 +7,8 @@ in folders of 100 (Artist NNN/Album NNNN/TT Song.mp3).
 Every file is one real 0.1 s MP3 (sox + LAME, with LAME's Info header, so MPD reads its length)
 behind an ID3v2.3 tag written for that track alone: title "Song AAAA-TTT <colour> river", artist,
 album, track number, every 1000th "Zebra Crossing" by "The Quiet Ones" (bench/library_tags.py,
-the tags the other library benchmarks use). Hard
-links cannot carry distinct tags, so every file is written: ~730 bytes each (a 4 KB block on
-disk), 100,000 files ~400 MB of disk.
+the tags the other library benchmarks use). Hard links cannot carry distinct tags, so every
+file is written: ~730 bytes each (a 4 KB block on disk), 100,000 files ~400 MB of disk.
 
 The tag is built as bytes here (the format is small and fixed); --mutagen instead copies the MP3
 and tags each copy with mutagen, as a tagger would: the same tags, much slower (it parses and
