@@ -104,6 +104,10 @@ package struct MPDLibraryDatabase: MPDLibrary {
         await catalog.keepCurrent(library: library) { await self.paths }
     }
 
+    package func clientArrived() {
+        catalog.want()
+    }
+
     package var updatingJob: Int? { jobs.withLock(\.running) }
 
     /// A library track as the queue takes it.

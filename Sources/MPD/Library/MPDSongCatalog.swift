@@ -11,10 +11,10 @@ import ServiceLifecycle
 /// client in 119 ms (MPD, whose database lives in memory: 60).
 ///
 /// It holds the songs' text, about 150 bytes a song (15 MB for 100,000; MPD holds more), and 16
-/// bytes a song more. Made in the background (`keepCurrent`) when the server starts, at the end
-/// of a scan that changed the library (which clients are told of once it is made: `remade`), and
-/// when a query finds it behind (another edition, sources placed otherwise): such a query is
-/// answered from the library meanwhile, as before.
+/// bytes a song more. Made in the background (`keepCurrent`) once the first client connects (a
+/// daemon no MPD client reaches holds none), at the end of a scan that changed the library (which
+/// clients are told of once it is made: `remade`), and when a query finds it behind (another
+/// edition, sources placed otherwise): such a query is answered from the library meanwhile.
 package final class MPDSongCatalog: Sendable {
     /// The songs of one edition, placed by one mapping of the sources.
     package struct Listing: Sendable {
@@ -114,6 +114,8 @@ package final class MPDSongCatalog: Sendable {
     private let unlistable = Locked<LibraryEdition?>(nil)
     /// Those waiting for a listing (`remade`); nil while no `keepCurrent` runs.
     private let waiters = Locked<[CheckedContinuation<Void, Never>]?>(nil)
+    /// A client connected once: listings are made from then on.
+    private let wanted = Locked(false)
     private let logger = Logger(label: "cloudplayerd.mpd")
     private let requests: AsyncStream<Void>
     private let requested: AsyncStream<Void>.Continuation
@@ -144,10 +146,20 @@ package final class MPDSongCatalog: Sendable {
         requested.yield()
     }
 
+    /// A client connected: from now on listings are made (the first one at once).
+    package func want() {
+        let first = wanted.withLock { wanted in
+            defer { wanted = true }
+            return !wanted
+        }
+        if first { refresh() }
+    }
+
     /// Asks for a listing of the library as it is now, and returns once it is made — or was
     /// current, or could not be (the library changed again meanwhile) —; at once when no
-    /// `keepCurrent` runs (no server).
+    /// `keepCurrent` runs (no server) or no client ever connected (none is kept).
     func remade() async {
+        guard wanted.withLock({ $0 }) else { return }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let queued = waiters.withLock { waiters -> Bool in
                 guard waiters != nil else { return false }
@@ -158,12 +170,10 @@ package final class MPDSongCatalog: Sendable {
         }
     }
 
-    /// Makes a listing at once and whenever one is asked for (one not current: the library's
-    /// edition or the sources' mapping changed), until the server shuts down; then those
-    /// waiting for one go on.
+    /// Makes a listing whenever one is asked for (one not current: the library's edition or the
+    /// sources' mapping changed), until the server shuts down; then those waiting for one go on.
     func keepCurrent(library: LibraryActor, paths: @escaping @Sendable () async -> SongPaths) async {
         waiters.withLock { $0 = [] }
-        refresh()
         for await _ in requests.cancelOnGracefulShutdown() {
             // Those who asked before this round began: it reads the library after them.
             let asked = waiters.withLock { waiters in

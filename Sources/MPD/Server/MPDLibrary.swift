@@ -23,10 +23,13 @@ package protocol MPDLibrary: Sendable {
     /// What the library side keeps up to date for the server, for as long as it runs (returns
     /// at its graceful shutdown): the song catalog of `MPDLibraryDatabase`.
     func maintain() async
+    /// A client connected (what `maintain` keeps is wanted from then on).
+    func clientArrived()
 }
 
 extension MPDLibrary {
     package func maintain() async {}
+    package func clientArrived() {}
 }
 
 /// `stats`' library side.

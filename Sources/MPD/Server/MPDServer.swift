@@ -157,6 +157,7 @@ package final class MPDServer: Service {
     private func serve(_ client: NIOAsyncChannel<MPDLine, ByteBuffer>, local: Bool) async {
         guard keep(client.channel) else { return }
         defer { forget(client.channel) }
+        context.library.clientArrived()
         let id = nextID.withLock { value in
             value += 1
             return value
