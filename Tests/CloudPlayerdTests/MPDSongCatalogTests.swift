@@ -67,7 +67,7 @@ struct MPDSongCatalogTests {
         }
     }
 
-    @Test("listall and listallinfo from the catalog: each directory named before its songs, in the library's order; each song lsinfo's")
+    @Test("listall and listallinfo from the catalog: each directory named before its songs, in the library's order; each song lsinfo's; answered from the catalog, not the database")
     func listAll() async throws {
         let (rig, tracks, _) = try await Self.start()
         let all = try rig.client(), some = try rig.client()
@@ -100,6 +100,22 @@ struct MPDSongCatalogTests {
                 let alone = MPDCompareTests.entries(try client.command("lsinfo \"\(entry[0].value)\""))
                 #expect(alone.count == 1 && alone[0].map { "\($0.key): \($0.value)" } == entry.map { "\($0.key): \($0.value)" }, "\(entry[0].value)")
             }
+        }
+        // Answered from the catalog, not the database: a title changed behind the edition's
+        // back (its trigger dropped first) is in the library's `lsinfo`, not in the catalog's.
+        let file = "music/" + tracks[0].path
+        let changed = try await ChildProcess.run("python3", ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=30)
+            db.execute('DROP TRIGGER "__trackEdition_au"')
+            db.execute("UPDATE track SET title = 'Behind its back' WHERE title = ?", (sys.argv[2],))
+            db.commit()
+            """, rig.home.appendingPathComponent("cloudplayerd/library.sqlite").path, tracks[0].title])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(MPDSocketClient.value("Title", in: try all.command("lsinfo \"\(file)\"")) == "Behind its back")
+        for command in ["listallinfo \"music/Artist 01\"", "find \"(base 'music/Artist 01')\""] {
+            let titles = MPDSocketClient.fields(try all.command(command)).filter { $0.key == "Title" }.map(\.value)
+            #expect(titles.first == tracks[0].title && !titles.contains("Behind its back"), "\(command): \(titles.prefix(2))")
         }
         await rig.stop()
     }
