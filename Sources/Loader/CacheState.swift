@@ -16,3 +16,11 @@ package struct CacheStateChange: Sendable, Equatable {
         self.state = state
     }
 }
+
+/// A track whose cache state is followed (`LoaderActor.followCacheStates`): where it is, the
+/// state last reported, and how many queue entries hold it.
+struct FollowedTrack: Sendable {
+    let location: TrackLocation
+    var state: CacheState
+    var entries = 1
+}

@@ -60,25 +60,59 @@ extension LoaderActor {
         var new: [TrackLocation: CacheState] = [:]
         for location in locations {
             let name = SparseCache.identity(of: location.uri).name
-            if let known = before[name] {
+            if followed[name] != nil {
+                followed[name]?.entries += 1
+            } else if var known = before[name] {
+                known.entries = 1
                 followed[name] = known
-            } else if followed[name] == nil {
+            } else {
                 let state = cacheState(of: location)
-                followed[name] = (location, state)
+                followed[name] = FollowedTrack(location: location, state: state)
                 new[location] = state
             }
         }
         return new
     }
 
+    /// Follows the tracks of entries added to the queue as well, and no longer those of entries
+    /// taken out that no other entry holds: the states of the tracks not followed until now, and
+    /// the tracks no longer followed. In proportion to the change, not to the queue.
+    package func followCacheStates(adding added: [TrackLocation], removing removed: [TrackLocation])
+        -> (new: [TrackLocation: CacheState], dropped: [TrackLocation]) {
+        var new: [TrackLocation: CacheState] = [:]
+        for location in added {
+            let name = SparseCache.identity(of: location.uri).name
+            if followed[name] != nil {
+                followed[name]?.entries += 1
+            } else {
+                let state = cacheState(of: location)
+                followed[name] = FollowedTrack(location: location, state: state)
+                new[location] = state
+            }
+        }
+        var dropped: [TrackLocation] = []
+        for location in removed {
+            let name = SparseCache.identity(of: location.uri).name
+            guard var track = followed[name] else { continue }
+            track.entries -= 1
+            if track.entries > 0 {
+                followed[name] = track
+            } else {
+                followed[name] = nil
+                dropped.append(location)
+            }
+        }
+        return (new, dropped)
+    }
+
     /// Reports the followed tracks among `names` whose state is not what was last reported.
     func reportCacheStates(of names: Set<String>) {
         for name in names {
-            guard let (location, last) = followed[name] else { continue }
-            let state = cacheState(of: location)
-            guard state != last else { continue }
-            followed[name] = (location, state)
-            cacheStates.yield(CacheStateChange(location: location, state: state))
+            guard let track = followed[name] else { continue }
+            let state = cacheState(of: track.location)
+            guard state != track.state else { continue }
+            followed[name]?.state = state
+            cacheStates.yield(CacheStateChange(location: track.location, state: state))
         }
     }
 

@@ -8,12 +8,14 @@ extension LoaderActor {
     func linkInput(for location: TrackLocation) throws -> TrackInput {
         if location.isFile { throw LoaderError.privateLink(host: "a file of this machine", kind: "local") }
         _ = try HTTPInput.url(of: location)
-        if let links { return .remote(links) }
+        // A stranger's link is checked even where the user lets documents' links reach the LAN.
+        let checked = !settings.allowPrivateLinks || location.isStrangersLink
+        if let input = links[checked] { return .remote(input) }
         var check: (@Sendable (URL) async throws -> Bool)?
-        if !settings.allowPrivateLinks { check = { [proxy = settings.proxy] url in try await PrivateAddresses.refuse(url, proxy: proxy) } }
+        if checked { check = { [proxy = settings.proxy] url in try await PrivateAddresses.refuse(url, proxy: proxy) } }
         let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy,
                                                            offersCAFile: false, checkingTargets: check))
-        links = input
+        links[checked] = input
         return .remote(input)
     }
 }

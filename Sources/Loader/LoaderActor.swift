@@ -33,8 +33,9 @@ package actor LoaderActor {
     /// The open web: URLs no source covers, fetched without credentials.
     private var web: HTTPInput?
     /// Links remote documents named, off their sources: the open web, but never this machine's
-    /// or its network's addresses (`+Links`).
-    var links: HTTPInput?
+    /// or its network's addresses (`+Links`) — by whether the addresses are checked (a
+    /// stranger's always are; others unless `allow_private_links`).
+    var links: [Bool: HTTPInput] = [:]
     private let wholeFileServers = WholeFileServers()
     /// Room for downloads per host (`[network] per_host`), shared by every file.
     private let hosts: HostLimiter
@@ -55,7 +56,7 @@ package actor LoaderActor {
     var keptNames: Set<String> = []
     /// Tracks whose cache state someone follows (the queue's), by cache name, with the state last
     /// reported (`followCacheStates`).
-    var followed: [String: (location: TrackLocation, state: CacheState)] = [:]
+    var followed: [String: FollowedTrack] = [:]
     /// Where changes of followed cache states go.
     let cacheStates = Broadcast<CacheStateChange>()
     /// Tracks whose answer was a live stream (`LoaderError.liveStream`): opened as one from then on.
@@ -113,7 +114,7 @@ package actor LoaderActor {
         cacheStates.finish()
         for input in remoteInputs { await input.shutdown() }
         opened = [:]
-        (web, links) = (nil, nil)
+        (web, links) = (nil, [:])
     }
 
     /// Takes new sources and network settings (SIGHUP). A source opened before whose settings are
@@ -132,7 +133,7 @@ package actor LoaderActor {
             return after.isEqual(to: before)
         }
         // The open web and the links documents name have no other settings.
-        if new.readTimeout != settings.readTimeout || new.proxy != settings.proxy { (web, links) = (nil, nil) }
+        if new.readTimeout != settings.readTimeout || new.proxy != settings.proxy { (web, links) = (nil, [:]) }
         settings.readTimeout = new.readTimeout
         settings.proxy = new.proxy
         settings.sourceProxies = new.sourceProxies
@@ -141,7 +142,6 @@ package actor LoaderActor {
         settings.fillWhole = new.fillWhole
         settings.streamRetry = new.streamRetry
         settings.hlsBandwidth = new.hlsBandwidth
-        if new.allowPrivateLinks != settings.allowPrivateLinks { links = nil }
         settings.allowPrivateLinks = new.allowPrivateLinks
         settings.perHost = new.perHost
         hosts.setLimit(new.perHost)
@@ -153,7 +153,7 @@ package actor LoaderActor {
         opened.values.compactMap { source in
             if case .remote(let input) = source.input { return input }
             return nil
-        } + [web, links].compactMap { $0 }
+        } + [web].compactMap { $0 } + links.values.map { $0 as any RemoteInput }
     }
 
     // MARK: Reading

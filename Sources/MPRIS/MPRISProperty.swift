@@ -11,7 +11,7 @@ struct MPRISProperty: Sendable {
     let interface: String
     let name: String
     let announcement: BusInterface.Announcement
-    /// Its value in a state, as it travels: what `changes` compares.
+    /// Its value in a state, as it travels (or what stands for it: `compared`): what `changes` compares.
     let value: @Sendable (MPRISState) -> BusValue
     /// Adds it, typed, to its interface: read from the state, written with commands to the player.
     private let publish: @Sendable (BusInterface, Locked<MPRISState>, Player) -> Void
@@ -74,9 +74,11 @@ struct MPRISProperty: Sendable {
         MPRISProperty(interface: MPRIS.player, name: "CanControl", announcement: .constant) { _ in true },
 
         // org.mpris.MediaPlayer2.TrackList
-        MPRISProperty(interface: MPRIS.trackList, name: "Tracks", announcement: .invalidation) {
-            $0.player.queue.entries.map { BusObjectPath(MPRISState.trackID($0)) }
-        },
+        // Compared by the queue's revision: a change of a queue of 20,000 is not found by
+        // comparing 20,000 paths twice.
+        MPRISProperty(interface: MPRIS.trackList, name: "Tracks", announcement: .invalidation,
+                      read: { $0.player.queue.entries.map { BusObjectPath(MPRISState.trackID($0)) } },
+                      compared: { $0.player.queue.revision }),
         MPRISProperty(interface: MPRIS.trackList, name: "CanEditTracks", announcement: .constant) { _ in true },
 
         // org.mpris.MediaPlayer2.Playlists
@@ -89,12 +91,19 @@ struct MPRISProperty: Sendable {
         },
     ]
 
+    /// `compared`: what tells two states' values apart where reading them whole costs (default:
+    /// the value read).
     init<T: BusType>(interface: String, name: String, announcement: BusInterface.Announcement,
-                     read: @escaping @Sendable (MPRISState) -> T, write: (@Sendable (T, Player) throws -> Void)? = nil) {
+                     read: @escaping @Sendable (MPRISState) -> T, write: (@Sendable (T, Player) throws -> Void)? = nil,
+                     compared: (@Sendable (MPRISState) -> UInt64)? = nil) {
         self.interface = interface
         self.name = name
         self.announcement = announcement
-        value = { read($0).busValue }
+        if let compared {
+            value = { compared($0).busValue }
+        } else {
+            value = { read($0).busValue }
+        }
         publish = { busInterface, state, player in
             busInterface.property(name, announcement, read: { read(state.withLock { $0 }) },
                                   write: write.map { write in { try write($0, player) } })

@@ -71,8 +71,8 @@ package final class MPRISService: Service {
             var after = before
             after.player = event.snapshot
             switch event.change {
-            case .queueChanged:
-                emitTrackListChanges(from: before, to: after, object)
+            case .queueChanged(let edit):
+                emitTrackListChanges(edit, in: after, object)
             case .queueReplaced:
                 // One signal for the whole list, however long, instead of one per track.
                 object.emit(MPRIS.trackListReplaced, of: MPRIS.trackList,
@@ -100,18 +100,17 @@ package final class MPRISService: Service {
         }
     }
 
-    /// TrackRemoved for each entry gone, TrackAdded (after its neighbour) for each new one.
-    private static func emitTrackListChanges(from before: MPRISState, to after: MPRISState, _ object: BusObject) {
-        let old = before.player.queue.entries
-        let new = after.player.queue.entries
-        let kept = Set(new.map(\.id))
-        let known = Set(old.map(\.id))
-        for entry in old where !kept.contains(entry.id) {
+    /// TrackRemoved for each entry gone, TrackAdded (after its neighbour) for each new one — from
+    /// the edit, in proportion to it. Entries that only moved are told by `Tracks`' invalidation.
+    private static func emitTrackListChanges(_ edit: QueueEdit, in after: MPRISState, _ object: BusObject) {
+        for entry in edit.removed {
             object.emit(MPRIS.trackRemoved, of: MPRIS.trackList, BusObjectPath(MPRISState.trackID(entry)))
         }
-        for (index, entry) in new.enumerated() where !known.contains(entry.id) {
-            let neighbour = index == 0 ? MPRIS.noTrack : MPRISState.trackID(new[index - 1])
+        let entries = after.player.queue.entries
+        var neighbour = edit.from > 0 && edit.from <= entries.count ? MPRISState.trackID(entries[edit.from - 1]) : MPRIS.noTrack
+        for entry in edit.added {
             object.emit(MPRIS.trackAdded, of: MPRIS.trackList, after.metadata(of: entry), BusObjectPath(neighbour))
+            neighbour = MPRISState.trackID(entry)
         }
     }
 

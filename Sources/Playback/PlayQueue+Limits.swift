@@ -13,11 +13,6 @@ extension PlayQueue {
     package static let maxEntries = 20_000
     package static let maxLocationBytes = 8 << 20
 
-    /// The bytes of the entries' locations' text.
-    package var locationBytes: Int {
-        entries.reduce(0) { $0 + $1.location.uri.utf8.count }
-    }
-
     /// Why `items` cannot join the queue — added to it, or `replacing` it; nil when they can.
     package func overflow(adding items: [QueueItem], replacing: Bool = false) -> QueueOverflow? {
         overflow(adding: items.count, bytes: items.reduce(0) { $0 + $1.location.uri.utf8.count }, replacing: replacing)

@@ -30,16 +30,31 @@ package struct PlayQueue: Sendable {
     package private(set) var playlist: Int64?
     /// Ids are never reused, so an MPRIS track id always names one entry.
     private var nextID: UInt64 = 1
+    /// The ids the last `add` gave its entries (MPD's `addid` answers with them).
+    package private(set) var lastAddedIDs: Range<QueueEntry.ID> = 1..<1
+    /// Counts the changes of `entries`' ids and order: two queues with the same revision list
+    /// the same entries (MPRIS's `Tracks` is compared by it, not entry by entry).
+    package private(set) var revision: UInt64 = 0
+    /// The bytes of the entries' locations' text (`PlayQueue+Limits`), kept as entries come and go.
+    package private(set) var locationBytes = 0
 
     package init() {}
 
     /// Adds entries for `items` at `placement`; returns them.
     @discardableResult
     package mutating func add(_ items: [QueueItem], at placement: Placement = .end) -> [QueueEntry] {
+        insert(items, at: placement).added
+    }
+
+    /// Adds entries for `items` at `placement`; returns what changed.
+    package mutating func insert(_ items: [QueueItem], at placement: Placement = .end) -> QueueEdit {
+        guard !items.isEmpty else { return QueueEdit(from: entries.count) }
+        let first = nextID
         let added = items.map { item -> QueueEntry in
             defer { nextID += 1 }
             return QueueEntry(id: nextID, location: item.location, metadata: item.metadata)
         }
+        lastAddedIDs = first..<nextID
         let index: Int
         switch placement {
         case .start: index = 0
@@ -47,23 +62,32 @@ package struct PlayQueue: Sendable {
         case .after(let id): index = entries.firstIndex { $0.id == id }.map { $0 + 1 } ?? entries.count
         }
         entries.insert(contentsOf: added, at: index)
+        locationBytes += added.reduce(0) { $0 + $1.location.uri.utf8.count }
         if shuffle {
             // Shuffled, a new track lands anywhere in the order.
             for entry in added { playOrder.insert(entry.id, at: Int.random(in: 0...playOrder.count)) }
         } else {
-            playOrder = entries.map(\.id)
+            playOrder.insert(contentsOf: added.map(\.id), at: index)
         }
-        return added
+        revision &+= 1
+        return QueueEdit(from: index, added: added)
     }
 
     /// Takes an entry out of the queue; false if it was not there. A current entry stays current
     /// (it may still be playing) until the player moves on.
     @discardableResult
     package mutating func remove(_ id: QueueEntry.ID) -> Bool {
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
-        entries.remove(at: index)
-        playOrder.removeAll { $0 == id }
-        return true
+        take(id) != nil
+    }
+
+    /// Takes an entry out of the queue; what changed, nil if it was not there.
+    package mutating func take(_ id: QueueEntry.ID) -> QueueEdit? {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        let entry = entries.remove(at: index)
+        locationBytes -= entry.location.uri.utf8.count
+        if let place = playOrder.firstIndex(of: id) { playOrder.remove(at: place) }
+        revision &+= 1
+        return QueueEdit(from: index, removed: [entry])
     }
 
     /// Replaces every entry with entries for `items` (made from `playlist`, if from one); nothing
@@ -71,15 +95,19 @@ package struct PlayQueue: Sendable {
     package mutating func replace(with items: [QueueItem], playlist: Int64? = nil) {
         entries = []
         playOrder = []
+        locationBytes = 0
         current = nil
         self.playlist = playlist
         add(items)
     }
 
-    /// The same entries in a new queue order; the play order follows it unless shuffled.
-    mutating func reorder(_ reordered: [QueueEntry]) {
+    /// The same entries in a new queue order, changed from position `from` on; the play order
+    /// follows it unless shuffled.
+    mutating func reorder(_ reordered: [QueueEntry], from: Int) -> QueueEdit {
         entries = reordered
         if !shuffle { playOrder = entries.map(\.id) }
+        revision &+= 1
+        return QueueEdit(from: from)
     }
 
     /// Makes `entry` current (nil: none).

@@ -16,18 +16,45 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
     package static let scheme = "cloudplayer"
 
     /// The `[[source]]` that serves it; nil for a file or a URL no source covers.
-    package let source: String?
+    package var source: String? { parts.source }
     /// Its key in that source; for no source, the canonical URL.
-    package let key: String
+    package var key: String { parts.key }
     /// Its one text form: what `cloudplayerctl ls --json` prints as `url`, what `play` and
     /// `queue add` take, what the library, the queue, the state file and the cache key store.
-    package let uri: String
+    package var uri: String { parts.uri }
     /// For a link a remote document named (a feed's episode, a playlist's or a station list's
     /// entry) that is not on that document's own source: the name of the document's source (""
     /// for a document of none). Such a link is fetched without any source's credentials, and not
     /// at all on this machine or its network. Nil for what the user, the config or a file of this
     /// machine named. Not part of the identity (`uri`): the same track, trusted less.
-    package private(set) var namedBy: String?
+    package var namedBy: String? { parts.namedBy }
+
+    /// The four texts, held once: a location is copied wherever a queue, a snapshot or a map
+    /// goes (a queue of 20,000 in every player event), and a copy is then one reference, not four.
+    private var parts: Parts
+
+    private final class Parts: Sendable {
+        let source: String?
+        let key: String
+        let uri: String
+        let namedBy: String?
+
+        init(source: String?, key: String, uri: String, namedBy: String?) {
+            self.source = source
+            self.key = key
+            self.uri = uri
+            self.namedBy = namedBy
+        }
+    }
+
+    /// `namedBy` of a URL a stranger named (an MPD client of another user or machine,
+    /// `QueueIntake.strangersLocation`): a link as any other, and never let onto this machine's
+    /// or its network's addresses, whatever `allow_private_links` says. No source can be named
+    /// so by accident (a control character); one named so would only make its links stricter.
+    package static let strangersLinks = "\u{1}a stranger's MPD client"
+
+    /// Whether a stranger named it (`strangersLinks`).
+    package var isStrangersLink: Bool { namedBy == Self.strangersLinks }
 
     /// A file or a URL no source covers (`url` is made canonical).
     package init(url: URL) {
@@ -51,9 +78,8 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// A location in a source whose files have no URL: `key` is the provider's, as it is.
     package init(source: String, key: String) {
-        self.source = source
-        self.key = key
-        uri = "\(Self.scheme)://\(Self.encode(source))/\(key.split(separator: "/", omittingEmptySubsequences: false).map { Self.encode(String($0)) }.joined(separator: "/"))"
+        let uri = "\(Self.scheme)://\(Self.encode(source))/\(key.split(separator: "/", omittingEmptySubsequences: false).map { Self.encode(String($0)) }.joined(separator: "/"))"
+        parts = Parts(source: source, key: key, uri: uri, namedBy: nil)
     }
 
     /// A stored text form read back without the configured sources — to show, not to fetch (a
@@ -69,9 +95,7 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     private init(source: String?, key: String, uri: String) {
-        self.source = source
-        self.key = key
-        self.uri = uri
+        parts = Parts(source: source, key: key, uri: uri, namedBy: nil)
     }
 
     /// The source and key a `cloudplayer://SOURCE/KEY` text names, if it is one.
@@ -94,7 +118,7 @@ package struct TrackLocation: Hashable, Sendable, CustomStringConvertible {
     /// with nil, as trusted as the one it came from.
     package func named(by source: String?) -> TrackLocation {
         var link = self
-        link.namedBy = source
+        link.parts = Parts(source: parts.source, key: parts.key, uri: parts.uri, namedBy: source)
         return link
     }
 

@@ -3,10 +3,27 @@
 /// been learnt of it since: equality and hashing go by id and location, not by metadata.
 package struct QueueEntry: Sendable, Hashable, Identifiable {
     package let id: UInt64
-    package let location: TrackLocation
+    package var location: TrackLocation { parts.location }
     /// What is known of it: the library's (or a feed's) tags when it was queued, with the gaps
     /// filled from its own once it has played.
-    package var metadata: TrackMetadata
+    package var metadata: TrackMetadata {
+        get { parts.metadata }
+        set { parts = Parts(location: parts.location, metadata: newValue) }
+    }
+
+    /// Held once: the queue travels whole in every player event, and copying an entry is then
+    /// one reference, not the dozen its location and tags hold.
+    private var parts: Parts
+
+    private final class Parts: Sendable {
+        let location: TrackLocation
+        let metadata: TrackMetadata
+
+        init(location: TrackLocation, metadata: TrackMetadata) {
+            self.location = location
+            self.metadata = metadata
+        }
+    }
 
     package static func == (lhs: QueueEntry, rhs: QueueEntry) -> Bool {
         lhs.id == rhs.id && lhs.location == rhs.location
@@ -19,8 +36,7 @@ package struct QueueEntry: Sendable, Hashable, Identifiable {
 
     package init(id: UInt64, location: TrackLocation, metadata: TrackMetadata = TrackMetadata()) {
         self.id = id
-        self.location = location
-        self.metadata = metadata
+        parts = Parts(location: location, metadata: metadata)
     }
 
     /// What to call the track: its title, else its file name — never a URL's user or password.

@@ -90,20 +90,20 @@ extension Player {
             }
             await start(entry, at: max(0, seconds), paused: true)
         case .add(let items, let placement, let play):
-            let added = state.queue.add(fitting(items), at: placement)
-            await queueChanged()
-            if play, let first = added.first { await execute(.playNow(first.id)) }
+            let edit = state.queue.insert(fitting(items), at: placement)
+            await queueChanged(edit)
+            if play, let first = edit.added.first { await execute(.playNow(first.id)) }
         case .replaceQueue(let items, let playlist, let play):
             await stopPipeline()
             state.queue.replace(with: fitting(items, replacing: true), playlist: playlist)
             state.currentInfo = nil
             state.artwork = nil
-            await queueChanged(replaced: true)
+            await queueReplaced()
             if play, let first = state.queue.first { await execute(.playNow(first.id)) }
         case .remove(let id):
             let following = state.queue.entry(after: id)
-            guard state.queue.remove(id) else { return }
-            await queueChanged()
+            guard let edit = state.queue.take(id) else { return }
+            await queueChanged(edit)
             guard id == state.current?.id else { return }
             if let following, following.id != id {
                 await move(to: following)
@@ -112,11 +112,11 @@ extension Player {
                 makeCurrent(nil)
             }
         case .move(let id, let index):
-            guard state.queue.move(id, to: index) else { return }
-            await queueChanged()
+            guard let edit = state.queue.move(id, to: index) else { return }
+            await queueChanged(edit)
         case .shuffleQueue(let positions):
-            state.queue.shuffleEntries(in: positions)
-            await queueChanged()
+            guard let edit = state.queue.shuffleEntries(in: positions) else { return }
+            await queueChanged(edit)
         case .setVolume(let level):
             guard level.isFinite else { return }
             state.volume = max(0, level)
@@ -188,13 +188,22 @@ extension Player {
     }
 
     /// Publishes a change of the queue's entries with how much of each the cache holds: the
-    /// loader follows the tracks the queue holds now, says at once how much of the new ones is
-    /// here, and reports later changes (`.cacheState`).
-    func queueChanged(replaced: Bool = false) async {
+    /// loader follows the tracks added and stops following those no entry holds any more, says at
+    /// once how much of the new ones is here, and reports later changes (`.cacheState`) — in
+    /// proportion to the edit, not to the queue.
+    func queueChanged(_ edit: QueueEdit) async {
+        let (states, dropped) = await loader.followCacheStates(adding: edit.added.map(\.location), removing: edit.removed.map(\.location))
+        for location in dropped { state.cached[location] = nil }
+        state.cached.merge(states) { _, new in new }
+        publish(.queueChanged(edit))
+    }
+
+    /// Publishes a queue replaced whole: the loader follows its tracks instead of the old ones.
+    func queueReplaced() async {
         let locations = state.queue.entries.map(\.location)
         let kept = Set(locations)
         state.cached = state.cached.filter { kept.contains($0.key) }
         state.cached.merge(await loader.followCacheStates(of: locations)) { _, new in new }
-        publish(replaced ? .queueReplaced : .queueChanged)
+        publish(.queueReplaced)
     }
 }

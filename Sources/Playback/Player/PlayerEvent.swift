@@ -42,8 +42,9 @@ package struct PlayerEvent: Sendable {
         case volumeChanged(Double)
         /// The current track plays at this speed now, its pitch kept (the snapshot's `position.rate`).
         case speedChanged(Double)
-        /// Entries were added or removed.
-        case queueChanged
+        /// Entries were added, removed or moved: which, and from where (the queue in the snapshot
+        /// is the queue after it).
+        case queueChanged(QueueEdit)
         /// The whole queue was replaced (a playlist activated, the queue cleared); nothing is current.
         case queueReplaced
         case loopChanged(LoopMode)
