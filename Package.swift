@@ -5,7 +5,7 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2 · CCurl
+//   CSpawnShim · CSocketDiag · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2 · CCurl
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
@@ -80,6 +80,9 @@ let package = Package(
 
         // posix_spawn's two GNU calls (close every inherited descriptor; a close-on-exec pipe).
         .target(name: "CSpawnShim"),
+        // Who owns a TCP socket of this machine, asked of the kernel over netlink (sock_diag): the
+        // MPD server tells a loopback client of the daemon's own user from another user's.
+        .target(name: "CSocketDiag"),
 
         // What every module builds on: locks, threads of our own, the pool for blocking work
         // (NIO's thread pool), the PCM queue, files, digests, running a command.
@@ -130,7 +133,7 @@ let package = Package(
         // The MPD protocol server (mpc, ncmpcpp, Cantata, phone remotes), projected from the
         // player's events like MPRIS; commands in families, over SwiftNIO sockets.
         .target(name: "MPD", dependencies: [
-            "Base", "Model", "Config", "Library", "Playback", "Loader", logging, serviceLifecycle,
+            "Base", "Model", "Config", "Library", "Playback", "Loader", "CSocketDiag", logging, serviceLifecycle,
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

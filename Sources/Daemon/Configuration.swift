@@ -19,7 +19,7 @@ package struct Configuration: Sendable {
     /// `[scrobble]`: nil when listens are not sent anywhere.
     package var scrobble: ListenBrainzSettings?
     /// `[mpd]`: the MPD protocol server.
-    package var mpd = MPDConfiguration(listen: MPDConfiguration.defaultListen(runtimeDirectory: nil), defaultPermissions: .none)
+    package var mpd = MPDConfiguration(listen: MPDConfiguration.defaultListen(runtimeDirectory: nil), defaultPermissions: .none, limits: MPDLimits())
 
     package init(loader: LoaderSettings = LoaderSettings(), sources: [any SourceType] = [],
                  playback: PlaybackSettings = PlaybackSettings(), scrobble: ListenBrainzSettings? = nil) {

@@ -8,6 +8,7 @@ package struct MPDConfiguration: Sendable {
     package var listen: [MPDAddress]
     package var password: Secret.Origin?
     package var defaultPermissions: MPDPermission
+    package var limits: MPDLimits
 
     /// The defaults: TCP on 127.0.0.1:6600 (as Mopidy-MPD) and a unix socket in the runtime
     /// directory (`mpd-INSTANCE.socket` for a further instance).
@@ -30,7 +31,7 @@ package struct MPDConfiguration: Sendable {
                 guard let address = MPDAddress(text) else {
                     throw ConfigError(line: line, key: "mpd.listen", "expected \"host:port\", \"[v6 address]:port\" or a socket's path starting with /, found \"\(text.prefix(80))\"")
                 }
-                if !address.isLocal, config.password == nil {
+                if address.isPlainlyReachable, config.password == nil {
                     throw ConfigError(line: line, key: "mpd.listen",
                                       "\(address) can be reached from other machines: set [mpd] password (or password_file, ...) to listen there")
                 }
@@ -44,6 +45,30 @@ package struct MPDConfiguration: Sendable {
             }
             permissions.formUnion(permission)
         }
-        return MPDConfiguration(listen: listen, password: config.password, defaultPermissions: permissions)
+        return MPDConfiguration(listen: listen, password: config.password, defaultPermissions: permissions, limits: try limits(config))
+    }
+
+    /// `[mpd]`'s limits, within what makes sense: at least one connection, a timeout of a second
+    /// to a day, lists and buffers of 4 KiB to 1 GiB.
+    private static func limits(_ config: MPDConfig) throws(ConfigError) -> MPDLimits {
+        var limits = MPDLimits()
+        if let (count, line) = config.maxConnections {
+            guard count >= 1, count <= 100_000, count == count.rounded() else {
+                throw ConfigError(line: line, key: "mpd.max_connections", "expected a whole number from 1 to 100000")
+            }
+            limits.maxConnections = Int(count)
+        }
+        if let seconds = config.connectionTimeout {
+            guard seconds >= 1, seconds <= 86400 else {
+                throw ConfigError(line: nil, key: "mpd.connection_timeout", "expected a duration from \"1s\" to \"24h\"")
+            }
+            limits.connectionTimeout = .milliseconds(Int64(seconds * 1000))
+        }
+        for (size, key) in [(config.maxCommandListSize, "max_command_list_size"), (config.maxOutputBufferSize, "max_output_buffer_size")] {
+            guard let (bytes, line) = size else { continue }
+            guard bytes >= 4096, bytes <= 1 << 30 else { throw ConfigError(line: line, key: "mpd.\(key)", "expected a size from \"4 KiB\" to \"1 GiB\"") }
+            if key == "max_command_list_size" { limits.maxCommandListSize = Int(bytes) } else { limits.maxOutputBufferSize = Int(bytes) }
+        }
+        return limits
     }
 }

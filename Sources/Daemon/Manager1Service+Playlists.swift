@@ -14,7 +14,7 @@ extension Manager1Service {
         let sources = await loader.sources
         await loader.keep(try await library.pinnedURLs().map { sources.location(of: $0) })
         guard let playlist else { return }
-        let files = try await library.entries(of: playlist).map { Self.location(of: $0, in: playlist, among: sources) }
+        let files = try await library.entries(of: playlist).map { $0.location(in: playlist, among: sources) }
         Task { [loader, logger] in
             for file in files {
                 do { try await loader.fetchWhole(file) } catch {
@@ -35,21 +35,10 @@ extension Manager1Service {
         let playlist = try await library.playlist(reference)
         let sources = await loader.sources
         let items = try await library.entries(of: playlist).map { entry in
-            QueueItem(location: Self.location(of: entry, in: playlist, among: sources), metadata: entry.track.map(LibraryCatalog.metadata) ?? TrackMetadata())
+            QueueItem(location: entry.location(in: playlist, among: sources), metadata: entry.track.map(LibraryCatalog.metadata) ?? TrackMetadata())
         }
         guard !items.isEmpty else { throw ManagerError.invalid("the playlist '\(playlist.name)' is empty") }
         try await intake.replace(with: items, playlist: playlist.id)
-    }
-
-    /// Where a playlist's entry is, as trusted as what named it: a library track as its scan
-    /// recorded it, an entry of a playlist file or a feed as that document's link
-    /// (`SourceSet.location(ofLink:in:)`), an entry of the user's own playlist as the user's.
-    static func location(of entry: PlaylistEntry, in playlist: LibraryPlaylist, among sources: SourceSet) -> TrackLocation {
-        if let track = entry.track { return sources.location(of: entry.url, recordedBy: track.source) }
-        switch playlist.kind {
-        case .file, .feed: return playlist.url.map { sources.location(of: entry.url, namedBy: $0) } ?? sources.location(of: entry.url)
-        case .user, .folder: return sources.location(of: entry.url)
-        }
     }
 }
 

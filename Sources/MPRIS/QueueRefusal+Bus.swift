@@ -14,6 +14,8 @@ extension QueueRefusal {
             BusCallError(name: "org.cloudplayerd.Error.CannotPlay", message: description)
         case .full:
             BusCallError(name: "org.cloudplayerd.Error.QueueFull", message: description)
+        case .accessDenied:
+            BusCallError(name: "org.freedesktop.DBus.Error.AccessDenied", message: description)
         }
     }
 }

@@ -53,10 +53,12 @@ package struct QueueIntake: Sendable {
 
     /// MPD's `add` and `addid`: items already resolved (`items(for:)`), placed where the client
     /// asked, within the queue's limits; returns the state once they are queued.
+    /// Items named without what the library knows (`items(for:filling: false)`, a command
+    /// list's adds) are filled here, all in one look-up.
     @discardableResult
     package func add(_ items: [QueueItem], at placement: PlayQueue.Placement, play: Bool = false) async throws -> PlayerSnapshot {
         try checkRoom(player.latest.queue.overflow(adding: items))
-        return await player.perform(.add(items, at: placement, play: play))
+        return await player.perform(.add(await filled(items), at: placement, play: play))
     }
 
     /// Replaces the queue with `items` (a library playlist's, `playlist` its id) and plays it.
@@ -72,8 +74,11 @@ package struct QueueIntake: Sendable {
     // MARK: Items
 
     /// Track references as queue items: a library id (where `idsTaken`), or a location's text
-    /// form — a URI of one of `schemes`, without credentials — with what the library knows.
-    package func items(for references: [String], idsTaken: Bool = true) async throws -> [QueueItem] {
+    /// form — a URI of one of `schemes`, without credentials — with what the library knows. A
+    /// `stranger`'s URI is held to `strangersLocation(of:)`. Not `filling`: without what the
+    /// library knows of a URI (the adds of a command list, filled together when they are queued).
+    package func items(for references: [String], idsTaken: Bool = true, by requester: Requester = .owner,
+                       filling: Bool = true) async throws -> [QueueItem] {
         guard !references.isEmpty else { throw QueueRefusal.nothingNamed }
         guard references.count <= PlayQueue.maxEntries else { throw QueueRefusal.tooMany(references.count) }
         let sources = await sources()
@@ -89,9 +94,12 @@ package struct QueueIntake: Sendable {
             }
             // A URI on the bus is seen by every client (the track list, Metadata): no secrets in it.
             guard url.user == nil, url.password == nil else { throw QueueRefusal.credentials }
-            items.append(QueueItem(location: sources.location(of: url)))
+            switch requester {
+            case .owner: items.append(QueueItem(location: sources.location(of: url)))
+            case .stranger: items.append(QueueItem(location: try await Self.strangersLocation(of: url, among: sources)))
+            }
         }
-        return await filled(items)
+        return filling ? await filled(items) : items
     }
 
     /// A saved queue's locations as queue items, with what the library knows of them; as many as

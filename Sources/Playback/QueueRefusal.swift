@@ -15,6 +15,9 @@ package enum QueueRefusal: Error, Equatable, CustomStringConvertible {
     case cannotPlay(String, reason: String)
     /// The queue's limits.
     case full(QueueOverflow)
+    /// A stranger named a file of this machine, or an address of this machine or its network
+    /// (`QueueIntake.strangersLocation`); said alike whether it exists or not.
+    case accessDenied
 
     package var description: String {
         switch self {
@@ -31,6 +34,8 @@ package enum QueueRefusal: Error, Equatable, CustomStringConvertible {
             return "cannot play \(name): \(reason)"
         case .full(let overflow):
             return overflow.description
+        case .accessDenied:
+            return "Access denied"
         }
     }
 

@@ -45,7 +45,9 @@ struct ConfigReloader: Sendable {
             await scrobbler.configure(configuration.scrobble)
             if let server = mpd.withLock({ $0 }) {
                 do {
-                    server.reload(try await MPDSetup.settings(configuration.mpd, instance: instance))
+                    let settings = try await MPDSetup.settings(configuration.mpd, instance: instance)
+                    MPDSetup.roomForClients(settings.limits)
+                    server.reload(settings)
                 } catch {
                     logger.error("MPD: the password could not be read (\(error)); [mpd] stays as it was")
                 }

@@ -48,7 +48,7 @@ struct MPDBadInputTests {
 
     @Test("1,000 idle clients are all woken by one change, and a client that never reads holds only its own connection")
     func manyIdleClientsAndANonReader() async throws {
-        let rig = try await MPDDaemonRig.start()
+        let rig = try await MPDDaemonRig.start(extra: "max_connections = 1100")
         var idlers: [MPDSocketClient] = []
         for _ in 0..<1000 {
             let idler = try rig.client(timeout: 60)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 
 /// A plain MPD client over a socket, for what the real clients do not let a test do: send exact
@@ -46,7 +47,20 @@ final class MPDSocketClient: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    private let open = Mutex(true)
+
+    deinit { if open.withLock({ $0 }) { close(fd) } }
+
+    /// Closes with a reset, as the kernel closes a connection whose answers were never read
+    /// (a client killed, or one that sent and did not wait).
+    func abort() {
+        var abortive = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
+        open.withLock { open in
+            if open { close(fd) }
+            open = false
+        }
+    }
 
     private func setTimeout(_ seconds: Int) throws {
         var time = timeval(tv_sec: seconds, tv_usec: 0)

@@ -73,28 +73,50 @@ import Testing
         #expect(MPDAddress("/run/user/1000/mpd.socket") == .unix(path: "/run/user/1000/mpd.socket"))
         #expect(MPDAddress("::1:6600") == nil)
         #expect(MPDAddress("host:0") == nil)
-        #expect(MPDAddress("127.0.0.1:6600")?.isLocal == true)
-        #expect(MPDAddress("[::1]:6600")?.isLocal == true)
-        #expect(MPDAddress("0.0.0.0:6600")?.isLocal == false)
-        #expect(MPDAddress("192.168.1.2:6600")?.isLocal == false)
+        #expect(MPDAddress("127.0.0.1:6600")?.isPlainlyReachable == false)
+        #expect(MPDAddress("[::1]:6600")?.isPlainlyReachable == false)
+        #expect(MPDAddress("0.0.0.0:6600")?.isPlainlyReachable == true)
+        #expect(MPDAddress("192.168.1.2:6600")?.isPlainlyReachable == true)
+        // A name is told by what it resolves to when it is bound, not by its text.
+        #expect(MPDAddress("127.lan.example:6600")?.isPlainlyReachable == false)
+        #expect(MPDAddress("localhost:6600")?.isPlainlyReachable == false)
     }
 
-    @Test("the queue's version moves with each change; plchanges marks entries added or moved")
+    @Test("the queue's version moves with each change; plchanges marks entries from where each change began")
     func queueVersions() {
         var state = MPDState()
         var snapshot = PlayerSnapshot()
         let items = (0..<3).map { QueueItem(location: TrackLocation(url: URL(string: "https://example.org/\($0).mp3")!)) }
-        snapshot.queue.add(items)
-        state.follow(snapshot)
-        let added = state.queueVersion
+        let insert = snapshot.queue.insert(items)
+        state.follow(snapshot, edit: insert)
+        let added = Int(state.queueVersion)
         let ids = snapshot.queue.entries.map(\.id)
-        snapshot.queue.move(ids[2], to: 0)
+        #expect(state.firstChange(since: added - 1) == 0)
+        #expect(state.firstChange(since: added) == 3, "nothing changed since")
+        // Two more appended: only they changed.
+        let append = snapshot.queue.insert(Array(items.prefix(2)))
+        state.follow(snapshot, edit: append)
+        #expect(state.firstChange(since: added) == 3)
+        let move = snapshot.queue.move(ids[2], to: 1)
+        state.follow(snapshot, edit: move)
+        #expect(Int(state.queueVersion) == added + 2)
+        #expect(snapshot.queue.entries.prefix(3).map(\.id) == [ids[0], ids[2], ids[1]])
+        #expect(state.firstChange(since: added + 1) == 1, "the move began at position 1")
         state.follow(snapshot)
-        #expect(state.queueVersion == added + 1)
-        #expect(snapshot.queue.entries.map(\.id) == [ids[2], ids[0], ids[1]])
-        #expect(ids.map { state.entryVersions[$0] } == [added + 1, added + 1, added + 1])
+        #expect(Int(state.queueVersion) == added + 2, "the same entries: no new version")
+        // A command's answer first (no edit known), then the two events it spans: position 0
+        // until both have said where they began, then the lesser.
+        let before = Int(state.queueVersion)
+        let first = snapshot.queue.insert(Array(items.prefix(1)), at: .end)
+        let firstRevision = snapshot.queue.revision
+        let second = snapshot.queue.move(ids[1], to: 4)
         state.follow(snapshot)
-        #expect(state.queueVersion == added + 1, "the same entries: no new version")
+        #expect(state.firstChange(since: before) == 0)
+        state.place(first, of: firstRevision)
+        #expect(state.firstChange(since: before) == 0, "one of the two edits is still to say")
+        state.place(second!, of: snapshot.queue.revision)
+        #expect(state.firstChange(since: before) == min(first.from, second!.from))
+        #expect(state.firstChange(since: -1) == 0, "a version from before any: everything")
     }
 
     @Test("idle: a change wakes a waiting idle, is kept for one not yet idle, and noidle ends an idle with nothing")

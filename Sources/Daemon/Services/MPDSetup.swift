@@ -1,5 +1,6 @@
 import Config
 import FoundationEssentials
+import Glibc
 import Logging
 import MPD
 import Playback
@@ -18,8 +19,26 @@ package enum MPDSetup {
         } catch {
             Logger(label: "cloudplayerd.mpd").error("MPD: the password could not be read (\(error)); not serving MPD")
         }
+        roomForClients(settings.limits)
         return MPDServer(context: MPDContext(player: player, intake: intake, library: library, settings: settings))
     }
+
+    /// Descriptors enough for `max_connections` clients and the rest of the daemon (512): the
+    /// soft limit raised towards the hard one if it is lower (a shell's 1,024 and a large
+    /// `max_connections`); said once if even the hard limit is too low.
+    package static func roomForClients(_ limits: MPDLimits) {
+        let needed = rlim_t(limits.maxConnections + 512)
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < needed else { return }
+        limit.rlim_cur = min(needed, limit.rlim_max)
+        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
+        if limit.rlim_cur < needed {
+            Logger(label: "cloudplayerd.mpd").warning("MPD: only \(limit.rlim_cur) open files allowed (ulimit -n); max_connections = \(limits.maxConnections) wants \(needed)")
+        }
+    }
+
+    /// `RLIMIT_NOFILE`, which Glibc shows Swift as an enum of its own type.
+    private static let RLIMIT_NOFILE_VALUE = Int32(RLIMIT_NOFILE.rawValue)
 
     /// The settings `configuration` stands for; throws what kept its password from being read.
     package static func settings(_ configuration: MPDConfiguration, instance: String?) async throws -> MPDSettings {
@@ -33,6 +52,6 @@ package enum MPDSetup {
         if let origin = configuration.password, !listen.isEmpty {
             password = try await origin.resolve()
         }
-        return MPDSettings(listen: listen, password: password, defaultPermissions: configuration.defaultPermissions)
+        return MPDSettings(listen: listen, password: password, defaultPermissions: configuration.defaultPermissions, limits: configuration.limits)
     }
 }

@@ -11,7 +11,9 @@ package enum ConnectionCommands: MPDCommandFamily {
         "password": MPDCommand(.none, arguments: 1...1, password),
         "binarylimit": MPDCommand(.none, arguments: 1...1) { call in
             let limit = try call.unsigned(0)
-            // MPD's lower bound: a chunk must hold more than the answer's own lines.
+            // MPD's bounds: a chunk must hold more than the answer's own lines, and fit the
+            // client's output buffer with them (a chunk is held whole until the client reads it).
+            guard limit <= call.context.settings.limits.maxBinaryLimit else { throw MPDError(.argument, "Number too large: \(call.arguments[0])") }
             guard limit >= 64 else { throw MPDError(.argument, "Value too small") }
             call.session.binaryLimit = limit
         },

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Playback
 
 /// One command being handled: its request, the connection's state, the server's, and the answer
 /// being written. Handlers take it `inout`.
@@ -40,15 +41,42 @@ package struct MPDSession: Sendable {
     package var tags = MPDSong.allTags
     /// `close` was sent: the connection ends after this command.
     package var closing = false
-    /// Whether this connection came by the unix socket (MPD gives local clients no more rights
-    /// unless configured; neither do we).
-    package var local = false
+    /// Who connected, as the kernel says (`MPDPeerLookup`).
+    package let peer: MPDPeer
+    /// Inside a command list: what its `add`s named, to be queued together when the list ends
+    /// or another command comes (`MPDConnection.runList`); nil outside one.
+    package var deferredAdds: MPDDeferredAdds?
     /// The cover this client read a chunk of last (`albumart`/`readpicture`): its next chunks
     /// come from the same file, without asking the library or the source again.
     package var lastCover: (command: String, uri: String, file: URL?)?
 
-    package init(id: UInt64, permissions: MPDPermission) {
+    package init(id: UInt64, permissions: MPDPermission, peer: MPDPeer = .owner) {
         self.id = id
         self.permissions = permissions
+        self.peer = peer
+    }
+
+    /// Whose request a queue change is: a stranger's names no file of this machine and no
+    /// address of it or its network, password or not (`QueueIntake.strangersLocation`).
+    package var requester: Requester { peer.isOwner ? .owner : .stranger }
+}
+
+/// The items a command list's `add`s named and has not queued yet, with their locations' bytes
+/// (the queue's limits are checked against both as each comes, not by adding them up again).
+package struct MPDDeferredAdds: Sendable {
+    package private(set) var items: [QueueItem] = []
+    package private(set) var bytes = 0
+
+    package init() {}
+
+    package mutating func append(_ new: [QueueItem]) {
+        items += new
+        bytes += new.reduce(0) { $0 + $1.location.uri.utf8.count }
+    }
+
+    /// Takes back the last `count` items (the add that did not fit).
+    package mutating func dropLast(_ count: Int) {
+        bytes -= items.suffix(count).reduce(0) { $0 + $1.location.uri.utf8.count }
+        items.removeLast(min(count, items.count))
     }
 }

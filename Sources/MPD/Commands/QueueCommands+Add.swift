@@ -3,32 +3,54 @@ import Model
 import Playback
 
 /// `add URI [POSITION]` and `addid`: a URL (http, https, file, cloudplayer) as it is, a song of
-/// the library by its MPD URI, or a library folder — everything under it.
+/// the library by its MPD URI, or a library folder — everything under it. A stranger's URL is
+/// held to what strangers may name (`QueueIntake.strangersLocation`); the library's songs are
+/// the library's, whoever names them.
 extension QueueCommands {
-    /// Queues what the call's URI names where it asks; returns the new entries.
-    static func add(_ call: MPDCall) async throws -> [QueueEntry] {
+    /// Queues what the call's URI names where it asks; returns the ids of the new entries. In a
+    /// command list an `add` to the end is kept with the list's others (`MPDSession.deferredAdds`)
+    /// and they are queued together, as one change, when the list ends or another command comes.
+    static func add(_ call: inout MPDCall) async throws -> Range<QueueEntry.ID> {
         let context = call.context
-        let uri = call.arguments[0]
         let placement = try placement(call)
-        let items: [QueueItem]
         do {
-            if let scheme = URL(string: uri)?.scheme?.lowercased(), QueueIntake.schemes.contains(scheme) {
-                items = try await context.intake.items(for: [uri], idsTaken: false)
-            } else if let reference = await context.library.reference(forSongURI: uri) {
-                items = try await context.intake.items(for: [reference])
-            } else if let folder = try await context.library.tracks(under: uri) {
-                items = folder
-            } else {
-                throw MPDError(.noExist, "No such directory")
+            let deferring = placement == .end && call.name == "add" && call.session.deferredAdds != nil
+            let items = try await items(call, filling: !deferring)
+            guard !items.isEmpty else { return 0..<0 }
+            if deferring, var deferred = call.session.deferredAdds {
+                call.session.deferredAdds = nil  // `deferred` alone holds the items: appended in place
+                deferred.append(items)
+                let queue = context.snapshot.queue
+                if let overflow = queue.overflow(adding: deferred.items.count, bytes: deferred.bytes) {
+                    deferred.dropLast(items.count)
+                    call.session.deferredAdds = deferred
+                    throw QueueRefusal.full(overflow)
+                }
+                call.session.deferredAdds = deferred
+                return 0..<0
             }
-            guard !items.isEmpty else { return [] }
-            let before = Set(context.snapshot.queue.entries.map(\.id))
             let after = try await context.intake.add(items, at: placement)
             context.take(after)
-            return after.queue.entries.filter { !before.contains($0.id) }
+            return after.queue.lastAddedIDs
         } catch let refusal as QueueRefusal {
             throw refusal.mpdError
         }
+    }
+
+    /// What the call's URI names, as queue items (`filling`: with what the library knows of a URL).
+    private static func items(_ call: MPDCall, filling: Bool) async throws -> [QueueItem] {
+        let context = call.context
+        let uri = call.arguments[0]
+        if let scheme = URL(string: uri)?.scheme?.lowercased(), QueueIntake.schemes.contains(scheme) {
+            return try await context.intake.items(for: [uri], idsTaken: false, by: call.session.requester, filling: filling)
+        }
+        // An absolute path is a file of this machine to MPD: never a stranger's to name.
+        if uri.hasPrefix("/"), call.session.requester == .stranger { throw QueueRefusal.accessDenied }
+        if let reference = await context.library.reference(forSongURI: uri) {
+            return try await context.intake.items(for: [reference], filling: filling)
+        }
+        if let folder = try await context.library.tracks(under: uri) { return folder }
+        throw MPDError(.noExist, "No such directory")
     }
 
     /// `add`'s POSITION: absolute, or `+N`/`-N` around the current song (MPD 0.23); none: the end.
@@ -56,6 +78,7 @@ extension QueueRefusal {
         case .full: MPDError(.playlistMax, "Playlist is too large: \(description)")
         case .notALocation, .cannotPlay: MPDError(.noExist, description)
         case .nothingNamed, .tooMany, .credentials: MPDError(.argument, description)
+        case .accessDenied: MPDError(.permission, description)
         }
     }
 }

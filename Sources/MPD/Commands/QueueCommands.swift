@@ -39,10 +39,10 @@ package enum QueueCommands: MPDCommandFamily {
                 call.response.field("Id", state.snapshot.queue.entries[position].id)
             }
         },
-        "add": MPDCommand(.add, arguments: 1...2) { call in _ = try await add(call) },
+        "add": MPDCommand(.add, arguments: 1...2) { call in _ = try await add(&call) },
         "addid": MPDCommand(.add, arguments: 1...2) { call in
-            guard let entry = try await add(call).first else { throw MPDError(.noExist, "No such song") }
-            call.response.field("Id", entry.id)
+            guard let id = try await add(&call).first else { throw MPDError(.noExist, "No such song") }
+            call.response.field("Id", id)
         },
         "delete": MPDCommand(.control, arguments: 1...1) { call in
             let entries = call.context.snapshot.queue.entries
@@ -95,15 +95,13 @@ package enum QueueCommands: MPDCommandFamily {
     }
 
     /// `plchanges VERSION [START:END]`: the positions of entries changed after VERSION.
-    private static func changed(_ call: MPDCall) throws(MPDError) -> (MPDState, [Int]) {
+    private static func changed(_ call: MPDCall) throws(MPDError) -> (MPDState, Range<Int>) {
         let state = call.context.current
         let version = try call.int(0)
         let entries = state.snapshot.queue.entries
         var window = entries.indices
         if call.argument(1) != nil { window = try call.range(1).clamped(to: entries.indices) }
-        // A version from before a wrap of the counter, or from the future: everything changed.
-        let all = version < 0 || version > Int(state.queueVersion)
-        return (state, window.filter { all || Int(state.entryVersions[entries[$0].id] ?? state.queueVersion) > version })
+        return (state, (state.firstChange(since: version)..<entries.count).clamped(to: window))
     }
 
     /// `move`'s and `moveid`'s TO: a position, or `+N`/`-N` from the current song.

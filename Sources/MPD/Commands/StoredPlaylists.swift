@@ -50,8 +50,14 @@ package enum StoredPlaylists: MPDCommandFamily {
             var locations: [TrackLocation]
             if let folder = try await database.tracks(under: uri) {
                 locations = folder.map(\.location)
+            } else if let path = paths.location(ofPath: uri) {
+                locations = [TrackLocation(uri: path)]
+            } else if call.session.requester == .stranger {
+                // A playlist keeps a URL's text only, and plays it later as the user's own: a
+                // stranger puts only the library's songs in one.
+                throw MPDError(.permission, QueueRefusal.accessDenied.description)
             } else {
-                locations = [paths.location(ofPath: uri).map(TrackLocation.init(uri:)) ?? paths.sources.location(of: uri)]
+                locations = [paths.sources.location(of: uri)]
             }
             try await refusing {
                 if (try? await database.library.playlist(name)) == nil { _ = try await database.library.createPlaylist(named: name) }
@@ -108,9 +114,12 @@ package enum StoredPlaylists: MPDCommandFamily {
     }
 
     static func load(_ call: MPDCall) async throws {
+        let database = try DatabaseCommands.libraryDatabase(call)
+        let playlist = try await named(call.arguments[0], database.library)
         let (entries, paths) = try await listed(call)
+        // A playlist file's or a feed's entries as that document's links, as MPRIS plays them.
         let items = entries.map { entry in
-            QueueItem(location: paths.sources.location(of: entry.url), metadata: entry.track.map(MPDLibraryDatabase.metadata) ?? TrackMetadata())
+            QueueItem(location: entry.location(in: playlist, among: paths.sources), metadata: entry.track.map(MPDLibraryDatabase.metadata) ?? TrackMetadata())
         }
         guard !items.isEmpty else { return }
         do {

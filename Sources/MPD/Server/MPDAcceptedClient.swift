@@ -3,17 +3,20 @@ import NIOCore
 
 /// A client accepted by a listener, until the server takes it to serve.
 struct MPDAcceptedClient: Sendable {
-    private let client: NIOAsyncChannel<MPDLine, ByteBuffer>
+    private let client: NIOAsyncChannel<MPDInput, ByteBuffer>
+    private let terms: MPDClientTerms
     private let listener: MPDWaitingClients
 
-    init(_ client: NIOAsyncChannel<MPDLine, ByteBuffer>, waitingIn listener: MPDWaitingClients) {
+    init(_ client: NIOAsyncChannel<MPDInput, ByteBuffer>, terms: MPDClientTerms, waitingIn listener: MPDWaitingClients) {
         self.client = client
+        self.terms = terms
         self.listener = listener
     }
 
-    /// The client, to serve; nil when its listener's close closed it first.
-    func take() -> NIOAsyncChannel<MPDLine, ByteBuffer>? {
-        listener.take(client.channel) ? client : nil
+    /// The client, to serve, and the terms its channel's handlers go by; nil when its
+    /// listener's close closed it first.
+    func take() -> (NIOAsyncChannel<MPDInput, ByteBuffer>, MPDClientTerms)? {
+        listener.take(client.channel) ? (client, terms) : nil
     }
 }
 
@@ -27,13 +30,13 @@ final class MPDWaitingClients: Sendable {
     private let waiting = Locked<[ObjectIdentifier: any Channel]?>([:])
 
     /// Keeps `client` until it is taken; closes it at once when the listener is closed already.
-    func add(_ client: NIOAsyncChannel<MPDLine, ByteBuffer>) -> MPDAcceptedClient {
+    func add(_ client: NIOAsyncChannel<MPDInput, ByteBuffer>, terms: MPDClientTerms) -> MPDAcceptedClient {
         let kept = waiting.withLock { waiting -> Bool in
             waiting?[ObjectIdentifier(client.channel)] = client.channel
             return waiting != nil
         }
         if !kept { client.channel.close(promise: nil) }
-        return MPDAcceptedClient(client, waitingIn: self)
+        return MPDAcceptedClient(client, terms: terms, waitingIn: self)
     }
 
     /// Whether `channel` was waiting: it is taken now.

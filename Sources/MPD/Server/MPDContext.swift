@@ -57,9 +57,19 @@ package final class MPDContext: Sendable {
         }
     }
 
-    /// What a new connection may do: everything without a password, else the default ones.
-    package var initialPermissions: MPDPermission {
+    /// A client may now do something: the bounds of a client let in (`MPDClientTerms`), and the
+    /// song catalog made if it is not (`MPDLibrary.clientArrived`: a daemon no client reads
+    /// holds none, and a stranger let in to nothing costs it nothing).
+    func letIn(_ terms: MPDClientTerms) {
+        terms.set(letIn: true, limits: settings.limits)
+        library.clientArrived()
+    }
+
+    /// What a new connection of `peer` may do: the owner everything without a password, else
+    /// the default ones; a stranger the default ones (none unless `default_permissions` says),
+    /// with a password or without — without one there is nothing a stranger can send to be let in.
+    package func initialPermissions(for peer: MPDPeer) -> MPDPermission {
         let settings = settings
-        return settings.password == nil ? .all : settings.defaultPermissions
+        return settings.password == nil && peer.isOwner ? .all : settings.defaultPermissions
     }
 }

@@ -21,7 +21,7 @@ enum MPDEvents {
             changed.insert(.options)
         }
         if before.status != after.status || before.current?.id != after.current?.id { changed.insert(.player) }
-        if before.queue.entries.map(\.id) != after.queue.entries.map(\.id) { changed.insert(.playlist) }
+        if before.queue.revision != after.queue.revision { changed.insert(.playlist) }
         if before.volume != after.volume { changed.insert(.mixer) }
         return changed
     }

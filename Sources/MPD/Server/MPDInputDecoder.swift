@@ -1,23 +1,29 @@
 import NIOCore
 
-/// What the connection reads: a line (without its newline), or the sign that a client sent a
-/// line longer than the limit — after which nothing more is read from it.
-package enum MPDLine: Sendable, Equatable {
-    case line([UInt8])
+/// What the connection reads: whole lines, as many as came together (each with its newline), or
+/// the sign that a client sent a line longer than its limit — after which nothing more is read
+/// from it. Lines come in batches, not one by one: a client that pipelines (a command list of a
+/// million lines) costs one hand-over per read, not one per line.
+package enum MPDInput: Sendable, Equatable {
+    case lines(ByteBuffer)
     case tooLong
 }
 
-/// Frames the byte stream into lines of at most `limit` bytes. A longer one is not buffered
-/// beyond the limit: the client is told off and closed (MPD closes a client whose line does not
-/// fit its input buffer), so no client can make the server hold more than `limit` of input.
-struct MPDLineDecoder: ByteToMessageDecoder {
-    typealias InboundOut = MPDLine
+/// Frames the byte stream into whole lines of at most the client's line limit (`MPDClientTerms`:
+/// 64 KiB once let in, 4 KiB before). A longer one is not buffered beyond the limit: the client
+/// is told off and closed (MPD closes a client whose line does not fit its input buffer), so no
+/// client can make the server hold more than its limit of input.
+struct MPDInputDecoder: ByteToMessageDecoder {
+    typealias InboundOut = MPDInput
 
-    let limit: Int
+    let terms: MPDClientTerms
     private var overflowed = false
+    /// The first bytes of what is buffered, known to hold no newline: each byte is looked at
+    /// once, however slowly a line trickles in.
+    private var searched = 0
 
-    init(limit: Int) {
-        self.limit = limit
+    init(terms: MPDClientTerms) {
+        self.terms = terms
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
@@ -25,16 +31,23 @@ struct MPDLineDecoder: ByteToMessageDecoder {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return .needMoreData
         }
-        if let newline = buffer.readableBytesView.firstIndex(of: 0x0A) {
-            let length = newline - buffer.readerIndex
-            guard length <= limit else { return overflow(context: context, buffer: &buffer) }
-            let line = buffer.readBytes(length: length) ?? []
-            buffer.moveReaderIndex(forwardBy: 1)
-            context.fireChannelRead(wrapInboundOut(.line(line)))
-            return .continue
+        let limit = terms.current.lineLimit
+        // The end of the last whole line, each line checked against the limit on the way.
+        let (whole, longest) = buffer.withUnsafeReadableBytes { [searched] bytes -> (Int, Int) in
+            var start = 0, end = 0, longest = 0, from = min(searched, bytes.count)
+            while let newline = bytes[from...].firstIndex(of: 0x0A) {
+                longest = max(longest, newline - start)
+                start = newline + 1
+                end = start
+                from = start
+            }
+            return (end, max(longest, bytes.count - end))
         }
-        if buffer.readableBytes > limit { return overflow(context: context, buffer: &buffer) }
-        return .needMoreData
+        guard longest <= limit else { return overflow(context: context, buffer: &buffer) }
+        searched = buffer.readableBytes - whole
+        guard whole > 0, let lines = buffer.readSlice(length: whole) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(.lines(lines)))
+        return .continue
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {

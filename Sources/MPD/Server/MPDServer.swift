@@ -21,9 +21,13 @@ package final class MPDServer: Service {
 
     let context: MPDContext
     private let events: AsyncStream<PlayerEvent>
-    private let logger = Logger(label: "cloudplayerd.mpd")
-    private let channels = Locked(OpenChannels())
-    private let nextID = Locked<UInt64>(0)
+    let logger = Logger(label: "cloudplayerd.mpd")
+    let channels = Locked(OpenChannels())
+    /// Who is connected, counted against `max_connections`.
+    let admission = MPDAdmission()
+    /// Wrong passwords, counted by uid or machine.
+    let guesses = MPDPasswordGuard()
+    let nextID = Locked<UInt64>(0)
     /// Where to listen, each time the config says it: `run()` follows.
     private let addresses: AsyncStream<[MPDAddress]>
     private let addressesChosen: AsyncStream<[MPDAddress]>.Continuation
@@ -40,6 +44,7 @@ package final class MPDServer: Service {
     /// addresses served (and those no longer listed closed) as soon as `run()` sees them.
     package func reload(_ settings: MPDSettings) {
         context.replace(settings)
+        if settings.password == nil { closeReachable() }
         addressesChosen.yield(settings.listen)
     }
 
@@ -74,7 +79,7 @@ package final class MPDServer: Service {
             var dropped: [any Channel] = []
             for address in Array(open.serving.keys) where !wanted.contains(address) {
                 open.serving[address] = nil
-                if let listener = open.listeners.removeValue(forKey: address) { dropped.append(listener) }
+                dropped += open.listeners.removeValue(forKey: address) ?? []
             }
             var start: [(MPDAddress, UInt64)] = []
             for address in Set(wanted) where open.serving[address] == nil {
@@ -99,7 +104,7 @@ package final class MPDServer: Service {
     }
 
     /// Registers a channel to be closed at shutdown; false (and closes it) if that has begun.
-    private func keep(_ channel: any Channel) -> Bool {
+    func keep(_ channel: any Channel) -> Bool {
         let accepted = channels.withLock { open in
             guard !open.closed else { return false }
             open.all[ObjectIdentifier(channel)] = channel
@@ -109,62 +114,8 @@ package final class MPDServer: Service {
         return accepted
     }
 
-    private func forget(_ channel: any Channel) {
+    func forget(_ channel: any Channel) {
         channels.withLock { _ = $0.all.removeValue(forKey: ObjectIdentifier(channel)) }
-    }
-
-    // MARK: Listening
-
-    /// Serves `address` while its `turn` lasts: until a reload drops it, or the server stops.
-    private func serve(_ address: MPDAddress, turn: UInt64) async {
-        defer { channels.withLock { if $0.serving[address] == turn { $0.serving[address] = nil } } }
-        let listener: NIOAsyncChannel<MPDAcceptedClient, Never>
-        do {
-            listener = try await MPDListener.bind(address, lineLimit: Self.lineLimit)
-        } catch {
-            logger.warning("MPD: cannot listen on \(address): \(error); serving without it")
-            return
-        }
-        // Dropped by a reload while it was being bound: not served.
-        let current = channels.withLock { open in
-            guard open.serving[address] == turn else { return false }
-            open.listeners[address] = listener.channel
-            return true
-        }
-        guard current, keep(listener.channel) else {
-            listener.channel.close(promise: nil)
-            return
-        }
-        logger.info("MPD: listening on \(address)")
-        defer {
-            forget(listener.channel)
-            channels.withLock { if $0.listeners[address] === listener.channel { $0.listeners[address] = nil } }
-        }
-        do {
-            try await listener.executeThenClose { clients in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await accepted in clients {
-                        guard let client = accepted.take() else { continue }
-                        group.addTask { await self.serve(client, local: address.isLocal) }
-                    }
-                }
-            }
-        } catch {
-            logger.debug("MPD: listener on \(address) ended: \(error)")
-        }
-    }
-
-    private func serve(_ client: NIOAsyncChannel<MPDLine, ByteBuffer>, local: Bool) async {
-        guard keep(client.channel) else { return }
-        defer { forget(client.channel) }
-        context.library.clientArrived()
-        let id = nextID.withLock { value in
-            value += 1
-            return value
-        }
-        var session = MPDSession(id: id, permissions: context.initialPermissions)
-        session.local = local
-        await MPDConnection(channel: client, context: context, session: session, logger: logger).run()
     }
 
     // MARK: Following the player
@@ -173,7 +124,13 @@ package final class MPDServer: Service {
         for await event in events {
             let before = context.update { state -> PlayerSnapshot in
                 let before = state.snapshot
-                if event.snapshot.serial >= before.serial { state.follow(event.snapshot) }
+                var edit: QueueEdit?
+                if case .queueChanged(let change) = event.change { edit = change }
+                if event.snapshot.serial >= before.serial {
+                    state.follow(event.snapshot, edit: edit)
+                } else if let edit {
+                    state.place(edit, of: event.snapshot.queue.revision)
+                }
                 if case .trackFailed(let entry, let error) = event.change {
                     state.error = "\(entry.displayName): \(error)"
                 } else if case .trackStarted = event.change {
@@ -187,12 +144,12 @@ package final class MPDServer: Service {
 }
 
 /// The channels to close at shutdown, and the listeners a reload may close.
-private struct OpenChannels {
+struct OpenChannels {
     var all: [ObjectIdentifier: any Channel] = [:]
     var closed = false
     /// The addresses served (or being bound), each by its turn.
     var serving: [MPDAddress: UInt64] = [:]
     var turns: UInt64 = 0
-    /// The listeners bound, by address.
-    var listeners: [MPDAddress: any Channel] = [:]
+    /// The listeners bound, by address (a name may stand for several addresses).
+    var listeners: [MPDAddress: [any Channel]] = [:]
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Config
 
 /// `[mpd]` of the config file, checked: where to listen, and the password (resolved).
@@ -8,11 +9,14 @@ package struct MPDSettings: Sendable {
     package var password: Secret?
     /// What a client may do before it sends the password (MPD's `default_permissions`).
     package var defaultPermissions: MPDPermission
+    /// How much each client may hold.
+    package var limits: MPDLimits
 
-    package init(listen: [MPDAddress] = [], password: Secret? = nil, defaultPermissions: MPDPermission = .none) {
+    package init(listen: [MPDAddress] = [], password: Secret? = nil, defaultPermissions: MPDPermission = .none, limits: MPDLimits = MPDLimits()) {
         self.listen = listen
         self.password = password
         self.defaultPermissions = defaultPermissions
+        self.limits = limits
     }
 }
 
@@ -47,12 +51,17 @@ package enum MPDAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Only this machine can reach it: a unix socket, or a loopback address (127.0.0.0/8, ::1,
-    /// `localhost`).
-    package var isLocal: Bool {
+    /// Whether the config file alone shows that other machines could reach it: an address
+    /// literal that is not loopback (a name is told by what it resolves to, when it is bound:
+    /// `127.lan.example` may well be a LAN address).
+    package var isPlainlyReachable: Bool {
         switch self {
-        case .unix: true
-        case .tcp(let host, _): host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        case .unix: return false
+        case .tcp(let host, _):
+            var v4 = in_addr(), v6 = in6_addr()
+            if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 != 127 }
+            if inet_pton(AF_INET6, host, &v6) == 1 { return host != "::1" && !host.lowercased().hasPrefix("::ffff:127.") }
+            return false
         }
     }
 }
