@@ -34,7 +34,11 @@ import TestSupport
         let pictures = [try await Self.still("red"), try await Fixtures.shared.url(.coverArt), try await Self.still("blue")]
         let book = try await AudiobookFixture.make(chapters: [(0, "Opening"), (3, "Middle"), (60, "The End")], length: 120,
                                                    pictures: pictures)
-        let song = try await Fixtures.shared.url(.vbrMP3)
+        // A minute long: still playing when the test asks a chapter of it, however loaded the
+        // machine (a three-second song had ended first, and "nothing is playing" was the answer).
+        let song = try Fixtures.shared.scratchDirectory().appendingPathComponent("after.mp3")
+        try Data(LibraryTree.id3v2(title: "Vbr Title", artist: "Some Artist", album: "Some Album", track: 3)
+                 + (try Data(contentsOf: try await Fixtures.shared.url(.longCBRMP3)))).write(to: song)
         let rig = try await Self.startRig()
         defer { Task { await rig.stop() } }
         #expect(try await rig.ctl("queue", "add", book.path, song.path).status == 0)

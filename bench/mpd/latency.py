@@ -10,7 +10,9 @@ On one connection, N rounds of `status` and `currentsong`, max(5, N // 10) of `s
 for each --word (default: "gold", a fifth of the bench library, and "0420-042", one song) and of
 two regular expressions (`find "(Artist =~ '^The Quiet')"`, `search "(Title =~ 'zebra cr')"`: a
 thousandth of the library, bench/library_tags.py's "Zebra Crossing"), and max(3, N // 20) of `listallinfo` (the whole library, read as it streams in 64 KB reads and
-counted, never held: its time to the first byte and to the final OK). A server that closes the
+counted, never held: its time to the first byte and to the final OK), and max(3, N // 40) of a
+command list of 10,000 `add`s of the library's songs by their paths (Cantata adding a big folder;
+the paths from `listall`; the queue cleared after each, untimed). A server that closes the
 connection mid-answer (MPD does when an answer outgrows its max_output_buffer_size, 8 MiB by
 default) gets a row saying so, after how many bytes, and a new connection for the rest. Each time is from sending the
 command to reading its OK (an ACK counts as a failure and is reported). Prints a table, then
@@ -69,6 +71,20 @@ class Connection:
             if last == b"OK\n":
                 return time.perf_counter() - began, first, lines, size
             tail = b""
+
+
+    def lines_of(self, text, prefix):
+        """Sends one command and returns the values of its `prefix: value` lines."""
+        self.socket.sendall(text.encode() + b"\n")
+        values = []
+        while True:
+            line = self.line()
+            if line == b"OK":
+                return values
+            if line.startswith(b"ACK "):
+                raise RuntimeError(f"{text}: {line.decode(errors='replace')}")
+            if line.startswith(prefix + b": "):
+                values.append(line[len(prefix) + 2:])
 
 
 def memory_fields(pid):
@@ -157,6 +173,9 @@ def main():
     plan += [(command, max(5, options.rounds // 10)) for command in
              ["find \"(Artist =~ '^The Quiet')\"", "search \"(Title =~ 'zebra cr')\""]]
     plan.append(("listallinfo", max(3, options.rounds // 20)))
+    songs = connection.lines_of("listall", b"file")[:10000]
+    adds = "command_list_begin\n" + "\n".join('add "' + song.decode().replace("\\", "\\\\").replace('"', '\\"') + '"' for song in songs) + "\ncommand_list_end"
+    plan.append((f"{len(songs)} adds in one command list", max(3, options.rounds // 40)))
     print(f"{'command':36} {'rounds':>6} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9} {'1st byte p50':>12} {'lines':>8} {'bytes':>11}")
     saved = []
     for command, rounds in plan:
@@ -164,9 +183,11 @@ def main():
         lines = size = 0
         try:
             for _ in range(rounds):
-                took, first, lines, size = connection.command(command)
+                took, first, lines, size = connection.command(adds if command.endswith("command list") else command)
                 times.append(took * 1000)
                 firsts.append(first * 1000)
+                if command.endswith("command list"):
+                    connection.command("clear")
         except EOFError as error:
             print(f"{command:36} {rounds:>6} failed: {error}")
             saved.append({"command": command, "failed": str(error)})
