@@ -71,10 +71,12 @@ package final class MPRISService: Service {
             var after = before
             after.player = event.snapshot
             switch event.change {
-            case .queueChanged(let edit):
+            case .queueChanged(let edit) where edit.added.count + edit.removed.count <= Self.signalsPerEdit:
                 emitTrackListChanges(edit, in: after, object)
-            case .queueReplaced:
-                // One signal for the whole list, however long, instead of one per track.
+            case .queueChanged, .queueReplaced:
+                // One signal for the whole list, however long, instead of one per track: a queue
+                // replaced, or a folder of 10,000 added (the spec leaves it to the player when a
+                // change is "invasive enough").
                 object.emit(MPRIS.trackListReplaced, of: MPRIS.trackList,
                             after.player.queue.entries.map { BusObjectPath(MPRISState.trackID($0)) },
                             BusObjectPath(after.player.current.map(MPRISState.trackID) ?? MPRIS.noTrack))
@@ -99,6 +101,10 @@ package final class MPRISService: Service {
             }
         }
     }
+
+    /// Entries added or removed by one edit that are told one by one (TrackAdded, TrackRemoved);
+    /// more, and the whole list is (TrackListReplaced).
+    static let signalsPerEdit = 100
 
     /// TrackRemoved for each entry gone, TrackAdded (after its neighbour) for each new one — from
     /// the edit, in proportion to it. Entries that only moved are told by `Tracks`' invalidation.

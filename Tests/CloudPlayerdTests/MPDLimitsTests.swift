@@ -83,9 +83,12 @@ struct MPDLimitsTests {
         await rig.stop()
     }
 
-    @Test("10,000 adds in one command list are one change of the queue: its version moves once, idle says playlist once")
+    @Test("10,000 adds in one command list are one change of the queue: its version moves once, idle says playlist once, MPRIS says TrackListReplaced once (TrackAdded for a few)")
     func addsInAListAreOneChange() async throws {
         let rig = try await MPDDaemonRig.start()
+        let monitor = try ChildProcess("dbus-monitor", ["--address", rig.bus.address, "type='signal',path='/org/mpris/MediaPlayer2'"])
+        defer { monitor.signal(SIGTERM) }
+        #expect(try await eventually(within: 30) { monitor.outputSoFar().contains("NameAcquired") })
         let client = try rig.client()
         let watcher = try rig.client()
         let version = Int(MPDSocketClient.value("playlist", in: try client.command("status")) ?? "") ?? -1
@@ -106,6 +109,13 @@ struct MPDLimitsTests {
         let last = try client.command("playlistinfo 9999")
         #expect(MPDSocketClient.value("file", in: first) == "https://music.example.org/album/0.mp3")
         #expect(MPDSocketClient.value("file", in: last) == "https://music.example.org/album/9999.mp3")
+        // MPRIS: the 10,000 in one TrackListReplaced; three more, each its TrackAdded.
+        let few = (0..<3).map { "add \"https://music.example.org/few/\($0).mp3\"" }
+        client.send(bytes: Array((["command_list_begin"] + few + ["command_list_end", ""]).joined(separator: "\n").utf8))
+        #expect(try client.readAnswer() == ["OK"])
+        #expect(try await eventually(within: 30) { monitor.outputSoFar().components(separatedBy: "member=TrackAdded").count - 1 == 3 },
+                "\(monitor.outputSoFar().suffix(2000))")
+        #expect(monitor.outputSoFar().components(separatedBy: "member=TrackListReplaced").count - 1 == 1)
         await rig.stop()
     }
 

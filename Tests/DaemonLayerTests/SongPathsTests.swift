@@ -66,6 +66,43 @@ struct SongPathsTests {
         #expect(paths.path(of: dav) == "dav/A/a b.mp3")
     }
 
+    @Test("a song's location by its MPD path, from its folder's, is the one its whole path places: local, WebDAV, HTTP and S3 sources, tricky names")
+    func locationFromFolderAsWhole() throws {
+        let sources = try Configuration.parse("""
+            [[source]]
+            name = "here"
+            type = "local"
+            path = "/srv/music"
+            [[source]]
+            name = "dav"
+            type = "webdav"
+            url = "https://dav.example/remote.php/dav/files/anna/Music/"
+            [[source]]
+            name = "web"
+            type = "http"
+            url = "https://media.example.com/music/"
+            """, relativeTo: FileManager.default.temporaryDirectory).sources
+        let paths = SongPaths(sources: sources)
+        var checked = 0
+        for source in ["here", "dav", "web"] {
+            for folder in ["", "Artist/Album (1)", "Ärger/x y", "100%/a%2Fb", "ques?tion#/sp ace "] {
+                for name in Self.names {
+                    let path = source + "/" + (folder.isEmpty ? "" : folder + "/") + name
+                    // Asked twice: the second from the folder placed by the first.
+                    let first = paths.location(ofPath: path), second = paths.location(ofPath: path)
+                    // Placed whole: the key of a source whose segments are names holds them as key
+                    // segments, another's the path as it is.
+                    let segments = (folder.isEmpty ? [] : folder.split(separator: "/").map(String.init)) + [name]
+                    let key = source == "web" ? segments.joined(separator: "/") : segments.map(TrackLocation.keySegment(naming:)).joined(separator: "/")
+                    let whole = sources.location(of: TrackLocation(source: source, key: key).uri).uri
+                    #expect(first == whole && second == whole, "\(path): \(first ?? "nil") / \(second ?? "nil"), whole \(whole)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 3 * 5 * Self.names.count)
+    }
+
     @Test("the paths MPD gives follow the sources: kept while they are the same, placed anew once a reload renames one")
     func followReloads() async throws {
         func sources(named name: String) throws -> SourceSet {

@@ -14,26 +14,41 @@ extension QueueCommands {
         let context = call.context
         let placement = try placement(call)
         do {
-            let deferring = placement == .end && call.name == "add" && call.session.deferredAdds != nil
-            let items = try await items(call, filling: !deferring)
-            guard !items.isEmpty else { return 0..<0 }
-            if deferring, var deferred = call.session.deferredAdds {
-                call.session.deferredAdds = nil  // `deferred` alone holds the items: appended in place
-                deferred.append(items)
-                let queue = context.snapshot.queue
-                if let overflow = queue.overflow(adding: deferred.items.count, bytes: deferred.bytes) {
-                    deferred.dropLast(items.count)
-                    call.session.deferredAdds = deferred
-                    throw QueueRefusal.full(overflow)
-                }
-                call.session.deferredAdds = deferred
+            if placement == .end, call.name == "add", var deferred = call.session.deferredAdds {
+                call.session.deferredAdds = nil  // `deferred` alone holds the list's adds: appended in place
+                defer { call.session.deferredAdds = deferred }
+                try await keep(call, in: &deferred)
                 return 0..<0
             }
+            let items = try await items(call, filling: true)
+            guard !items.isEmpty else { return 0..<0 }
             let after = try await context.intake.add(items, at: placement)
             context.take(after)
             return after.queue.lastAddedIDs
         } catch let refusal as QueueRefusal {
             throw refusal.mpdError
+        }
+    }
+
+    /// A command list's add, kept with the list's others (`MPDDeferredAdds`): a song of the
+    /// library by its location, looked up with the others when they are queued; anything else
+    /// as the single add takes it. The queue's limits are checked now, so the ACK names this add.
+    private static func keep(_ call: MPDCall, in deferred: inout MPDDeferredAdds) async throws {
+        let uri = call.arguments[0]
+        let isURL = URL(string: uri)?.scheme.map { QueueIntake.schemes.contains($0.lowercased()) } ?? false
+        if !isURL, !(uri.hasPrefix("/") && call.session.requester == .stranger) {
+            if deferred.locate == nil { deferred.locate = await call.context.library.songLocations() }
+            if let location = deferred.locate?(uri) {
+                deferred.appendSong(at: location)
+            } else {
+                deferred.append(try await items(call, filling: false))
+            }
+        } else {
+            deferred.append(try await items(call, filling: false))
+        }
+        if let overflow = call.context.snapshot.queue.overflow(adding: deferred.count, bytes: deferred.bytes) {
+            deferred.dropLast()
+            throw QueueRefusal.full(overflow)
         }
     }
 

@@ -72,16 +72,47 @@ package struct MPDLibraryDatabase: MPDLibrary {
             : paths.folderLocation(ofPath: folder).map { [$0] } ?? []
         var items: [QueueItem] = [], found = false
         for location in folders {
-            guard try await library.hasTracks(under: location) else { continue }
+            guard let under = try await tracks(inFolder: location, sources: paths.sources) else { continue }
             found = true
-            var cursor: TrackCursor?
-            repeat {
-                let page = try await library.tracks(under: location, from: cursor, limit: Self.pageSize)
-                items += page.tracks.map { Self.item($0, sources: paths.sources) }
-                cursor = page.next
-            } while cursor != nil && items.count <= PlayQueue.maxEntries
+            items += under
         }
         return found ? items : nil
+    }
+
+    /// Every track under a folder's location (ending in `/`), read a page at a time; nil when it
+    /// has none.
+    private func tracks(inFolder location: String, sources: SourceSet) async throws -> [QueueItem]? {
+        guard try await library.hasTracks(under: location) else { return nil }
+        var items: [QueueItem] = []
+        var cursor: TrackCursor?
+        repeat {
+            let page = try await library.tracks(under: location, from: cursor, limit: Self.pageSize)
+            items += page.tracks.map { Self.item($0, sources: sources) }
+            cursor = page.next
+        } while cursor != nil && items.count <= PlayQueue.maxEntries
+        return items
+    }
+
+    package func songLocations() async -> @Sendable (String) -> String? {
+        let paths = await paths
+        return { paths.location(ofPath: $0) }
+    }
+
+    package func items(forSongLocations locations: [String]) async throws -> [[QueueItem]] {
+        let paths = await paths
+        let known = try await library.tracks(at: locations.map { TrackLocation(uri: $0) })
+        var found: [[QueueItem]] = []
+        found.reserveCapacity(locations.count)
+        for location in locations {
+            if let track = known[location] {
+                found.append([Self.item(track, sources: paths.sources)])
+            } else if let under = try await tracks(inFolder: location.hasSuffix("/") ? location : location + "/", sources: paths.sources) {
+                found.append(under)
+            } else {
+                found.append([QueueItem(location: paths.sources.location(of: location))])
+            }
+        }
+        return found
     }
 
     package func statistics() async -> MPDStatistics {

@@ -22,7 +22,7 @@ extension MPDConnection {
             case .done:
                 if list.saysEach { response.line("list_OK") }
                 // Not while adds wait to be queued: what the client is told is done must be.
-                if session.deferredAdds?.items.isEmpty != false { try await response.flushIfLarge() }
+                if session.deferredAdds?.isEmpty != false { try await response.flushIfLarge() }
             case .failed, .idle:
                 // The adds before the failing command are done, as MPD does them; should they
                 // not fit after all, the client has its ACK already: the journal says it.
@@ -48,9 +48,11 @@ extension MPDConnection {
     /// Queues the adds a list has deferred, as one change; the error if they could not be
     /// (another client filled the queue meanwhile).
     private func queueDeferred(_ session: inout MPDSession) async -> MPDError? {
-        guard let items = session.deferredAdds?.items, !items.isEmpty else { return nil }
+        guard let deferred = session.deferredAdds, !deferred.isEmpty else { return nil }
         session.deferredAdds = MPDDeferredAdds()
         do {
+            let items = try await deferred.resolved(by: context.library)
+            guard !items.isEmpty else { return nil }
             context.take(try await context.intake.add(items, at: .end))
             return nil
         } catch let refusal as QueueRefusal {

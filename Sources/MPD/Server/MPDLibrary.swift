@@ -13,6 +13,13 @@ package protocol MPDLibrary: Sendable {
     func reference(forSongURI uri: String) async -> String?
     /// Every track under a folder URI ("" is the root), for `add DIR`; nil when it is not a folder.
     func tracks(under folder: String) async throws -> [QueueItem]?
+    /// Where each MPD path is (a song's or a folder's location; nil for a path in no source),
+    /// placed against the sources as they are now — asked once for a command list's `add`s.
+    func songLocations() async -> @Sendable (String) -> String?
+    /// What those locations hold, in one look-up of the library: a track as the library knows
+    /// it, a folder as every track under it, anything else as the location it is (tried when its
+    /// turn comes, as a single `add` takes it).
+    func items(forSongLocations locations: [String]) async throws -> [[QueueItem]]
     /// `stats`' counts.
     func statistics() async -> MPDStatistics
     /// The library's changes, for `idle` (database, update, stored_playlist).
@@ -30,6 +37,11 @@ package protocol MPDLibrary: Sendable {
 extension MPDLibrary {
     package func maintain() async {}
     package func clientArrived() {}
+    /// Without songs by path: none.
+    package func songLocations() async -> @Sendable (String) -> String? { { _ in nil } }
+    package func items(forSongLocations locations: [String]) async throws -> [[QueueItem]] {
+        locations.map { [QueueItem(location: TrackLocation(uri: $0))] }
+    }
 }
 
 /// `stats`' library side.
