@@ -12,10 +12,9 @@ struct SongPathsTests {
     static let names = ["a b.mp3", "Künstler – Ärger ü.flac", "plus+sign.mp3", "tilde~x.opus", ".hidden", "100%.mp3", "%2F.mp3",
                         "weird!'()*&$@=;:,[]%.mp3", "a%2Fb.mp3", "space at end .mp3", "semi;colon.mp3", "ques?tion#hash.mp3", "日本語.ogg"]
 
-    @Test("a track's path from its folder is the one its URL gives: local, WebDAV, HTTP and S3 sources, tricky names")
-    func fromFolderAsFromURL() throws {
-        let directory = FileManager.default.temporaryDirectory
-        let sources = try Configuration.parse("""
+    /// A local, a WebDAV, an HTTP and an S3 source.
+    static func sources() throws -> SourceSet {
+        try Configuration.parse("""
             [[source]]
             name = "here"
             type = "local"
@@ -37,7 +36,12 @@ struct SongPathsTests {
             access_key_id = "AKIDEXAMPLE"
             secret_access_key = "secret"
             path_style = true
-            """, relativeTo: directory).sources
+            """, relativeTo: FileManager.default.temporaryDirectory).sources
+    }
+
+    @Test("a track's path from its folder is the one its URL gives: local, WebDAV, HTTP and S3 sources, tricky names")
+    func fromFolderAsFromURL() throws {
+        let sources = try Self.sources()
         let paths = SongPaths(sources: sources)
         var checked = 0
         for name in Self.names {
@@ -68,20 +72,7 @@ struct SongPathsTests {
 
     @Test("a song's location by its MPD path, from its folder's, is the one its whole path places: local, WebDAV, HTTP and S3 sources, tricky names")
     func locationFromFolderAsWhole() throws {
-        let sources = try Configuration.parse("""
-            [[source]]
-            name = "here"
-            type = "local"
-            path = "/srv/music"
-            [[source]]
-            name = "dav"
-            type = "webdav"
-            url = "https://dav.example/remote.php/dav/files/anna/Music/"
-            [[source]]
-            name = "web"
-            type = "http"
-            url = "https://media.example.com/music/"
-            """, relativeTo: FileManager.default.temporaryDirectory).sources
+        let sources = try Self.sources()
         let paths = SongPaths(sources: sources)
         var checked = 0
         for source in ["here", "dav", "web"] {
