@@ -68,7 +68,7 @@ struct PlayDriver: Service {
                 let names = [song.artist, song.title].compactMap { $0 }
                 if !quiet, !names.isEmpty { say("Now: \(names.joined(separator: " – "))") }
             case .subscribed, .statusChanged, .trackEnded, .currentChanged, .artworkReady, .seeked, .positionCorrected,
-                 .volumeChanged, .loopChanged, .shuffleChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
+                 .volumeChanged, .loopChanged, .shuffleChanged, .replayGainChanged, .queueChanged, .queueReplaced, .timersChanged, .progressChanged,
                  .listenStarted, .listened, .cacheChanged, .speedChanged, .chapterArtworkReady:
                 break
             }

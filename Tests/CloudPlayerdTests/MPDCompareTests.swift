@@ -93,6 +93,31 @@ struct MPDCompareTests {
         await server.stop()
     }
 
+    @Test("replay_gain_status and replay_gain_mode, and what Cantata asks as it connects: MPD's answers; the mode chosen is kept after a restart")
+    func replayGain() async throws {
+        let server = try await Self.realMPD(serving: try await Fixtures.shared.url(.vbrMP3))
+        let theirs = try MPDSocketClient(port: server.port)
+        let rig = try await MPDDaemonRig.start()
+        let ours = try rig.client()
+        for line in ["replay_gain_status", "replay_gain_mode album", "replay_gain_status", "replay_gain_mode loud", "replay_gain_status",
+                     // What Cantata asks as it connects.
+                     "lsinfo \"mpd-client://cantata/2.5.0\"", "add \"mpd-client://cantata/2.5.0\"", "listpartitions", "partition default",
+                     "partition other", "channels", "listplaylistinfo \"[Radio Streams]\""] {
+            let (mine, real) = (try ours.command(line), try theirs.command(line))
+            #expect(mine == real, "\(line): ours \(mine), MPD's \(real)")
+        }
+        // Kept in the state file: the next daemon over the same data begins with it.
+        let state = rig.home.appendingPathComponent("cloudplayerd/state.json")
+        #expect(try await eventually(within: 30) { ((try? String(contentsOf: state, encoding: .utf8)) ?? "").contains("album") })
+        await rig.stop()
+        let again = try await MPDDaemonRig.start(home: rig.home)
+        // Restored as the daemon starts (the port may answer a moment before).
+        #expect(try await eventually(within: 30) {
+            MPDSocketClient.value("replay_gain_mode", in: try again.client().command("replay_gain_status")) == "album"
+        })
+        await again.stop()
+    }
+
     @Test("status's bitrate while a constant-rate MP3 plays: MPD's number")
     func bitrate() async throws {
         let file = try await Fixtures.shared.url(.longCBRMP3)

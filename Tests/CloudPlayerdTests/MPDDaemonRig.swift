@@ -12,12 +12,13 @@ struct MPDDaemonRig {
     let socket: String
     let password: String?
 
-    /// Starts a daemon; `password` sets `[mpd] password`, `extra` is added to `[mpd]`.
-    static func start(password: String? = nil, extra: String = "") async throws -> MPDDaemonRig {
+    /// Starts a daemon; `password` sets `[mpd] password`, `extra` is added to `[mpd]`; `home`:
+    /// the data and cache folders of a daemon before (its state, its library).
+    static func start(password: String? = nil, extra: String = "", home reused: URL? = nil) async throws -> MPDDaemonRig {
         var lastProblem = ""
         for _ in 0..<5 {
             let bus = try await DBusTestBus()
-            let home = try Fixtures.shared.scratchDirectory()
+            let home = try reused ?? Fixtures.shared.scratchDirectory()
             let port = try ServerProcess.freePort()
             let socket = home.appendingPathComponent("run/mpd.socket").path
             let config = home.appendingPathComponent("config.toml")

@@ -62,19 +62,11 @@ import TestSupport
     func logProxy() async throws {
         let server = try await MPDTestServer(music: try await MPDTools.library())
         defer { Task { await server.stop() } }
-        let folder = try ScratchSpace.directory()
-        let (log, ready) = (folder.appendingPathComponent("proxy.log"), folder.appendingPathComponent("ready"))
-        let proxy = try ServerProcess("mpd-log-proxy", command: #"python3 "$@""#,
-                                      arguments: [MPDTools.script("mpd_log_proxy.py"), "--to", "127.0.0.1:\(server.port)",
-                                                  "--log", log.path, "--ready", ready.path])
+        let proxy = try await MPDLogProxy(to: server.port)
         defer { Task { await proxy.stop() } }
-        #expect(try await eventually { FileManager.default.fileExists(atPath: ready.path) }, "\(proxy.errorSoFar())")
-        let written = try String(contentsOf: ready, encoding: .utf8)
-        let port = try #require(Int(written.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let found = try await MPC.check(["search", "title", "Glacier"], port: port).stdout
+        let found = try await MPC.check(["search", "title", "Glacier"], port: proxy.port).stdout
         #expect(found == "Beta Ensemble/Quiet Rooms/02 Glacier.opus\n")
-        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
-            .map { line in line.drop { $0 == " " }.split(separator: " ", maxSplits: 1).last ?? "" }
+        let lines = proxy.lines().map { line in line.drop { $0 == " " }.split(separator: " ", maxSplits: 1).last ?? "" }
         #expect(lines.contains("1 C: search Title \"Glacier\""), "\(lines)")
         #expect(lines.first == "1 +: connected" && lines.contains { $0.hasPrefix("1 S: OK MPD 0.23.") }, "\(lines)")
     }

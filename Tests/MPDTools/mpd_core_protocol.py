@@ -124,6 +124,19 @@ watcher.send("idle mixer")
 check(watcher.answer() == ["changed: mixer"], "a change before idle")
 check(raw(["getvol"]) == ["volume: 40", "OK"], "getvol: %r" % raw(["getvol"]))
 
+# ReplayGain: what Cantata asks at every track change, and sets (idle options, as MPD).
+check(c.replay_gain_status() == "off", "replay_gain_status: %r" % c.replay_gain_status())
+watcher.send("idle options")
+c.replay_gain_mode("album")
+check(watcher.answer() == ["changed: options"], "idle options after replay_gain_mode")
+check(c.replay_gain_status() == "album", "replay_gain_status after album: %r" % c.replay_gain_status())
+try:
+    c.replay_gain_mode("loud")
+    check(False, "replay_gain_mode loud was taken")
+except mpd.CommandError as error:
+    check("Unrecognized replay gain mode" in str(error), "replay_gain_mode loud: %s" % error)
+c.replay_gain_mode("off")
+
 # Password and permissions.
 if password:
     s = socket.create_connection(("127.0.0.1", port), timeout=30)

@@ -21,6 +21,9 @@ package struct PlaybackState: Codable, Sendable, Equatable {
     package var stopAfterCurrent: Bool?
     /// `sleep chapter` (absent when off): set again once the current track is back in place.
     package var sleepAtChapterEnd: Bool?
+    /// The ReplayGain mode a client chose (MPD's `replay_gain_mode`), over `[playback]`'s; absent
+    /// when none did.
+    package var replayGain: String?
     /// The queued links remote documents named (`TrackLocation.namedBy`), by location text: they
     /// stay links after a restart — no source's credentials, not this machine's addresses.
     package var links: [String: String]?
@@ -62,6 +65,7 @@ extension PlaybackState {
                   loop: snapshot.queue.loop.rawValue, shuffle: snapshot.queue.shuffle,
                   sleepAt: snapshot.sleepAt, stopAfterCurrent: snapshot.stopsAfterCurrent ? true : nil)
         sleepAtChapterEnd = snapshot.sleepsAtChapterEnd ? true : nil
+        replayGain = snapshot.replayGainChosen?.rawValue
         let links = snapshot.queue.entries.compactMap { entry in entry.location.namedBy.map { (entry.location.uri, $0) } }
         self.links = links.isEmpty ? nil : Dictionary(links, uniquingKeysWith: { first, _ in first })
     }

@@ -62,10 +62,12 @@ package actor StateKeeper {
         // A timer that ran out while the daemon was down has nothing left to do.
         if let sleepAt = saved.sleepAt, sleepAt > Date() { await player.perform(.sleep(at: sleepAt)) }
         if saved.stopAfterCurrent == true { await player.perform(.stopAfterCurrent(true)) }
-        guard !saved.queue.isEmpty else { return }
-        let added = await player.perform(.add(saved.relinked(await items(saved.queue)), at: .end, play: false)).queue.entries
+        // The player's settings, with a queue or without one.
         if saved.volume.isFinite { await player.perform(.setVolume(min(max(saved.volume, 0), 1.5))) }
         if let mode = LoopMode(rawValue: saved.loop) { await player.perform(.setLoop(mode)) }
+        if let chosen = saved.replayGain.flatMap(ReplayGainSettings.Mode.init(rawValue:)) { await player.perform(.setReplayGain(chosen)) }
+        guard !saved.queue.isEmpty else { return }
+        let added = await player.perform(.add(saved.relinked(await items(saved.queue)), at: .end, play: false)).queue.entries
         if saved.shuffle { await player.perform(.setShuffle(true)) }
         if let place = saved.place(placeFile.load()), added.indices.contains(place.index) {
             await player.perform(.cue(added[place.index].id, at: place.seconds))
@@ -92,7 +94,7 @@ package actor StateKeeper {
         case .buffering, .artworkReady, .trackEnded, .positionCorrected, .cacheChanged, .listenStarted, .listened, .streamSongChanged: return
         // Already playing when it started watching: the position is saved from now on.
         case .subscribed: if event.snapshot.status == .playing { schedule(after: Self.positionEvery) }
-        case .queueChanged, .queueReplaced, .volumeChanged, .loopChanged, .shuffleChanged, .timersChanged:
+        case .queueChanged, .queueReplaced, .volumeChanged, .loopChanged, .shuffleChanged, .timersChanged, .replayGainChanged:
             queueChanged = true
             schedule(after: Self.settleTime)
         default: schedule(after: Self.settleTime)

@@ -7,6 +7,7 @@ extension DatabaseCommands {
         let database = try libraryDatabase(call)
         let paths = await database.paths
         let uri = call.argument(0) ?? ""
+        try call.checkScheme(uri)
         if isRoot(uri) {
             for name in paths.sourceNames {
                 guard let folder = paths.folderLocation(ofPath: name), try await database.library.hasTracks(under: folder) else { continue }

@@ -1,5 +1,19 @@
+import Playback
+
 /// Arguments read as MPD reads them, with MPD's messages when they are not what is expected.
 extension MPDCall {
+    /// A URI with a scheme the player does not open (`mpd-client://`, `ftp://`) is refused as
+    /// MPD refuses it (`LocateUri`: `ACK [2@0] {lsinfo} Unsupported URI scheme`), not looked for
+    /// in the library.
+    package func checkScheme(_ uri: String) throws(MPDError) {
+        guard let separator = uri.firstRange(of: "://") else { return }
+        let scheme = uri[..<separator.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return }
+        guard !QueueIntake.schemes.contains(scheme.lowercased()) else { return }
+        throw MPDError(.argument, "Unsupported URI scheme")
+    }
+
     /// An integer (`Integer expected: X`).
     package func int(_ index: Int) throws(MPDError) -> Int {
         let text = argument(index) ?? ""

@@ -79,6 +79,17 @@ package enum PlaybackCommands: MPDCommandFamily {
         "crossfade": MPDCommand(.control, arguments: 1...1) { call in
             guard try call.unsigned(0) == 0 else { throw MPDError(.system, "crossfade is not supported") }
         },
+        // `[playback] replaygain` from the next track on, kept over reloads and restarts
+        // (Cantata sends `replay_gain_status` at every track change: an ACK is its red bar).
+        "replay_gain_mode": MPDCommand(.control, arguments: 1...1) { call in
+            guard let mode = ReplayGainSettings.Mode(rawValue: call.arguments[0]) else {
+                throw MPDError(.argument, "Unrecognized replay gain mode")
+            }
+            await call.context.perform(.setReplayGain(mode))
+        },
+        "replay_gain_status": MPDCommand(.read) { call in
+            call.response.field("replay_gain_mode", call.context.snapshot.replayGainMode.rawValue)
+        },
     ]
 
     /// The entry at a queue position, or MPD's `Bad song index`.

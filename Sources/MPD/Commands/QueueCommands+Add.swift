@@ -12,6 +12,7 @@ extension QueueCommands {
     /// and they are queued together, as one change, when the list ends or another command comes.
     static func add(_ call: inout MPDCall) async throws -> Range<QueueEntry.ID> {
         let context = call.context
+        try call.checkScheme(call.arguments[0])
         let placement = try placement(call)
         do {
             if placement == .end, call.name == "add", var deferred = call.session.deferredAdds {

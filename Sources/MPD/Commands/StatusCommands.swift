@@ -26,6 +26,13 @@ package enum StatusCommands: MPDCommandFamily {
             call.context.update { $0.error = nil }
             call.context.idle.notify([.player])
         },
+        // One partition, MPD's `default`, that every client is in (Cantata lists them at start).
+        "listpartitions": MPDCommand(.read) { call in call.response.field("partition", "default") },
+        "partition": MPDCommand(.read, arguments: 1...1) { call in
+            guard call.arguments[0] == "default" else { throw MPDError(.noExist, "partition does not exist") }
+        },
+        // Client-to-client channels: none (no client here subscribes to one).
+        "channels": MPDCommand(.read) { _ in },
     ]
 
     /// The current song as a queued one (`Pos`, `Id`), with its decoded format once it plays.

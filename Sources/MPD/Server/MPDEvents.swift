@@ -17,7 +17,7 @@ enum MPDEvents {
             changed.insert(.mixer)
         case .queueChanged, .queueReplaced:
             changed.insert(.playlist)
-        case .loopChanged, .shuffleChanged, .timersChanged:
+        case .loopChanged, .shuffleChanged, .timersChanged, .replayGainChanged:
             changed.insert(.options)
         }
         if before.status != after.status || before.current?.id != after.current?.id { changed.insert(.player) }

@@ -131,7 +131,10 @@ extension Player {
         case .configure(let settings):
             // From the next track on (as MPD does): the one playing keeps its level.
             self.settings = settings
-            pipeline?.follow(plan)
+            replayGainFollows()
+        case .setReplayGain(let mode):
+            state.replayGainChosen = mode
+            replayGainFollows()
         case .sleep(let date):
             state.sleepAt = date
             state.sleepsAtChapterEnd = false
@@ -185,6 +188,18 @@ extension Player {
     func startingEntry() -> QueueEntry? {
         if let current = state.current, let stillQueued = state.queue.entry(id: current.id) { return stillQueued }
         return state.queue.first
+    }
+
+    /// The plan (and so the tracks that start from now on) takes the ReplayGain mode in force —
+    /// the one a client chose, else `[playback]`'s — and a change of it is told.
+    func replayGainFollows() {
+        let mode = state.replayGainChosen ?? settings.loudness.mode
+        guard mode != state.replayGainMode else {
+            pipeline?.follow(plan)
+            return
+        }
+        state.replayGainMode = mode
+        publish(.replayGainChanged(mode))
     }
 
     /// Publishes a change of the queue's entries with how much of each the cache holds: the

@@ -90,6 +90,7 @@ package actor Player {
         self.decoder = decoder
         self.output = output
         self.settings = settings
+        state.replayGainMode = settings.loudness.mode
         (messages, mailbox) = AsyncStream.makeStream(of: Message.self)
     }
 
@@ -128,6 +129,7 @@ package actor Player {
     var plan: PlayPlan {
         var settings = settings
         settings.sourceSpeeds.merge(chosenSpeeds) { _, chosen in chosen }
+        settings.loudness.mode = state.replayGainMode
         let stopping = state.stopsAfterCurrent || state.sleepsAtChapterEnd
         return PlayPlan(queue: state.queue, settings: settings, stopAfter: stopping ? state.current?.id : nil)
     }

@@ -40,6 +40,9 @@ package enum PlayerCommand: Sendable, Equatable {
     case setShuffle(Bool)
     /// `[playback]` as a reloaded config says, from the next track on.
     case configure(PlaybackSettings)
+    /// How ReplayGain tags apply from the next track on, chosen by a client (MPD's
+    /// `replay_gain_mode`): kept over config reloads and restarts; nil: as `[playback]` says.
+    case setReplayGain(ReplayGainSettings.Mode?)
     /// Fades out over the last `Player.sleepFade` before `at` (wall clock), then pauses and puts
     /// the volume back; nil cancels.
     case sleep(at: Date?)

@@ -48,6 +48,9 @@ package struct PlayerEvent: Sendable {
         /// The whole queue was replaced (a playlist activated, the queue cleared); nothing is current.
         case queueReplaced
         case loopChanged(LoopMode)
+        /// ReplayGain applies so to the tracks that start from now on (the snapshot's
+        /// `replayGainMode`): a client chose it, or a reloaded config changed it.
+        case replayGainChanged(ReplayGainSettings.Mode)
         case shuffleChanged(Bool)
         /// The sleep timer or stop-after-this-track was set, cancelled or ran out (the snapshot
         /// says which is set now).

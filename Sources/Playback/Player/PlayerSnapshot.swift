@@ -31,6 +31,10 @@ package struct PlayerSnapshot: Sendable {
     package var stopsAfterCurrent = false
     /// `sleep chapter`: playback pauses where the next chapter of the current track starts.
     package var sleepsAtChapterEnd = false
+    /// How ReplayGain tags apply to the tracks that start from now on (MPD's `replay_gain_status`).
+    package var replayGainMode = ReplayGainSettings.Mode.off
+    /// The mode a client chose (`setReplayGain`), kept over config reloads; nil: `[playback]`'s.
+    package var replayGainChosen: ReplayGainSettings.Mode?
     /// Seconds of silence left out (skip silence) since the player started: time saved.
     package var silenceSkipped = 0.0
     /// How much of each queued track the cache holds, as the loader last reported it (absent
