@@ -20,7 +20,9 @@
 #                                       python3-dbus (unlocks a locked test keyring, as only a
 #                                       session's own connection can); for
 #                                       proxies tinyproxy (HTTP and CONNECT; Debian enables its
-#                                       service, which the tests never use) and pproxy (PyPI, SOCKS5); for
+#                                       service, which the tests never use), Squid (the tests run
+#                                       their own with Debian's squid.conf; its service likewise
+#                                       unused) and pproxy (PyPI, SOCKS5); for
 #                                       the MPD server a real MPD with its clients: mpd and mpc,
 #                                       python-mpd2 (PyPI), ncmpcpp in tmux, Cantata on Xvfb (xdotool
 #                                       finds its window, imagemagick's `import` takes screenshots);
@@ -42,7 +44,7 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg
-                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy desktop-file-utils
+                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy squid desktop-file-utils
                       mpd mpc ncmpcpp tmux cantata xvfb xdotool imagemagick)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress pproxy mpd=python-mpd2) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)

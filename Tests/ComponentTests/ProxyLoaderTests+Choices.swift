@@ -64,15 +64,26 @@ extension ProxyLoaderTests {
         let report = await rig.library.scan(["dav"], loader: rig.loader).first
         await rig.close()
         let message = error.map { "\($0)" } ?? "no error"
+        // Forwarded (an `http://` source): tinyproxy's own 401, told by its Server header.
         let said = wrongPassword
-            ? "the proxy http://127.0.0.1:\(proxy.port) refused the connection (it would not open a tunnel to \(rig.target): "
-                + "a wrong user name or password, or a host it does not allow)"
+            ? "the proxy http://127.0.0.1:\(proxy.port) refused the connection (a wrong user name or password)"
             : "the proxy http://127.0.0.1:\(proxy.port) refused the connection (407 proxy authentication required: "
                 + "give the user and password in the proxy URL)"
         #expect(message == said, "\(message)")
         #expect(report?.problems.joined().contains(said) ?? false, "\(String(describing: report))")
         for text in [message, "\(String(describing: report))"] { #expect(!text.contains(wrong) && !text.contains("proxyuser")) }
         #expect(!proxy.targets().isEmpty)
+        await proxy.stop()
+    }
+
+    @Test("Squid with Debian's rules refusing a forwarded request (port 9 is not among its Safe_ports): one error naming the proxy and the place, from its X-Squid-Error")
+    func squidRefusesForwarded() async throws {
+        let proxy = try await ProxyTestServer(.squid, privateNames: [Self.hidden])
+        let rig = try await Rig(network: "proxy = \"\(proxy.url())\"")
+        let error = await #expect(throws: LoaderError.self) { try await rig.loader.open(URL(string: "http://\(Self.hidden):9/a.mp3")!) }
+        await rig.close()
+        #expect(error == .proxy("the proxy http://127.0.0.1:\(proxy.port) refused the connection (403: its rules do not allow \(Self.hidden):9)"),
+                "\(String(describing: error))")
         await proxy.stop()
     }
 

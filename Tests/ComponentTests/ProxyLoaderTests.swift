@@ -23,9 +23,9 @@ struct ProxyLoaderTests {
         let library: LibraryActor
         let host: String
 
-        init(host: String = hidden, tls: Bool = false, trust: Bool = false, network: String = "", source: String = "",
+        init(host: String = hidden, tls: Bool = false, trust: Bool = false, port: Int? = nil, network: String = "", source: String = "",
              environment: [String: String]? = nil) async throws {
-            server = try await WebDAVTestServer(tls: tls)
+            server = try await WebDAVTestServer(tls: tls, port: port)
             self.host = host
             directory = try Fixtures.shared.scratchDirectory()
             _ = try server.publish(try await Fixtures.shared.url(.vbrMP3), as: "a.mp3")
@@ -94,9 +94,36 @@ struct ProxyLoaderTests {
         let rig = try await Rig(network: network)
         try await rig.scanAndPlay()
         await rig.close()
-        let targets = proxy.targets()
-        #expect(!targets.isEmpty && targets.allSatisfy { $0 == rig.target }, "\(targets)")
-        #expect(proxy.logText().contains("CONNECT \(rig.target)"))
+        let requests = proxy.requests()
+        #expect(!requests.isEmpty && requests.allSatisfy { $0.target == rig.target && $0.method != "CONNECT" }, "\(requests)")
+        // Forwarded, as curl and mpv send an `http://` request through a proxy.
+        #expect(proxy.logText().contains("GET http://\(rig.target)/a.mp3"))
+        await proxy.stop()
+    }
+
+    @Test("an http:// WebDAV source through Squid with Debian's own squid.conf: scan and play, every request forwarded (its CONNECT rules would refuse a tunnel to this port)")
+    func webDAVThroughSquid() async throws {
+        let proxy = try await ProxyTestServer(.squid, privateNames: [Self.hidden])
+        let rig = try await Rig(network: "proxy = \"\(proxy.url())\"")
+        try await rig.scanAndPlay()
+        await rig.close()
+        // Squid logs a request once it has ended.
+        #expect(try await eventually(within: 30) { proxy.requests().contains { $0.method == "GET" } }, "\(proxy.logText())")
+        let requests = proxy.requests()
+        #expect(requests.allSatisfy { $0.target == rig.target && $0.method != "CONNECT" && !$0.result.contains("DENIED") }, "\(requests)")
+        await proxy.stop()
+    }
+
+    @Test("an https:// WebDAV source on port 443 through Squid with Debian's rules: a CONNECT tunnel, which those rules allow to 443")
+    func httpsThroughSquid() async throws {
+        let proxy = try await ProxyTestServer(.squid, privateNames: [Self.hidden])
+        let rig = try await Rig(tls: true, trust: true, port: 443, network: "proxy = \"\(proxy.url())\"")
+        try await rig.scanAndPlay()
+        await rig.close()
+        #expect(try await eventually(within: 30) { !proxy.requests().isEmpty }, "\(proxy.logText())")
+        let requests = proxy.requests()
+        #expect(requests.allSatisfy { $0.method == "CONNECT" && $0.target == "\(Self.hidden):443" && $0.result.hasPrefix("TCP_TUNNEL") },
+                "\(requests)")
         await proxy.stop()
     }
 

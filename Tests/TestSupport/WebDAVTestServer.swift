@@ -34,8 +34,9 @@ public final class WebDAVTestServer: Sendable {
     /// HTTPS with a fresh self-signed certificate (for 127.0.0.1, and for the name the proxy tests' proxies
     /// alone resolve, `dav.behind-proxy.test`). `tagsFollowDate` false: Apache makes its
     /// ETags of a file's inode and size only (`FileETag INode Size`), so a test can move a file's
-    /// date, and with it whether its tag is weak, without changing the tag.
-    public init(_ kind: Kind = .rclone, tls: Bool = false, tagsFollowDate: Bool = true) async throws {
+    /// date, and with it whether its tag is weak, without changing the tag. `port`: rclone's on
+    /// a port of the test's choice (443, which Squid's default rules tunnel to), not one it picks.
+    public init(_ kind: Kind = .rclone, tls: Bool = false, port fixed: Int? = nil, tagsFollowDate: Bool = true) async throws {
         self.kind = kind
         root = try Fixtures.shared.scratchDirectory().appendingPathComponent("dav")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -70,7 +71,7 @@ public final class WebDAVTestServer: Sendable {
             certificate = nil
         }
         let server = try ServerProcess("webdav-server", command: #"rclone serve webdav "$@""#,
-                                       arguments: [root.path, "--addr", "127.0.0.1:0", "--user", username, "--pass", password,
+                                       arguments: [root.path, "--addr", "127.0.0.1:\(fixed ?? 0)", "--user", username, "--pass", password,
                                                    "--config", "/dev/null", "--dir-cache-time", "0s",
                                                    "--log-file", log.path] + tlsArguments)
         process = server

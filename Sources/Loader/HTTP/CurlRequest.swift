@@ -74,9 +74,13 @@ struct CurlRequest: Sendable {
         }
         try check(cp_curl_set_string(easy, CURLOPT_PROXY, proxy ?? ""))
         if proxy != nil {
-            // Through an HTTP proxy every request goes in a `CONNECT` tunnel, `http://` ones too:
-            // the proxy sees the host and port only. The tunnel's own answer is not the server's.
-            try check(cp_curl_set_long(easy, CURLOPT_HTTPPROXYTUNNEL, 1))
+            // Through an HTTP proxy an `https://` request goes in a `CONNECT` tunnel (the proxy sees
+            // the host and port only; the tunnel's own answer is not the server's); an `http://` one
+            // is forwarded, its absolute URL sent to the proxy, as curl and mpv send it — Squid's
+            // default rules refuse `CONNECT` to any port but 443, and most stations are `http://`
+            // on port 8000. (The proxy then sees an `http://` request whole, as it would anyway.)
+            let tunnels = url.scheme?.lowercased() != "http"
+            try check(cp_curl_set_long(easy, CURLOPT_HTTPPROXYTUNNEL, tunnels ? 1 : 0))
             try check(cp_curl_set_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1))
             if let proxyUser {
                 try check(cp_curl_set_string(easy, CURLOPT_PROXYUSERNAME, proxyUser))

@@ -110,6 +110,7 @@ package final class HTTPTransport: Sendable {
                 throw failure(error, at: target, through: through)
             }
             response.url = target
+            if let through, let refusal = ProxyFailure.forwardedRefusal(response, proxy: through, target: target) { throw LoaderError.proxy(refusal) }
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
             guard [301, 302, 303, 307, 308].contains(response.status.code),

@@ -33,6 +33,32 @@ enum ProxyFailure {
         return nil
     }
 
+    /// The proxy's own refusal of a request it was to forward (an `http://` one: no tunnel), if
+    /// the answer is one: a 407 is the proxy's (no server asks for a proxy's password), and so is
+    /// tinyproxy's 401 for a wrong password, told from a server's by the `Server` tinyproxy puts
+    /// on its own answers (a server's it passes on unchanged); Squid marks each answer it makes
+    /// itself with `X-Squid-Error: ERR_… errno` (its error pages, squid-cache.org/Doc/config/deny_info).
+    static func forwardedRefusal(_ answer: HTTPAnswer, proxy: ProxyServer, target: URL) -> String? {
+        guard proxy.kind == .http, target.scheme?.lowercased() == "http", answer.status.code >= 400 else { return nil }
+        let place = "\(target.host(percentEncoded: false) ?? "?"):\(target.port ?? 80)"
+        if answer.status.code == 407 {
+            return refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
+                                                        : "407 proxy authentication required: the user name or password is wrong")
+        }
+        if answer.status.code == 401, answer.headers.first(name: "Server")?.lowercased().hasPrefix("tinyproxy") == true {
+            return refused(proxy, "a wrong user name or password")
+        }
+        guard let squid = answer.headers.first(name: "X-Squid-Error")?.split(separator: " ").first.map(String.init) else { return nil }
+        switch squid {
+        case "ERR_ACCESS_DENIED":
+            return refused(proxy, "\(answer.status.code): its rules do not allow \(place)")
+        case "ERR_CONNECT_FAIL", "ERR_DNS_FAIL", "ERR_READ_TIMEOUT", "ERR_CONNECT_TIMEOUT":
+            return "the proxy \(proxy) could not reach \(place) (\(squid))"
+        default:
+            return "the proxy \(proxy) answered \(answer.status.code) for \(place) (\(squid))"
+        }
+    }
+
     /// A SOCKS5 proxy's refusal, as libcurl read it from the handshake (RFC 1928, RFC 1929).
     private static func socksMessage(_ code: CURLproxycode, proxy: ProxyServer, place: String) -> String? {
         // The reply codes of RFC 1928, section 6, as libcurl names them.
