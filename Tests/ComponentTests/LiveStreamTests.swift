@@ -103,6 +103,56 @@ import TestSupport
         #expect(requests.count == 1 && requests.first?.header("Icy-MetaData") == "1", "\(requests)")
     }
 
+    @Test("an Icecast mount fed by ffmpeg as its users run it, joined as the source connects: ffmpeg's ID3 tag (size 0, the cover in it) is skipped, the audio equals mpg123 of the file, and the tag's title is the song")
+    func ffmpegTagOnIcecast() async throws {
+        let plain = try await LiveTagFilterTests.song("radio")
+        let folder = try Fixtures.shared.scratchDirectory()
+        let tagged = folder.appendingPathComponent("tagged.mp3"), cover = folder.appendingPathComponent("cover.png")
+        // A cover whose bytes hold what a decoder that looks for frames inside the tag takes
+        // for MPEG frames (a cellular automaton's picture: "32000 Hz", then noise, seen).
+        try await ChildProcess.check("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "cellauto=s=600x600:seed=7",
+                                                "-frames:v", "1", cover.path])
+        try await ChildProcess.check("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", plain.path, "-i", cover.path,
+                                                "-map", "0:a", "-map", "1", "-c", "copy", "-metadata", "title=Tagged Title",
+                                                "-metadata", "artist=Tagged Artist", tagged.path])
+        let icecast = try await IcecastServer()
+        // Live once its header (the tag) is in; ffmpeg holds the audio back behind the cover's
+        // stream for up to 10 s, so the listener is there before the first frame.
+        let source = try await icecast.startFFmpegSource(playing: tagged, asUsersRun: true)
+        let reference = try await ReferenceDecoder.mpg123(plain)
+        let (played, _) = try await Self.play(icecast.url(source.mount)) { $0.frames >= reference.frameCount }
+        await source.stop()
+        await icecast.stop()
+        #expect(played.rates.first == 44100, "\(played.rates)")
+        #expect(PCMAudio(sampleRate: 44100, channels: played.channels, samples: Array(played.pcm.prefix(reference.samples.count))) == reference)
+        #expect(played.songs.contains { $0.frame == 0 && $0.tags.title == "Tagged Title" && $0.tags.artist == "Tagged Artist" },
+                "\(played.songs)")
+    }
+
+    @Test("a station with an ID3 tag between two songs (LAME's, the second with a 200 KB cover) and no ICY metadata plays through them, equal to mpg123 of the songs' frames; each tag's title at its song's first frame")
+    func tagBetweenSongs() async throws {
+        let first = try await LiveTagFilterTests.song("one", ["--id3v2-only", "--tt", "Song One", "--ta", "Artist A"])
+        let second = try await LiveTagFilterTests.song("two", ["--id3v2-only", "--tt", "Song Two", "--ta", "Artist B",
+                                                               "--ti", try await LiveTagFilterTests.bigCover().path])
+        let (one, two) = (try Data(contentsOf: first), try Data(contentsOf: second))
+        func frames(_ bytes: Data) -> Data { bytes.dropFirst(10 + bytes[6..<10].reduce(0) { $0 << 7 | Int($1) }) }
+        let folder = try Fixtures.shared.scratchDirectory()
+        let sent = folder.appendingPathComponent("sent.mp3"), audio = folder.appendingPathComponent("audio.mp3")
+        try (one + two).write(to: sent)
+        try (frames(one) + frames(two)).write(to: audio)
+        var options = ICYStreamServer.Options()
+        (options.plain, options.pace) = (true, .times(8))
+        let server = try await ICYStreamServer(file: sent, options: options)
+        let (played, _) = try await Self.play(server.url) { _ in false }
+        #expect(played.error == nil, "\(String(describing: played.error))")
+        let reference = try await ReferenceDecoder.mpg123(audio)
+        #expect(PCMAudio(sampleRate: 44100, channels: played.channels, samples: played.pcm) == reference)
+        let firstFrames = try await ReferenceDecoder.mpg123(first).frameCount
+        #expect(played.songs.map(\.tags) == [TrackTags(title: "Song One", artist: "Artist A"), TrackTags(title: "Song Two", artist: "Artist B")])
+        // Placed by the share of a read's bytes: within an MPEG frame or two of the join.
+        #expect(played.songs.count == 2 && played.songs[0].frame == 0 && abs(played.songs[1].frame - firstFrames) <= 2 * 1152, "\(played.songs)")
+    }
+
     @Test("an AAC station (ADTS, audio/aacp) plays from its first bytes, equal to ffmpeg's decode of what it sent")
     func aacStation() async throws {
         let file = try await ADTSDecoderTests.makeLC(seconds: 8)

@@ -8,13 +8,18 @@ import Foundation
 extension IcecastServer {
     /// `ffmpeg -re` pushing `file` (MP3, copied as it is, without the ID3 tag and Xing frame
     /// ffmpeg's MP3 muxer would add) over Icecast's HTTP PUT, `audio/mpeg`; endless with `loop`.
+    /// With `asUsersRun`, ffmpeg as its users run it (`ffmpeg -re -i FILE -c copy -f mp3 icecast://…`):
+    /// its MP3 muxer's defaults, so the stream begins with an ID3v2.4 tag of the file's tags and
+    /// cover, whose size it leaves 0 (it cannot seek back to write it), and the audio waits in its
+    /// interleaving queue behind the cover's stream (up to 10 s, `max_interleave_delta`).
     public func startFFmpegSource(playing file: URL, mount: String = "/ffmpeg.mp3", name: String = "FFmpeg Radio",
-                                  genre: String = "Test", loop: Bool = true) async throws -> IcecastSource {
+                                  genre: String = "Test", loop: Bool = true, asUsersRun: Bool = false) async throws -> IcecastSource {
         let folder = try Fixtures.shared.scratchDirectory()
         let target = "icecast://source:\(sourcePassword)@127.0.0.1:\(port)\(mount)"
+        let bare = ["-map", "0:a", "-map_metadata", "-1", "-write_xing", "0", "-id3v2_version", "0"]
         let arguments = ["-nostdin", "-loglevel", "warning", "-re"] + (loop ? ["-stream_loop", "-1"] : [])
-            + ["-i", file.path, "-map", "0:a", "-c", "copy", "-map_metadata", "-1", "-f", "mp3", "-write_xing", "0", "-id3v2_version", "0",
-               "-content_type", "audio/mpeg", "-ice_name", name, "-ice_genre", genre, "-ice_public", "0", target]
+            + ["-i", file.path, "-c", "copy"] + (asUsersRun ? [] : bare)
+            + ["-f", "mp3", "-content_type", "audio/mpeg", "-ice_name", name, "-ice_genre", genre, "-ice_public", "0", target]
         let process = try ServerProcess("ffmpeg-source", command: #"ffmpeg "$@""#, arguments: arguments)
         return try await live(IcecastSource(.ffmpeg, mount: mount, folder: folder, process: process))
     }

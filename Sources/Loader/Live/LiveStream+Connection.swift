@@ -117,29 +117,44 @@ extension LiveStream {
         }
         var received: Int64 = 0
         var lastTitle: TrackTags?
+        var filter = LiveTagFilter()
+        /// Whether an ICY title has named a song: then ID3 tags in the stream name none.
+        var icyNames = false
         do {
             for try await buffer in response.body {
-                var audio: [UInt8] = []
-                audio.reserveCapacity(buffer.readableBytes)
+                var input: [UInt8] = []
+                input.reserveCapacity(buffer.readableBytes)
                 let blocks: [ICYDemuxer.Block] = buffer.withUnsafeReadableBytes { bytes in
-                    if demuxer != nil { return demuxer!.feed(bytes, audio: &audio) }
-                    audio.append(contentsOf: bytes)
+                    if demuxer != nil { return demuxer!.feed(bytes, audio: &input) }
+                    input.append(contentsOf: bytes)
                     return []
                 }
+                let (audio, tagsFound) = filter.feed(input)
                 var titles: [StreamTitleChange] = []
                 for block in blocks where block.metadata.streamTitle != nil {
                     let song = block.metadata.song
                     let tags = TrackTags(title: song?.title, artist: song?.artist)
-                    if tags == lastTitle { continue }
+                    // A blank title (Icecast's, before its source has sent one) does not hide a
+                    // song an ID3 tag named.
+                    if tags == lastTitle || (tags == TrackTags() && !icyNames && lastTitle != nil && lastTitle != TrackTags()) { continue }
+                    icyNames = icyNames || tags != TrackTags()
                     // The first block comes `icy-metaint` bytes in, and names the song the
                     // connection began in: it is heard from the connection's first byte.
-                    titles.append(StreamTitleChange(offset: lastTitle == nil ? 0 : block.audioOffset, tags: tags))
+                    titles.append(StreamTitleChange(offset: lastTitle == nil ? 0 : filter.audioOffset(ofInput: block.audioOffset), tags: tags))
                     lastTitle = tags
                 }
+                for found in tagsFound where !icyNames && (found.tags.title != nil || found.tags.artist != nil) {
+                    let tags = TrackTags(title: found.tags.title, artist: found.tags.artist)
+                    if tags == lastTitle { continue }
+                    titles.append(StreamTitleChange(offset: found.offset, tags: tags))
+                    lastTitle = tags
+                }
+                titles.sort { $0.offset < $1.offset }
                 received += Int64(audio.count)
                 await deliver(audio, titles: titles, part: number)
                 if Task.isCancelled { return (received, .cancelled) }
             }
+            await deliver(filter.finish(), titles: [], part: number)
             return (received, nil)
         } catch {
             return (received, HTTPTransport.loaderError(error))
