@@ -93,3 +93,12 @@ void cp_scale_int24_without_avx2(int32_t *samples, size_t count, double gain) {
         samples[i] = (int32_t)__builtin_rint(scaled);
     }
 }
+
+void cp_scale_int32(int32_t *samples, size_t count, double gain) {
+    for (size_t i = 0; i < count; i++) {
+        double scaled = (double)samples[i] * gain;
+        scaled = scaled < -2147483648.0 ? -2147483648.0 : scaled;
+        scaled = scaled > 2147483647.0 ? 2147483647.0 : scaled;
+        samples[i] = (int32_t)__builtin_rint(scaled);
+    }
+}

@@ -5,7 +5,7 @@ import Model
 /// FLAC (native, or in Ogg) through libFLAC's stream decoder, reading from a `ByteSource`.
 ///
 /// Lossless, so the PCM equals `flac -d` sample for sample: up to 16 bits as `Int16`, 17 to 24
-/// bits as `Int32` at 24 bits (shallower depths shifted up, never down). Seeks go through
+/// bits as `Int32` at 24 bits, 25 to 32 as `Int32` at 32 (shallower depths shifted up, never down). Seeks go through
 /// `seek_absolute`, which uses the SEEKTABLE or bisects the file, so an uncached seek fetches
 /// only the frames it probes. A whole decode from the start is checked against STREAMINFO's MD5.
 package final class FLACDecoder: AudioDecoder {
@@ -40,8 +40,8 @@ package final class FLACDecoder: AudioDecoder {
         self.ogg = ogg
         try start()
         guard let streamInfo else { throw openFailure("no STREAMINFO block") }
-        guard (1...24).contains(streamInfo.bits) else {
-            throw DecoderError.invalidStream(.flac, "\(streamInfo.bits)-bit samples (cloudplayerd plays up to 24 bits)")
+        guard (1...32).contains(streamInfo.bits) else {
+            throw DecoderError.invalidStream(.flac, "\(streamInfo.bits)-bit samples (FLAC has up to 32)")
         }
         guard (1...Self.maxSampleRate).contains(streamInfo.rate) else {
             throw DecoderError.invalidStream(.flac, "\(streamInfo.rate) Hz (cloudplayerd plays up to 192 kHz)")
@@ -50,7 +50,7 @@ package final class FLACDecoder: AudioDecoder {
             throw DecoderError.invalidStream(.flac, "\(streamInfo.channels) channels (cloudplayerd plays up to 8)")
         }
         let format = PCMFormat(sampleRate: streamInfo.rate, channels: streamInfo.channels,
-                               bitsPerSample: streamInfo.bits > 16 ? 24 : 16)
+                               bitsPerSample: streamInfo.bits > 24 ? 32 : streamInfo.bits > 16 ? 24 : 16)
         info = TrackInfo(codec: .flac, format: format, totalFrames: Self.plausibleTotal(streamInfo.total, cursor.source))
         info.bitrate = audioBytes().flatMap { TrackInfo.kilobitsPerSecond(bytes: $0, seconds: info.duration) }
     }
@@ -169,7 +169,7 @@ package final class FLACDecoder: AudioDecoder {
             return false
         }
         let frames = Int(header.blocksize), channels = streamInfo.channels
-        let shift = Int32((info.format.isWide ? 24 : 16) - streamInfo.bits)
+        let shift = Int32(info.format.bitsPerSample - streamInfo.bits)
         if info.format.isWide {
             wide.append(planes: buffer, channels: channels, frames: frames, shift: shift)
         } else {

@@ -31,8 +31,10 @@ extension PulseOutput {
     private func connectStream(format newFormat: PCMFormat, on device: String?) async throws {
         try locked {
             dropStream()
-            // 24-bit sources as S24_32LE: a change of depth reopens the stream, as one of rate does.
-            var spec = pa_sample_spec(format: newFormat.isWide ? PA_SAMPLE_S24_32LE : PA_SAMPLE_S16LE,
+            // 24-bit sources as S24_32LE, 32-bit as S32LE: a change of depth reopens the stream, as
+            // one of rate does.
+            let sampleFormat = newFormat.isWide ? (newFormat.bitsPerSample > 24 ? PA_SAMPLE_S32LE : PA_SAMPLE_S24_32LE) : PA_SAMPLE_S16LE
+            var spec = pa_sample_spec(format: sampleFormat,
                                       rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
             var map = Self.channelMap(channels: newFormat.channels)
             guard let created = pa_stream_new(context, "Music", &spec, &map) else { throw serverError() }

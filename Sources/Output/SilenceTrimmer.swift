@@ -33,8 +33,7 @@ final class SilenceTrimmer {
 
     init(format: PCMFormat) {
         self.format = format
-        let fullScale = format.isWide ? 8_388_608.0 : 32_768.0
-        limit = Int32((fullScale * Self.threshold).rounded())
+        limit = Int32((format.fullScale * Self.threshold).rounded())
         minimumFrames = Int(Self.minimumSeconds * Double(format.sampleRate))
         keptFrames = Int(Self.keptSeconds * Double(format.sampleRate))
     }

@@ -55,8 +55,9 @@ final class TimeStretcher {
         case .int16(let values):
             values.withUnsafeBufferPointer { soundtouch_putSamples_i16(handle, $0.baseAddress, UInt32(frames)) }
         case .int32(let values):
-            // 24-bit in the low bits: SoundTouch's own samples are floats.
-            let floats = values.map { Float($0) / Self.wideScale }
+            // 24- or 32-bit: SoundTouch's own samples are floats.
+            let scale = format.fullScale
+            let floats = values.map { Float(Double($0) / scale) }
             _ = floats.withUnsafeBufferPointer { soundtouch_putSamples(handle, $0.baseAddress, UInt32(frames)) }
         }
         owed += Double(frames) / tempo
@@ -79,8 +80,6 @@ final class TimeStretcher {
         owed = 0
     }
 
-    private static let wideScale: Float = 8_388_608
-
     private func receive() -> PCMSamples {
         let ready = Int(soundtouch_numSamples(handle))
         let channels = format.channels
@@ -89,7 +88,9 @@ final class TimeStretcher {
             var floats = [Float](repeating: 0, count: ready * channels)
             let got = Int(floats.withUnsafeMutableBufferPointer { soundtouch_receiveSamples(handle, $0.baseAddress, UInt32(ready)) })
             owed -= Double(got)
-            return .int32(floats.prefix(got * channels).map { Int32(max(-Self.wideScale, min(Self.wideScale - 1, ($0 * Self.wideScale).rounded()))) })
+            // In Double: a Float cannot hold 2^31 - 1, the top of 32-bit samples.
+            let scale = format.fullScale
+            return .int32(floats.prefix(got * channels).map { Int32(max(-scale, min(scale - 1, (Double($0) * scale).rounded()))) })
         }
         var values = [Int16](repeating: 0, count: ready * channels)
         let got = Int(values.withUnsafeMutableBufferPointer { soundtouch_receiveSamples_i16(handle, $0.baseAddress, UInt32(ready)) })

@@ -53,7 +53,7 @@ package actor WAVOutput: AudioOutput {
     package func write(_ samples: PCMSamples) async throws {
         try await gate.wait()
         guard let format else { return }
-        let bytes = Self.fileBytes(samples)
+        let bytes = Self.fileBytes(samples, format: format)
         try writeAll(bytes, at: 44 + dataBytes)
         dataBytes += Int64(bytes.count)
         streamFrames += Int64(samples.count / format.channels)
@@ -87,11 +87,13 @@ package actor WAVOutput: AudioOutput {
         guard fsync(descriptor) == 0 else { throw failure() }
     }
 
-    /// Samples as the file holds them: 16-bit as they are, 24-bit packed in three bytes
+    /// Samples as the file holds them: 16- and 32-bit as they are, 24-bit packed in three bytes
     /// (little-endian in memory on every platform we build for).
-    private static func fileBytes(_ samples: PCMSamples) -> [UInt8] {
+    private static func fileBytes(_ samples: PCMSamples, format: PCMFormat) -> [UInt8] {
         switch samples {
         case .int16(let values):
+            return values.withUnsafeBytes { Array($0) }
+        case .int32(let values) where format.bitsPerSample > 24:
             return values.withUnsafeBytes { Array($0) }
         case .int32(let values):
             return [UInt8](unsafeUninitializedCapacity: values.count * 3) { bytes, count in
@@ -113,7 +115,7 @@ package actor WAVOutput: AudioOutput {
         func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         append("RIFF"); append32(UInt32(clamping: 36 + Int64(data))); append("WAVE")
         append("fmt "); append32(16); append16(1); append16(UInt16(format.channels))
-        let bits = format.isWide ? 24 : 16, frameBytes = format.channels * bits / 8
+        let bits = format.isWide ? (format.bitsPerSample > 24 ? 32 : 24) : 16, frameBytes = format.channels * bits / 8
         append32(UInt32(format.sampleRate)); append32(UInt32(format.sampleRate * frameBytes))
         append16(UInt16(frameBytes)); append16(UInt16(bits))
         append("data"); append32(data)

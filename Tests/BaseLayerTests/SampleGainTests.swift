@@ -59,6 +59,19 @@ import Testing
         }
     }
 
+    @Test(arguments: gains)
+    func thirtyTwoBit(gain: Double) {
+        var generator = SystemRandomNumberGenerator()
+        var values = (0..<1027).map { _ in Int32.random(in: .min ... .max, using: &generator) }
+        values += [.min, .max, 0, -1, 1]
+        var samples = PCMSamples.int32(values)
+        samples.scale(by: gain, bits: 32)
+        let expected = values.map { value -> Int32 in
+            Int32(min(max(Double(value) * gain, -2_147_483_648), 2_147_483_647).rounded(.toNearestOrEven))
+        }
+        #expect(samples == .int32(expected), "gain \(gain)")
+    }
+
     /// A gain of 1 changes nothing: tracks without a tag, and gapless joins, stay bit-exact.
     @Test func unityIsExact() {
         let values = (0..<1001).map { Int16(truncatingIfNeeded: $0 &* 977) }

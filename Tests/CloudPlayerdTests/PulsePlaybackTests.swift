@@ -115,6 +115,22 @@ import TestSupport
         #expect(heard.filter { ($0 >> 8) & 0xFF != 0 }.count > heard.count / 2)
     }
 
+    /// An S32LE stream into an S32 sink at full volume is not converted: every bit arrives.
+    @Test("32-bit FLAC reaches PulseAudio bit for bit (S32LE stream into an S32 sink)")
+    func thirtyTwoBitFLAC() async throws {
+        let sink = try await PulseTestServer.shared.makeSink(sampleRate: 44100, channels: 2, format: "s32le")
+        let file = try await Fixtures.shared.url(.thirtyTwoBitFLAC)
+        let result = try await BuiltProducts.runCloudPlayerd(["play", "--output", "pulse:\(sink.name)", file.path],
+                                                             environment: ["PULSE_SERVER": sink.server])
+        let recording = try await sink.finishWide()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let reference = try await ReferenceDecoder.flac(file).samples32()
+        let start = try #require(recording.indices.first { index in
+            index % 2 == 0 && recording.count - index >= reference.count && recording[index..<(index + 64)] == reference[0..<64]
+        }, "the recording never contains the track's start")
+        #expect(Array(recording[start..<(start + reference.count)]) == reference)
+    }
+
     /// The sink is named in WAVE order; were the stream's map PulseAudio's default (AIFF's order
     /// for six channels), the server would move the channels about on the way in.
     @Test("5.1 reaches PulseAudio in place: a Vorbis file's six channels land on the sink's FL FR FC LFE RL RR as decoded")

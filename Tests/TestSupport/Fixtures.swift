@@ -52,7 +52,7 @@ public actor Fixtures {
         case truncatedVorbis = "truncated.ogg"
         case brokenChainVorbis = "broken-chain.ogg"  // a second link whose pages are damaged
         case eightBitFLAC = "8bit.flac"        // plays, shifted up to 16 bits
-        case thirtyTwoBitFLAC = "32bit.flac"   // refused: deeper than 24 bits
+        case thirtyTwoBitFLAC = "32bit.flac"   // 32-bit (flac 1.4), a quarter second of noise
         case highRateFLAC = "384k.flac"        // refused: above 192 kHz
     }
 

@@ -129,12 +129,25 @@ public actor PulseTestServer {
         try? FileManager.default.removeItem(atPath: fifo)
         try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-pipe-source", "source_name=unrecorded", "file=\(fifo)"])
         try await waitUntilListed("sources", "unrecorded", on: server)
-        try await ChildProcess.check("pactl", ["-s", server, "set-default-source", "unrecorded"])
+        try await setDefault("source", "unrecorded", on: server)
         guard defaultSinkOfItsOwn else { return }
         try await ChildProcess.check("pactl", ["-s", server, "load-module", "module-null-sink", "sink_name=unheard", "rate=44100",
                                                "channels=2", "format=s16le", "norewinds=1"])
         try await waitUntilListed("sinks", "unheard", on: server)
-        try await ChildProcess.check("pactl", ["-s", server, "set-default-sink", "unheard"])
+        try await setDefault("sink", "unheard", on: server)
+    }
+
+    /// `pactl set-default-KIND NAME`, once the server can: pipewire-pulse answers "Not supported"
+    /// until the session manager has made its `default` metadata (a loaded machine: seen in the
+    /// suite's run beside stress-ng), and takes it from then on.
+    private func setDefault(_ kind: String, _ name: String, on server: String) async throws {
+        var refusal = ""
+        let done = try await eventually(within: 120) {
+            let result = try await ChildProcess.run("pactl", ["-s", server, "set-default-\(kind)", name])
+            refusal = result.stderr
+            return result.status == 0
+        }
+        if !done { throw TestSupportError("the test server never took \(name) as its default \(kind): \(refusal)") }
     }
 
     /// Waits until the server lists a device just loaded: pipewire-pulse answers `load-module`

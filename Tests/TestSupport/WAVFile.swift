@@ -75,6 +75,12 @@ extension WAVFile {
         }
     }
 
+    /// The samples of a 32-bit file, as they are.
+    public func samples32() throws -> [Int32] {
+        guard bitsPerSample == 32 else { throw TestSupportError("a \(bitsPerSample)-bit WAV is not 32-bit PCM") }
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int32.self)) }  // little-endian here
+    }
+
     /// The same audio as `PCMAudio`, for 16-bit files.
     public func pcm16() throws -> PCMAudio {
         guard bitsPerSample == 16 else { throw TestSupportError("a \(bitsPerSample)-bit WAV is not 16-bit PCM") }

@@ -16,6 +16,9 @@ void cp_scale_int16(int16_t *samples, size_t count, float gain);
 /* 24-bit samples in 32-bit words: double, as a float's 24-bit mantissa would round them. */
 void cp_scale_int24(int32_t *samples, size_t count, double gain);
 
+/* 32-bit samples (32-bit FLAC), one at a time in double (rare enough not to need vectors). */
+void cp_scale_int32(int32_t *samples, size_t count, double gain);
+
 /* The same without AVX2 (SSE2, else one sample at a time): what a processor without AVX2 runs,
    callable here so that tests check it on any machine. */
 void cp_scale_int16_without_avx2(int16_t *samples, size_t count, float gain);
