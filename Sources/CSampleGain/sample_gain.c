@@ -85,20 +85,20 @@ void cp_scale_int24(int32_t *samples, size_t count, double gain) {
     cp_scale_int24_without_avx2(samples + i, count - i, gain);
 }
 
-void cp_scale_int24_without_avx2(int32_t *samples, size_t count, double gain) {
+/* One sample at a time in double, held within [low, high]: 24-bit's tail, and 32-bit. */
+static void scale_int32_within(int32_t *samples, size_t count, double gain, double low, double high) {
     for (size_t i = 0; i < count; i++) {
         double scaled = (double)samples[i] * gain;
-        scaled = scaled < -8388608.0 ? -8388608.0 : scaled;
-        scaled = scaled > 8388607.0 ? 8388607.0 : scaled;
+        scaled = scaled < low ? low : scaled;
+        scaled = scaled > high ? high : scaled;
         samples[i] = (int32_t)__builtin_rint(scaled);
     }
 }
 
+void cp_scale_int24_without_avx2(int32_t *samples, size_t count, double gain) {
+    scale_int32_within(samples, count, gain, -8388608.0, 8388607.0);
+}
+
 void cp_scale_int32(int32_t *samples, size_t count, double gain) {
-    for (size_t i = 0; i < count; i++) {
-        double scaled = (double)samples[i] * gain;
-        scaled = scaled < -2147483648.0 ? -2147483648.0 : scaled;
-        scaled = scaled > 2147483647.0 ? 2147483647.0 : scaled;
-        samples[i] = (int32_t)__builtin_rint(scaled);
-    }
+    scale_int32_within(samples, count, gain, -2147483648.0, 2147483647.0);
 }
