@@ -94,8 +94,14 @@ package struct MP4AudioTrack: Sendable, Equatable {
         // In floating point: a damaged duration or timescale must not overflow; a negative
         // duration (a 64-bit one past 2^63) says nothing.
         if let edit, let movieTimescale, movieTimescale > 0, edit.duration >= 0 {
+            // The edit's duration is in the movie's timescale (ISO/IEC 14496-12, 8.6.6: "in units
+            // of the timescale in the Movie Header Box"), often 1000 where the media's is the
+            // sample rate: an end within one movie tick of the media's end is that end, which the
+            // `stts` gives to the sample (FFmpeg's movenc writes the last sample's duration to the
+            // audio's end, and the edit rounded to the millisecond: 88,207 frames said as 2,000 ms).
             let scaled = Double(edit.duration) * Double(timescale) / Double(movieTimescale)
-            if scaled < Double(length) { length = Int64(scaled) }
+            let tick = max(1, Double(timescale) / Double(movieTimescale))
+            if Double(length) - scaled >= tick { length = Int64(scaled) }
         }
         return (start, length)
     }
