@@ -42,6 +42,19 @@ package struct TagQuerySQL {
     }
 
     private mutating func compare(_ tag: TrackTag, _ match: TagMatch, _ value: String, foldCase: Bool) -> String {
+        // MPD's `any` is every tag, the date among them (`search any "2019"` finds 2019's songs):
+        // the text tags or the date, a negation over both.
+        if tag == .any, !value.isEmpty {
+            let negated = match == .notEqual || match == .notMatches
+            let positive: TagMatch = match == .notEqual ? .equal : match == .notMatches ? .matches : match
+            let either = "(coalesce(\(compareColumns(.any, positive, value, foldCase: foldCase)), 0) OR "
+                + "coalesce(\(compareColumns(.date, positive, value, foldCase: foldCase)), 0))"
+            return negated ? "NOT \(either)" : either
+        }
+        return compareColumns(tag, match, value, foldCase: foldCase)
+    }
+
+    private mutating func compareColumns(_ tag: TrackTag, _ match: TagMatch, _ value: String, foldCase: Bool) -> String {
         let columns = tag.column.map { [$0] } ?? tag.textColumns
         // A number is compared as a number when the value is one (the index answers), else as text.
         let number = tag.isNumber ? Int(value) : nil

@@ -13,7 +13,8 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "With --output null: decode as fast as possible instead of in real time (for benchmarks).")
     var unpaced = false
 
-    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error.",
+    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error "
+                               + "(the daemon's default: notice; info into the systemd journal).",
                                valueName: "level"))
     var logLevel: Logger.Level = .warning
 
@@ -22,11 +23,13 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Sets up logging and opens the output; on failure says why on one line and exits 2.
-    /// `journal`: when standard error is the systemd journal, log there with priorities and
-    /// fields (the daemon under its unit), at info unless asked otherwise.
+    /// `journal` (the daemon): when standard error is the systemd journal, log there with
+    /// priorities and fields (the daemon under its unit), at info unless asked otherwise; else at
+    /// notice unless asked otherwise — a track skipped, a station lost, reach the user's terminal
+    /// (`play` says those on its own lines, and logs from warning on).
     func openDevice(journal: Bool = false) async throws -> any AudioOutput {
         let toJournal = journal && JournalLogHandler.isConnected
-        let level = toJournal && logLevel == .warning ? .info : logLevel
+        let level = logLevel != .warning || !journal ? logLevel : toJournal ? .info : .notice
         LoggingSystem.bootstrap { label in
             if toJournal {
                 var handler = JournalLogHandler(label: label)

@@ -136,4 +136,22 @@ import TestSupport
         #expect(result.stderr.contains("Error:"))
         #expect(result.stdout.isEmpty)
     }
+
+    /// MPD logs "Failed to decode" at its default level; a track skipped in silence (a wrong
+    /// password, a damaged file) left a daemon's user without a word of why.
+    @Test("a queued track that cannot play is skipped with a notice in the journal at the default level, naming it and why; the next plays")
+    func skippedTrackNotice() async throws {
+        let rig = try await DaemonRig.start()
+        defer { Task { await rig.stop() } }
+        let bad = try Fixtures.shared.scratchDirectory().appendingPathComponent("not-a-song.mp3")
+        try Data("this is text, not audio\n".utf8).write(to: bad)
+        let good = try await Fixtures.shared.url(.cbrMP3)
+        #expect(try await rig.ctl("queue", "add", "--play", bad.path, good.path).status == 0)
+        #expect(try await eventually(within: 60) { try await rig.property("PlaybackStatus") == "s \"Playing\"" })
+        #expect(try await eventually(within: 60) {
+            rig.daemon.errorSoFar().split(separator: "\n").contains {
+                $0.contains("notice") && $0.contains("track failed") && $0.contains("not-a-song.mp3") && $0.contains("reason=")
+            }
+        }, "\(rig.daemon.errorSoFar().suffix(2000))")
+    }
 }

@@ -25,6 +25,15 @@ struct MPDCompareTests {
         return (server, rig)
     }
 
+    /// The songs a search command finds, as paths below the music folder (ours without the
+    /// source's `music/`), sorted; the answer must end in OK.
+    static func files(_ client: MPDSocketClient, _ command: String) throws -> [String] {
+        let answer = try client.command(command)
+        #expect(answer.last == "OK", "\(command): \(answer.suffix(2))")
+        return MPDSocketClient.fields(answer).filter { $0.key == "file" }
+            .map { $0.value.replacingOccurrences(of: "music/", with: "", options: .anchored) }.sorted()
+    }
+
     /// The keys of an answer, in order.
     static func keys(_ lines: [String]) -> [String] { MPDSocketClient.fields(lines).map(\.key) }
 
@@ -71,12 +80,6 @@ struct MPDCompareTests {
     func regularExpressions() async throws {
         let (server, rig) = try await Self.bothOverLibrary()
         let theirs = try MPDSocketClient(port: server.port), ours = try rig.client()
-        func files(_ client: MPDSocketClient, _ command: String) throws -> [String] {
-            let answer = try client.command(command)
-            #expect(answer.last == "OK", "\(command): \(answer.suffix(2))")
-            return MPDSocketClient.fields(answer).filter { $0.key == "file" }
-                .map { $0.value.replacingOccurrences(of: "music/", with: "", options: .anchored) }.sorted()
-        }
         let commands = [
             #"find "(Artist =~ '^Alpha')""#, #"search "(Title =~ 'GLAC|dune')""#, #"find "(Title =~ 'GLAC|dune')""#,
             #"find "(Genre !~ 'Rock')""#, #"find "(Artist =~ '^$')""#, #"search "(Album !~ 'light')""#,
@@ -84,11 +87,11 @@ struct MPDCompareTests {
             #"find "(!(Title =~ '[aeiou]r'))""#, #"find "(!(Genre == 'Rock'))""#, #"find "(!(Artist contains 'Band'))""#,
         ]
         for command in commands {
-            let their = try files(theirs, command), our = try files(ours, command)
+            let their = try Self.files(theirs, command), our = try Self.files(ours, command)
             #expect(our == their, "\(command): ours \(our), MPD's \(their)")
             print("MPD \(command): \(their.count) songs, ours \(our.count)")
         }
-        #expect(try files(theirs, #"find "(Artist =~ '^Alpha')""#).count == 5, "the library is what the test expects")
+        #expect(try Self.files(theirs, #"find "(Artist =~ '^Alpha')""#).count == 5, "the library is what the test expects")
         await rig.stop()
         await server.stop()
     }

@@ -47,7 +47,7 @@ package enum Art: MPDCommandFamily {
         let file: URL?
         if let location = paths.location(ofPath: call.arguments[0]),
            let track = try await database.library.track(at: TrackLocation(uri: location)) {
-            file = await cover(of: track, placed: paths.sources.location(of: track.url), from: database.loader)
+            file = await cover(of: track, placed: paths.sources.location(of: track.url), from: database.loader, embeddedOnly: withType)
         } else if !withType, let folder = paths.folderLocation(ofPath: call.arguments[0]) {
             // `albumart` of a folder (Cantata asks so: `albumart "Artist/Album/" 0`): its cover file.
             file = await database.loader.folderArtwork(of: paths.sources.location(of: folder))
@@ -58,11 +58,13 @@ package enum Art: MPDCommandFamily {
     }
 
     /// The song's cover as a local file, found as the type's doc comment says; nil if none.
-    static func cover(of track: LibraryTrack, placed: TrackLocation, from loader: LoaderActor) async -> URL? {
+    /// `embeddedOnly` (`readpicture`): the picture in the file's tags alone, as MPD answers it —
+    /// a client asks `albumart` for the folder's, and chooses between the two.
+    static func cover(of track: LibraryTrack, placed: TrackLocation, from loader: LoaderActor, embeddedOnly: Bool = false) async -> URL? {
         if let cached = track.artPath { return URL(fileURLWithPath: cached) }
-        if let kept = await loader.sourceArtwork(of: placed) { return kept }
+        if !embeddedOnly, let kept = await loader.sourceArtwork(of: placed) { return kept }
         if let size = track.size, let embedded = await loader.embeddedArtwork(of: placed, length: size) { return embedded }
-        return await loader.folderArtwork(of: placed)
+        return embeddedOnly ? nil : await loader.folderArtwork(of: placed)
     }
 
     /// Up to `limit` bytes of `file` from `offset`, the file's size and its first bytes (which

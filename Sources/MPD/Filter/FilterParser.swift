@@ -74,9 +74,15 @@ package struct FilterParser {
         var compared = try value()
         try close()
         if tag == .file {
-            guard match == .equal || match == .notEqual else { throw FilterError("Only == and != compare file") }
-            // A URI that names no library location stays as it is (an http URL).
-            compared = paths.location(ofPath: compared) ?? compared
+            switch match {
+            case .equal, .notEqual, .startsWith:
+                // A URI that names no library location stays as it is (an http URL).
+                compared = paths.location(ofPath: compared) ?? compared
+            case .contains:
+                compared = paths.locationSpelling(ofPart: compared)
+            case .matches, .notMatches:
+                throw FilterError("Regular expressions do not compare file here: use contains or starts_with")
+            }
         }
         if match == .matches || match == .notMatches {
             do {
@@ -85,7 +91,7 @@ package struct FilterParser {
                 throw FilterError("Invalid regular expression: \(error)")
             }
         }
-        return .tag(tag, match, compared, foldCase: foldCase && tag != .file)
+        return .tag(tag, match, compared, foldCase: foldCase && (tag != .file || match == .contains))
     }
 
     private mutating func operation() throws(FilterError) -> TagMatch {

@@ -58,6 +58,9 @@ package struct QueryArguments: Equatable {
             guard let folder = paths.folderLocation(ofPath: value) else { throw FilterError("No such directory") }
             return .base(folder)
         case "file":
+            // `search file` looks for a piece of the path, case folded, as MPD's does (ncmpcpp's
+            // and Cantata's Filename search); `find file` for the song.
+            if search { return .tag(.file, .contains, paths.locationSpelling(ofPart: value), foldCase: true) }
             return .tag(.file, .equal, paths.location(ofPath: value) ?? value, foldCase: false)
         default:
             guard let tag = TrackTag(mpdName: name) else { throw FilterError("Unknown filter type: \(name)") }

@@ -145,8 +145,10 @@ package struct SongPaths: SongPathMapping {
     }
 
     /// The top-level directories, in the config's order (those the library has tracks under are shown).
+    /// The sources' names as MPD sorts a folder's directories (ICU's root collation: letters
+    /// before case, so `books` < `music` < `Radio`), not in the config's order.
     package var sourceNames: [String] {
-        sources.all.map(\.name)
+        sources.all.map(\.name).sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }
 
     private func placed(_ path: String) -> TrackLocation? {

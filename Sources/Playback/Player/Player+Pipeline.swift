@@ -77,7 +77,9 @@ extension Player {
             await handle(event)
         case .trackFailed(let entry, let error):
             state.streamStalled = false  // a station that gave up waits no more
-            logger.info("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
+            // At the journal's default level, as MPD logs "Failed to decode": a track skipped in
+            // silence (a wrong password, a file gone) left the user no word of why.
+            logger.notice("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
             publish(.trackFailed(entry, error))
         case .buffering(let entry, let waiting):
             // Bytes again: the output may have run dry meanwhile, so take its word for where it is.
