@@ -43,8 +43,10 @@ package struct TagQuerySQL {
 
     private mutating func compare(_ tag: TrackTag, _ match: TagMatch, _ value: String, foldCase: Bool) -> String {
         // MPD's `any` is every tag, the date among them (`search any "2019"` finds 2019's songs):
-        // the text tags or the date, a negation over both.
-        if tag == .any, !value.isEmpty {
+        // the text tags or the date, a negation over both — for a value a date can hold (digits,
+        // `-`); a word is looked for in the text tags alone, where the trigram index's answer is
+        // the whole answer (`search any "gold"` reads no track row).
+        if tag == .any, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2D }) {
             let negated = match == .notEqual || match == .notMatches
             let positive: TagMatch = match == .notEqual ? .equal : match == .notMatches ? .matches : match
             let either = "(coalesce(\(compareColumns(.any, positive, value, foldCase: foldCase)), 0) OR "

@@ -314,6 +314,7 @@ package actor LoaderActor {
         let resource: RemoteResource
         if let existing {
             resource = existing
+            if resource.retryFailedOpening() { Task { await self.download(nil, of: resource, version: 0) } }
         } else {
             resource = RemoteResource(location: location, input: input, wholeFileServers: wholeFileServers, cache: cache,
                                       commitPool: commitPool, known: known) { [weak self] resource in

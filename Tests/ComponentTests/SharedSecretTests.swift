@@ -23,7 +23,7 @@ struct SharedSecretTests {
         "echo start >> '\(runs.path)'; until [ -e '\(gate.path)' ]; do sleep 0.05; done; echo end >> '\(runs.path)'; echo '\(secret)'"
     }
 
-    private func lines(_ runs: URL, _ word: String) throws -> Int {
+    func lines(_ runs: URL, _ word: String) throws -> Int {
         try String(contentsOf: runs, encoding: .utf8).split(separator: "\n").filter { $0 == word }.count
     }
 
@@ -67,5 +67,47 @@ struct SharedSecretTests {
         #expect(FileManager.default.createFile(atPath: gate.path, contents: nil))
         #expect(try await secret.value { try await origin.resolve() }.reveal() == "s3cret")
         #expect(try lines(runs, "start") == 1, "the command ran again")
+    }
+}
+
+/// A password corrected while the daemon runs is taken by the next request the server refuses:
+/// the secret is read once more then, and again only when refused again (issue 50).
+extension SharedSecretTests {
+    @Test("a wrong password in password_file: refused (401); the file corrected, the next read succeeds without a restart or reload, the file read once more")
+    func correctedPasswordFile() async throws {
+        let rig = try await StreamingRig([.vbrMP3, .cbrMP3])
+        let file = rig.directory.appendingPathComponent("dav.pass")
+        try "wrong-\(UUID().uuidString.prefix(6))\n".write(to: file, atomically: true, encoding: .utf8)
+        let text = rig.configText().replacingOccurrences(of: "password = \"\(rig.server.password)\"", with: "password_file = \"\(file.path)\"")
+        let configuration = try LoaderConfiguration.parse(text, relativeTo: rig.directory)
+        let loader = LoaderActor(configuration: configuration)
+        let location = configuration.sources.location(of: rig.url(.vbrMP3))
+        let refused = await #expect(throws: LoaderError.self) { try await loader.bytes(in: 0..<64, of: location) }
+        #expect("\(String(describing: refused))".contains("401"), "\(String(describing: refused))")
+        try (rig.server.password + "\n").write(to: file, atomically: true, encoding: .utf8)
+        // The track refused first, then another: each asked anew.
+        #expect(try await loader.bytes(in: 0..<64, of: location) == Array(try rig.origin(.vbrMP3).prefix(64)))
+        let other = configuration.sources.location(of: rig.url(.cbrMP3))
+        #expect(try await loader.bytes(in: 0..<64, of: other) == Array(try rig.origin(.cbrMP3).prefix(64)))
+        await loader.shutdown()
+    }
+
+    @Test("a password_command that prints a wrong password, then the right one: the request refused is asked once more with the command run again; a right password is never read again")
+    func correctedPasswordCommand() async throws {
+        let rig = try await StreamingRig([.vbrMP3, .cbrMP3])
+        let runs = rig.directory.appendingPathComponent("runs"), answer = rig.directory.appendingPathComponent("answer")
+        try "wrong\n".write(to: answer, atomically: true, encoding: .utf8)
+        let text = rig.configText().replacingOccurrences(of: "password = \"\(rig.server.password)\"",
+                                                         with: "password_command = \"echo start >> '\(runs.path)'; cat '\(answer.path)'\"")
+        let configuration = try LoaderConfiguration.parse(text, relativeTo: rig.directory)
+        let loader = LoaderActor(configuration: configuration)
+        await #expect(throws: LoaderError.self) { try await loader.bytes(in: 0..<64, of: configuration.sources.location(of: rig.url(.vbrMP3))) }
+        #expect(try lines(runs, "start") == 2, "read, refused, read once more, refused: the answer stands")
+        try (rig.server.password + "\n").write(to: answer, atomically: true, encoding: .utf8)
+        for file in [Fixtures.File.vbrMP3, .cbrMP3] {
+            #expect(try await loader.bytes(in: 0..<64, of: configuration.sources.location(of: rig.url(file))) == Array(try rig.origin(file).prefix(64)))
+        }
+        #expect(try lines(runs, "start") == 3, "read again once for the refused request; the right password kept for the next")
+        await loader.shutdown()
     }
 }

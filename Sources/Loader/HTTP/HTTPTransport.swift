@@ -27,6 +27,10 @@ package final class HTTPTransport: Sendable {
     /// `password_command`, on the `BlockingPool`) holds up only the requests that need it, not
     /// the thread that sends them (the loader's, the library's).
     private let credentials: Credentials
+    /// Told the credentials a request carried when the server answered 401: true when they may
+    /// read differently now (a password file or command, a keyring item the user corrected),
+    /// and the request is sent once more with what they read; nil: they cannot.
+    private let renewing: (@Sendable (HTTPHeaders) -> Bool)?
     /// Milliseconds the server may be silent while asked for bytes (or take to accept a
     /// connection) before a request fails; never counted while the body's consumer is busy
     /// (`CurlTransfer`).
@@ -46,17 +50,20 @@ package final class HTTPTransport: Sendable {
     /// address the connection reaches is to be checked as well.
     package convenience init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
                              credentials: nonisolated(nonsending) @escaping @Sendable (URL) async throws -> HTTPHeaders = { _ in [:] },
+                             renewing: (@Sendable (HTTPHeaders) -> Bool)? = nil,
                              checkingTargets checkTarget: (@Sendable (URL) async throws -> Bool)? = nil) throws {
         try self.init(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy, offersCAFile: offersCAFile,
-                      signing: { url, _ in try await credentials(url) }, checkingTargets: checkTarget)
+                      signing: { url, _ in try await credentials(url) }, renewing: renewing, checkingTargets: checkTarget)
     }
 
     /// A transport whose credentials are a signature of each request (S3's SigV4), made anew
     /// for every request and every redirect it follows.
     package init(name: String, tlsCAFile: String? = nil, readTimeout: Double, proxy: ProxyRules, offersCAFile: Bool = true,
-                 signing credentials: @escaping Credentials, checkingTargets checkTarget: (@Sendable (URL) async throws -> Bool)? = nil) throws {
+                 signing credentials: @escaping Credentials, renewing: (@Sendable (HTTPHeaders) -> Bool)? = nil,
+                 checkingTargets checkTarget: (@Sendable (URL) async throws -> Bool)? = nil) throws {
         self.name = name
         self.credentials = credentials
+        self.renewing = renewing
         self.proxy = proxy
         self.offersCAFile = offersCAFile
         self.checkTarget = checkTarget
@@ -90,9 +97,11 @@ package final class HTTPTransport: Sendable {
     package nonisolated(nonsending) func sendFollowing(_ url: URL, method: HTTPMethod, headers extra: HTTPHeaders = [:],
                                                        body: String? = nil) async throws -> (response: HTTPAnswer, url: URL) {
         var target = url
+        var renewed = false
         for _ in 0..<6 {
             let publicOnly = try await checkTarget?(target) ?? false
-            var headers = try await credentials(target, method)
+            let proof = try await credentials(target, method)
+            var headers = proof
             headers.add(contentsOf: extra)
             headers.replaceOrAdd(name: "User-Agent", value: "cloudplayerd")
             let through: ProxyServer?
@@ -111,6 +120,12 @@ package final class HTTPTransport: Sendable {
             }
             response.url = target
             if let through, let refusal = ProxyFailure.forwardedRefusal(response, proxy: through, target: target) { throw LoaderError.proxy(refusal) }
+            // Refused: the password may have been corrected since it was read. Read once more
+            // and ask again; refused again, the answer stands.
+            if response.status.code == 401, !renewed, !proof.isEmpty, renewing?(proof) == true {
+                renewed = true
+                continue
+            }
             // A redirect without a Location is an answer of its own: S3's 301 names the bucket's
             // region in a header and its body, for the caller to sign for.
             guard [301, 302, 303, 307, 308].contains(response.status.code),

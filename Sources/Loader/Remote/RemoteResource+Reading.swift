@@ -82,6 +82,18 @@ extension RemoteResource {
 
     // MARK: Waiting without a thread
 
+    /// Clears the failure of a resource that never learnt its length and version (its first
+    /// answer was a refusal, a 404, a network error): true when its opening is to be tried again
+    /// — the next asker asks the server anew (a password corrected since), as a new reader of a
+    /// resource that failed later does.
+    func retryFailedOpening() -> Bool {
+        locked {
+            guard info == nil, failure != nil else { return false }
+            failure = nil
+            return true
+        }
+    }
+
     /// Waits until the length and version are known (from the cache or the first answer); a
     /// cancelled task stops waiting at once (`LoaderError.cancelled`).
     func waitForInfo() async throws {
@@ -134,6 +146,7 @@ extension RemoteResource {
             guard let length = info?.length else { throw LoaderError.badResponse("no length") }
             let clamped = min(range.lowerBound, length)..<min(range.upperBound, length)
             if !clamped.isEmpty { wanted.insert(clamped) }
+            failure = nil  // a new want tries again after a failure, as a new reader does
             return (clamped, generation)
         }
     }

@@ -49,7 +49,8 @@ package struct HTTPServer: Sendable, Equatable {
     /// Its HTTP client, for the source `name`.
     package func transport(name: String, readTimeout: Double, proxy: ProxyRules) throws -> HTTPTransport {
         let credentials = Credentials(server: self)
-        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy) { try await credentials.headers(for: $0) }
+        return try HTTPTransport(name: name, tlsCAFile: tlsCAFile, readTimeout: readTimeout, proxy: proxy,
+                                 credentials: { try await credentials.headers(for: $0) }, renewing: { credentials.renew(after: $0) })
     }
 
     /// The root as it may be shown: without user, password or query.
@@ -66,7 +67,9 @@ package struct HTTPServer: Sendable, Equatable {
 
 /// The headers that prove who we are — to every URL of the server's origin (scheme, host, port),
 /// whether below the source's root or not, and to no other — resolved once, by one read of the
-/// secrets that every request arriving meanwhile waits for.
+/// secrets that every request arriving meanwhile waits for; read again when the server refuses
+/// them (`renew`), so a password corrected in its file, command or keyring item is taken by the
+/// next request, without a restart.
 private final class Credentials: Sendable {
     private let server: HTTPServer
     private let origin: URLOrigin?
@@ -75,6 +78,16 @@ private final class Credentials: Sendable {
     init(server: HTTPServer) {
         self.server = server
         origin = URLOrigin(server.url)
+    }
+
+    /// The server refused `used`: forget them (unless another request has read them anew
+    /// already) so the next request reads the secrets again. False when nothing would read
+    /// differently: every secret is written in the config.
+    func renew(after used: HTTPHeaders) -> Bool {
+        let origins = [server.password, server.token].compactMap { $0 }
+        guard origins.contains(where: { if case .inline = $0 { false } else { true } }) else { return false }
+        resolved.forget { $0 == used }
+        return true
     }
 
     nonisolated(nonsending) func headers(for url: URL) async throws -> HTTPHeaders {
