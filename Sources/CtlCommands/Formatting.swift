@@ -7,12 +7,15 @@ enum Formatting {
     /// A table column: its header and how a row fills it.
     typealias Column<Row> = (header: String, cell: @Sendable (Row) -> String)
 
+    /// "1 track", "2 tracks", "0 tracks": a count and its noun, the noun plural but for one
+    /// (`plural` where adding an s is wrong). Every count a command prints goes through here.
+    static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) " + (number == 1 ? noun : plural ?? noun + "s")
+    }
+
     /// 3:07, 1:02:03; empty when unknown.
     static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite, seconds >= 0 else { return "" }
-        let total = Int(seconds.rounded())
-        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? "\(hours):\(minutes.zeroPadded(2)):\(rest.zeroPadded(2))" : "\(minutes):\(rest.zeroPadded(2))"
+        ClockDuration.text(seconds)
     }
 
     /// 1.5 MiB, 700 KiB, 12 B.
@@ -28,12 +31,16 @@ enum Formatting {
     }
 
     /// Rows as they came (a JSON array), or a table of these columns.
-    static func print<Row>(_ rows: (answer: [Row], raw: [BusValue]), json: Bool, columns: [Column<Row>]) {
+    /// `none`: what to say when there is no row (a search that found nothing), rather than nothing.
+    static func print<Row>(_ rows: (answer: [Row], raw: [BusValue]), json: Bool, columns: [Column<Row>], none: String? = nil) {
         if json {
             say(rows.raw.json)
             return
         }
-        guard !rows.answer.isEmpty else { return }
+        guard !rows.answer.isEmpty else {
+            if let none { say(none) }
+            return
+        }
         var table = TextTable(columns.map(\.header))
         for row in rows.answer { table.rows.append(columns.map { $0.cell(row) }) }
         say(table.render())

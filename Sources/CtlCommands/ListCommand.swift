@@ -29,8 +29,10 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "At most this many.") var limit: UInt32 = 50
 
     func run() async throws {
-        let tracks = try await Daemon.call(options, Manager1.search, words.joined(separator: " "), limit)
-        Formatting.print(tracks, json: options.json, columns: Formatting.trackColumns)
+        let query = words.joined(separator: " ")
+        let tracks = try await Daemon.call(options, Manager1.search, query, limit)
+        Formatting.print(tracks, json: options.json, columns: Formatting.trackColumns,
+                         none: "no track matches \u{201C}\(TextTable.printable(query))\u{201D}")
     }
 }
 

@@ -40,9 +40,9 @@ struct ScanCommand: AsyncParsableCommand {
                 failed = true
                 say("\(report.source): failed")
             } else {
-                say("\(report.source): \(report.folders) folders, \(report.tracks) tracks "
+                say("\(report.source): \(Formatting.count(Int(report.folders), "folder")), \(Formatting.count(Int(report.tracks), "track")) "
                     + "(\(report.tagsRead) read, \(Formatting.bytes(report.bytes)) fetched), "
-                    + "\(report.gone) gone, \(report.playlists) playlists")
+                    + "\(report.gone) gone, \(Formatting.count(Int(report.playlists), "playlist"))")
             }
             for problem in report.problems { say("  " + TextTable.printable(problem)) }
         }
@@ -53,7 +53,7 @@ struct ScanCommand: AsyncParsableCommand {
     static func progress(_ status: Manager1.ScanStatus) -> String {
         let done = status.foldersDone ?? 0
         let found = max(status.foldersFound ?? 1, done, 1)
-        let counts = "\(status.source ?? ""): \(done)/\(found) folders, \(status.tracks ?? 0) tracks, "
+        let counts = "\(status.source ?? ""): \(done)/\(found) folders, \(Formatting.count(Int(status.tracks ?? 0), "track")), "
             + "\(status.tagsRead ?? 0) read"
         let width = 24
         let filled = Int(Double(width) * Double(done) / Double(found))

@@ -1,3 +1,4 @@
+import Base
 import FoundationEssentials
 import Library
 import Loader
@@ -94,6 +95,14 @@ extension Manager1Service {
         if case .index(let index) = jump, !chapters.indices.contains(index) {
             throw ManagerError.invalid("there is no chapter \(index + 1): the track has \(chapters.count)")
         }
+    }
+
+    /// Refuses a seek past the end of the track playing, saying so: the player would end the
+    /// track there and play the next without a word. (MPRIS's SetPosition ignores one, as its
+    /// specification says.)
+    static func check(seek seconds: Double, in snapshot: PlayerSnapshot) throws {
+        guard let length = snapshot.currentInfo?.duration, seconds > length else { return }
+        throw ManagerError.invalid("\(ClockDuration.text(seconds)) is past the end of the track (\(ClockDuration.text(length)))")
     }
 
     /// What a `Control` call asks of the player.

@@ -144,6 +144,7 @@ package final class Manager1Service: Sendable {
         interface.method(Manager1.control) { [self] command, value in
             let asked = try Self.playerCommand(command, value)
             if case .chapter(let jump) = asked { try Self.check(jump, in: player.latest) }
+            if case .seek(let seconds) = asked { try Self.check(seek: seconds, in: player.latest) }
             await player.perform(asked)
             return BusNothing()
         }

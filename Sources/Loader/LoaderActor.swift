@@ -260,8 +260,7 @@ package actor LoaderActor {
         if location.isFile { return .disk }
         _ = try HTTPInput.url(of: location)
         if let web { return .remote(web) }
-        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy,
-                                                                   offersCAFile: false))
+        let input = HTTPInput(transport: try HTTPTransport(name: "web", readTimeout: settings.readTimeout, proxy: settings.proxy, offersCAFile: false))
         web = input
         return .remote(input)
     }

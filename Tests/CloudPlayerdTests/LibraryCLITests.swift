@@ -116,6 +116,9 @@ struct LibraryCLITests {
         #expect(artist2.allSatisfy { ($0["artist"] as? String) == "Artist 02" && ($0["duration"] as? Double ?? 0) > 0.9 })
         let found = try await rig.rows("search", "song", "t03")
         #expect(found.count == 6 + 0)
+        // Nothing found is said, not an empty answer.
+        let none = try await rig.ctl("search", "zzzz")
+        #expect(none.status == 0 && none.stdout == "no track matches \u{201C}zzzz\u{201D}\n", "\(none.stdout)")
         let table = try await rig.ctl("ls", "--album", "Album 2")
         let rows: [Substring] = table.stdout.split(separator: "\n")
         #expect(rows.first?.hasPrefix("ID  TITLE") == true)
@@ -251,6 +254,10 @@ struct LibraryCLITests {
         #expect(try await mpris("status") == "Paused")
         // Paused, the place stands still: each jump lands exactly.
         #expect(try await ctl("seek", "0:30").status == 0)
+        #expect(try await status()["position"] as? Double == 30)
+        // Past the end (the track lasts a minute): refused, saying so; the place kept.
+        let past = try await ctl("seek", "5:00")
+        #expect(past.status == 1 && past.stderr.contains("5:00 is past the end of the track (1:00)"), "\(past.stderr)")
         #expect(try await status()["position"] as? Double == 30)
         #expect(try await ctl("forward", "15").status == 0)
         #expect(try await status()["position"] as? Double == 45)

@@ -35,7 +35,7 @@ struct OneDriveLoginCLITests {
         #expect(tokens.count == 2)
 
         let scan = try await rig.ctl("scan", "od", "plain")
-        #expect(scan.status == 0 && scan.stdout.contains("od: 2 folders, 1 tracks") && scan.stdout.contains("plain: 1 folders, 1 tracks"),
+        #expect(scan.status == 0 && scan.stdout.contains("od: 2 folders, 1 track") && scan.stdout.contains("plain: 1 folder, 1 track"),
                 "\(scan.stdout) \(scan.stderr)")
 
         // cloudplayerd play, with the stored login: its access token has expired, so it refreshes

@@ -56,7 +56,7 @@ struct SearchProviderActivationTests {
         #expect(try await bus.waitForName(busName))
         let file = try await Fixtures.shared.url(.longMP3)
         let opened = try await bus.run(BuiltProducts.cloudplayerctl, arguments + [file.path])
-        #expect(opened.status == 0 && opened.stdout.contains("queued 1 tracks"), "\(opened.stdout)\(opened.stderr)")
+        #expect(opened.status == 0 && opened.stdout.contains("queued 1 track"), "\(opened.stdout)\(opened.stderr)")
         #expect(try await eventually { try await bus.run("playerctl", ["-p", "cloudplayerd", "status"]).stdout == "Playing\n" })
         _ = try await bus.run("busctl", ["--address=\(bus.address)", "call", busName, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Quit"])
         #expect(try await bus.waitForName(busName, present: false))

@@ -126,8 +126,14 @@ import TestSupport
         try await named.waitForAudio(seconds: 1)
         try await ChildProcess.check("pactl", ["-s", address, "set-default-sink", "speakers"])
         // Three seconds more on the named sink after the change: a stream that left it never
-        // brings them.
-        try await named.waitForAudio(seconds: named.audibleSeconds() + 3)
+        // brings them. (Not there: where the stream went, and what the player said, in the failure.)
+        do {
+            try await named.waitForAudio(seconds: named.audibleSeconds() + 3)
+        } catch {
+            let inputs = try? await ChildProcess.check("pactl", ["-s", address, "list", "short", "sink-inputs"]).stdout
+            let sinks = try? await ChildProcess.check("pactl", ["-s", address, "list", "short", "sinks"]).stdout
+            throw TestSupportError("\(error); sink inputs: \(inputs ?? "?"); sinks: \(sinks ?? "?"); player: \(player.errorSoFar().suffix(1500))")
+        }
         let inputs = try await ChildProcess.check("pactl", ["-s", address, "-f", "json", "list", "sink-inputs"]).stdout
         let sinks = try await ChildProcess.check("pactl", ["-s", address, "-f", "json", "list", "short", "sinks"]).stdout
         player.signal(SIGTERM)

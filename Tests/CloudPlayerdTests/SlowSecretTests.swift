@@ -126,7 +126,7 @@ struct SlowSecretTests {
 
         // A itself is scanned once its password came: slow, not broken.
         let scanned = await scan.wait()
-        #expect(scanned.status == 0 && scanned.stdout.contains("slow: 1 folders, 2 tracks"), "\(scanned.stdout)\(scanned.stderr)")
+        #expect(scanned.status == 0 && scanned.stdout.contains("slow: 1 folder, 2 tracks"), "\(scanned.stdout)\(scanned.stderr)")
         let result = await rig.stop()
         #expect(result.status == 0, "\(result.stderr)")
     }

@@ -14,7 +14,9 @@ extension MPDConnection {
         defer { session.deferredAdds = nil }
         for (index, line) in list.lines.enumerated() {
             // Gone meanwhile: the rest of the list is dropped, and what it added is not queued.
-            guard channel.channel.isActive else {
+            let asked = index % Self.askedEvery == Self.askedEvery - 1
+            let reset = asked ? await hasBeenReset() : false
+            guard channel.channel.isActive, !reset else {
                 logger.debug("MPD client \(session.id) gone: the rest of its command list is not carried out, nor the adds before")
                 return .close
             }
@@ -35,6 +37,10 @@ extension MPDConnection {
                 return .close
             }
         }
+        if session.deferredAdds?.isEmpty == false, await hasBeenReset() {
+            logger.debug("MPD client \(session.id) gone: the adds of its command list are not queued")
+            return .close
+        }
         if let failure = await queueDeferred(&session) {
             response.line(String(failure.ack(index: max(0, list.count - 1), command: "add").dropLast()))
             try await response.flush()
@@ -47,6 +53,18 @@ extension MPDConnection {
 
     /// Queues the adds a list has deferred, as one change; the error if they could not be
     /// (another client filled the queue meanwhile).
+    /// Commands of a list carried out between two askings of the kernel (`hasBeenReset`).
+    static let askedEvery = 1024
+
+    /// Whether the client reset the connection — asked of the socket itself (`SO_ERROR`), not
+    /// of the channel: while a list runs nobody reads the connection, so NIO, its inbound
+    /// buffer full, reads no more and never meets the reset (a client that sent 20,000 adds and
+    /// left had them all carried out).
+    private func hasBeenReset() async -> Bool {
+        let error = try? await channel.channel.getOption(ChannelOptions.socketOption(.so_error)).get()
+        return error.map { $0 != 0 } ?? !channel.channel.isActive
+    }
+
     private func queueDeferred(_ session: inout MPDSession) async -> MPDError? {
         guard let deferred = session.deferredAdds, !deferred.isEmpty else { return nil }
         session.deferredAdds = MPDDeferredAdds()

@@ -44,7 +44,13 @@ final class MPDPasswordGuard: Sendable {
             var record = records[key] ?? Record(nextSlot: now, lastFailure: now, burstStart: now)
             defer { records[key] = record }
             record.pending += 1
-            guard record.failures > 0 || record.pending > 1 else { return .zero }
+            guard record.failures > 0 || record.pending > 1 else {
+                // Compared at once — and the next moment is this one's, as any reservation's: a
+                // second attempt arriving before this one is settled waits its turn (four at
+                // once were 0, 0, 0.1, 0.2 s apart when they all came before the first failed).
+                record.nextSlot = now + Self.firstDelay
+                return .zero
+            }
             let slot = max(now, record.nextSlot)
             record.nextSlot = slot + Self.delay(after: max(1, record.failures))
             return slot - now
