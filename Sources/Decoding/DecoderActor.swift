@@ -64,7 +64,7 @@ package actor DecoderActor {
                     let frames = Int64(samples.count / info.format.channels)
                     await packets.send(.trackStart(entry, info, startFrame: decoder.position - frames))
                 }
-                if let gain { samples.scale(by: gain, bits: info.format.bitsPerSample) }
+                if let gain { samples.scale(by: gain, depth: info.format.depth) }
                 await packets.send(.samples(samples))
                 size = min(size * 2, Self.packetFrames)
             }

@@ -169,7 +169,7 @@ package final class FLACDecoder: AudioDecoder {
             return false
         }
         let frames = Int(header.blocksize), channels = streamInfo.channels
-        let shift = Int32(info.format.bitsPerSample - streamInfo.bits)
+        let shift = Int32(info.format.depth - streamInfo.bits)
         if info.format.isWide {
             wide.append(planes: buffer, channels: channels, frames: frames, shift: shift)
         } else {

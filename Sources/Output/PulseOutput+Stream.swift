@@ -33,7 +33,7 @@ extension PulseOutput {
             dropStream()
             // 24-bit sources as S24_32LE, 32-bit as S32LE: a change of depth reopens the stream, as
             // one of rate does.
-            let sampleFormat = newFormat.isWide ? (newFormat.bitsPerSample > 24 ? PA_SAMPLE_S32LE : PA_SAMPLE_S24_32LE) : PA_SAMPLE_S16LE
+            let sampleFormat = [16: PA_SAMPLE_S16LE, 24: PA_SAMPLE_S24_32LE, 32: PA_SAMPLE_S32LE][newFormat.depth]!
             var spec = pa_sample_spec(format: sampleFormat,
                                       rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
             var map = Self.channelMap(channels: newFormat.channels)

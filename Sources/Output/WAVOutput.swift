@@ -93,7 +93,7 @@ package actor WAVOutput: AudioOutput {
         switch samples {
         case .int16(let values):
             return values.withUnsafeBytes { Array($0) }
-        case .int32(let values) where format.bitsPerSample > 24:
+        case .int32(let values) where format.depth == 32:
             return values.withUnsafeBytes { Array($0) }
         case .int32(let values):
             return [UInt8](unsafeUninitializedCapacity: values.count * 3) { bytes, count in
@@ -115,7 +115,7 @@ package actor WAVOutput: AudioOutput {
         func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         append("RIFF"); append32(UInt32(clamping: 36 + Int64(data))); append("WAVE")
         append("fmt "); append32(16); append16(1); append16(UInt16(format.channels))
-        let bits = format.isWide ? (format.bitsPerSample > 24 ? 32 : 24) : 16, frameBytes = format.channels * bits / 8
+        let bits = format.depth, frameBytes = format.channels * bits / 8
         append32(UInt32(format.sampleRate)); append32(UInt32(format.sampleRate * frameBytes))
         append16(UInt16(frameBytes)); append16(UInt16(bits))
         append("data"); append32(data)

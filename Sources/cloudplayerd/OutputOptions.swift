@@ -13,10 +13,10 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "With --output null: decode as fast as possible instead of in real time (for benchmarks).")
     var unpaced = false
 
-    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error "
-                               + "(the daemon's default: notice; info into the systemd journal).",
+    @Option(help: ArgumentHelp("Diagnostics on standard error: trace, debug, info, notice, warning, error; "
+                               + "by default warning (the daemon: notice, info into the systemd journal).",
                                valueName: "level"))
-    var logLevel: Logger.Level = .warning
+    var logLevel: Logger.Level?
 
     func validate() throws {
         if unpaced && output != .null { throw ValidationError("--unpaced goes with --output null.") }
@@ -29,7 +29,8 @@ struct OutputOptions: ParsableArguments {
     /// (`play` says those on its own lines, and logs from warning on).
     func openDevice(journal: Bool = false) async throws -> any AudioOutput {
         let toJournal = journal && JournalLogHandler.isConnected
-        let level = logLevel != .warning || !journal ? logLevel : toJournal ? .info : .notice
+        // Unless asked: `play` from warning on; the daemon from notice on, from info into the journal.
+        let level = logLevel ?? (!journal ? .warning : toJournal ? .info : .notice)
         LoggingSystem.bootstrap { label in
             if toJournal {
                 var handler = JournalLogHandler(label: label)

@@ -65,7 +65,7 @@ import Testing
         var values = (0..<1027).map { _ in Int32.random(in: .min ... .max, using: &generator) }
         values += [.min, .max, 0, -1, 1]
         var samples = PCMSamples.int32(values)
-        samples.scale(by: gain, bits: 32)
+        samples.scale(by: gain, depth: 32)
         let expected = values.map { value -> Int32 in
             Int32(min(max(Double(value) * gain, -2_147_483_648), 2_147_483_647).rounded(.toNearestOrEven))
         }

@@ -9,15 +9,25 @@ enum ProxyFailure {
         "the proxy \(proxy) refused the connection (\(why))"
     }
 
+    /// `host:port` of the server a request was for, as the proxy was asked to reach it.
+    private static func place(of target: URL) -> String {
+        "\(target.host(percentEncoded: false) ?? "?"):\(target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80))"
+    }
+
+    /// The proxy's 407, in a tunnel's answer or a forwarded request's.
+    private static func authenticationRequired(_ proxy: ProxyServer) -> String {
+        refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
+                                             : "407 proxy authentication required: the user name or password is wrong")
+    }
+
     /// The message for `failure` if it is the proxy's doing; nil for a failure of the server behind it.
     static func message(_ failure: CurlFailure, proxy: ProxyServer, target: URL) -> String? {
-        let place = "\(target.host(percentEncoded: false) ?? "?"):\(target.port ?? (target.scheme?.lowercased() == "https" ? 443 : 80))"
+        let place = place(of: target)
         switch failure.tunnelStatus {
         case 0, 200:
             break
         case 407:
-            return refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
-                                                        : "407 proxy authentication required: the user name or password is wrong")
+            return authenticationRequired(proxy)
         default:
             // 401 (tinyproxy's answer to a wrong password), 403, 502 alike.
             return refused(proxy, "it would not open a tunnel to \(place): "
@@ -40,11 +50,8 @@ enum ProxyFailure {
     /// itself with `X-Squid-Error: ERR_… errno` (its error pages, squid-cache.org/Doc/config/deny_info).
     static func forwardedRefusal(_ answer: HTTPAnswer, proxy: ProxyServer, target: URL) -> String? {
         guard proxy.kind == .http, target.scheme?.lowercased() == "http", answer.status.code >= 400 else { return nil }
-        let place = "\(target.host(percentEncoded: false) ?? "?"):\(target.port ?? 80)"
-        if answer.status.code == 407 {
-            return refused(proxy, proxy.username == nil ? "407 proxy authentication required: give the user and password in the proxy URL"
-                                                        : "407 proxy authentication required: the user name or password is wrong")
-        }
+        let place = place(of: target)
+        if answer.status.code == 407 { return authenticationRequired(proxy) }
         if answer.status.code == 401, answer.headers.first(name: "Server")?.lowercased().hasPrefix("tinyproxy") == true {
             return refused(proxy, "a wrong user name or password")
         }

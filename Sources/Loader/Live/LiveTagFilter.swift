@@ -37,11 +37,13 @@ package struct LiveTagFilter {
     /// Tags taken out: where each began in the input, how long it was, and the audio offset it
     /// was taken out at — the recent ones, for `audioOffset(ofInput:)`.
     private var cuts: [(input: Int64, length: Int64, at: Int64)] = []
+    /// The bytes of the tags taken out before the oldest cut kept.
+    private var removedBeforeKept: Int64 = 0
+
+    package init() {}
 
     /// Filters the next bytes of the stream: the audio among them (and among those held back
     /// before), and what the tags that ended in them name, each at the audio offset it was taken out at.
-    package init() {}
-
     package mutating func feed(_ input: [UInt8]) -> (audio: [UInt8], tags: [StreamTitleChange]) {
         let heldBefore = Int64(held.count)
         var data = held
@@ -134,9 +136,6 @@ package struct LiveTagFilter {
         }
         return offset - removed
     }
-
-    /// The bytes of the tags taken out before the oldest cut kept.
-    private var removedBeforeKept: Int64 = 0
 
     private mutating func beginTag(at input: Int64, audioOffset: Int64) {
         tag = []

@@ -51,8 +51,6 @@ extension MPDConnection {
         return .done
     }
 
-    /// Queues the adds a list has deferred, as one change; the error if they could not be
-    /// (another client filled the queue meanwhile).
     /// Commands of a list carried out between two askings of the kernel (`hasBeenReset`).
     static let askedEvery = 1024
 
@@ -65,6 +63,8 @@ extension MPDConnection {
         return error.map { $0 != 0 } ?? !channel.channel.isActive
     }
 
+    /// Queues the adds a list has deferred, as one change; the error if they could not be
+    /// (another client filled the queue meanwhile).
     private func queueDeferred(_ session: inout MPDSession) async -> MPDError? {
         guard let deferred = session.deferredAdds, !deferred.isEmpty else { return nil }
         session.deferredAdds = MPDDeferredAdds()

@@ -19,8 +19,11 @@ package struct PCMFormat: Sendable, Hashable, CustomStringConvertible {
     /// Whether samples travel as `Int32` (`PCMSamples.int32`) rather than `Int16`.
     package var isWide: Bool { bitsPerSample > 16 }
 
+    /// The depth the samples travel at: 16, 24 or 32 (a shallower source shifted up to it).
+    package var depth: Int { isWide ? (bitsPerSample > 24 ? 32 : 24) : 16 }
+
     /// The magnitude of the most negative sample: 2^15, 2^23 or 2^31.
-    package var fullScale: Double { Double(1 << (isWide ? (bitsPerSample > 24 ? 31 : 23) : 15)) }
+    package var fullScale: Double { Double(1 << (depth - 1)) }
 
     /// Bytes of one frame in memory and in the stream to the sound server.
     package var bytesPerFrame: Int { channels * (isWide ? MemoryLayout<Int32>.size : MemoryLayout<Int16>.size) }
