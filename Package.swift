@@ -219,7 +219,7 @@ let package = Package(
         // small, so the last module built is followed by little.
         .testTarget(name: "DaemonLayerTests", dependencies: [
             "Config", "DBus", "Library", "Loader", "Model", "Output", "Playback", "SourceTypes", "Scrobbling", "MPD", "Manager1", "Daemon",
-            "TestSupport", "ComponentTestSupport",
+            "CtlCommands", "TestSupport", "ComponentTestSupport",
         ], swiftSettings: testCode),
         // The programs, run as a user runs them.
         .testTarget(name: "CloudPlayerdTests", dependencies: ["TestSupport"], swiftSettings: testCode),

@@ -44,7 +44,7 @@ for option in "$@"; do
     case "$option" in
         --test) packages+=(mpg123 opus-tools flac vorbis-tools lame sox pulseaudio pulseaudio-utils dbus-daemon systemd playerctl libglib2.0-bin rclone util-linux openssl eyed3 id3v2
                       nginx libnginx-mod-http-dav-ext apache2 python3 python3-pip pipewire pipewire-bin wireplumber pipewire-pulse strace ffmpeg
-                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy squid desktop-file-utils
+                      icecast2 ezstream ices2 gnome-keyring libsecret-tools python3-dbus tinyproxy squid desktop-file-utils groff-base man-db
                       mpd mpc ncmpcpp tmux cantata xvfb xdotool imagemagick)
                 python_modules+=(wsgidav cheroot mutagen moto.server="moto[server]" boto3 supysonic waitress pproxy mpd=python-mpd2) ;;
         --bench) packages+=(mpg123 opus-tools flac vorbis-tools lame sox ffmpeg time dbus-daemon systemd playerctl mpv mpv-mpris rclone libglib2.0-bin gnuplot-nox python3 python3-pip)

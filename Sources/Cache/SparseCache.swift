@@ -10,7 +10,9 @@ import Model
 /// a symlink planted there is not followed out of it.
 package final class SparseCache: @unchecked Sendable {
     package let directory: URL
-    package let limit: Int64
+    /// The most it may hold; a reload may change it.
+    package var limit: Int64 { limitValue.withLock { $0 } }
+    private let limitValue: Locked<Int64>
     /// Bytes on disk, as of the last scan plus what was written since.
     private let usage = Locked<Int64?>(nil)
     /// The folder was made (and made private) by this run.
@@ -18,7 +20,13 @@ package final class SparseCache: @unchecked Sendable {
 
     package init(directory: URL, limit: Int64) {
         self.directory = directory
-        self.limit = limit
+        limitValue = Locked(limit)
+    }
+
+    /// A new limit (the config reloaded): the next `trimIfNeeded` measures again and trims to it.
+    package func setLimit(_ limit: Int64) {
+        limitValue.withLock { $0 = limit }
+        usage.withLock { $0 = nil }
     }
 
     /// The entry name and check value for a track's location (its one spelling, `TrackLocation.uri`,
@@ -65,6 +73,7 @@ package final class SparseCache: @unchecked Sendable {
     /// The names of the entries it removed.
     @discardableResult
     package func trimIfNeeded(keeping protected: @autoclosure () -> Set<String>) -> Set<String> {
+        let limit = limit
         guard usage.withLock({ $0.map { $0 > limit } ?? true }) else { return [] }
         return trim(keeping: protected())
     }
@@ -73,6 +82,7 @@ package final class SparseCache: @unchecked Sendable {
     /// of its limit (so trimming does not run on every write); returns the names it removed.
     @discardableResult
     package func trim(keeping protected: Set<String>) -> Set<String> {
+        let limit = limit
         var entries = scan()
         var total = entries.reduce(0) { $0 + $1.bytes }
         var removed: Set<String> = []

@@ -30,9 +30,7 @@ extension ConfigFile {
     static func mpd(_ document: TOMLTable, reader: ConfigReader) throws(ConfigError) -> MPDConfig {
         var config = MPDConfig()
         guard let mpd = try reader.table(document, "mpd") else { return config }
-        try reader.allow(mpd, keys: Secret.Origin.keys(for: "password").union(["listen", "default_permissions", "max_connections",
-                                                                                "connection_timeout", "max_command_list_size",
-                                                                                "max_output_buffer_size"]), in: "mpd")
+        try reader.allow(mpd, keys: ConfigKeys.mpd, in: "mpd")
         config.listen = try strings(mpd, "listen", reader: reader)
         config.defaultPermissions = try strings(mpd, "default_permissions", reader: reader)
         config.password = try reader.secret(mpd, "password", in: "mpd")

@@ -97,11 +97,11 @@ package struct ConfigFile {
     package static func parse(_ text: String, relativeTo directory: URL, keyring: (any SecretKeyring)? = nil) throws(ConfigError) -> ConfigFile {
         let document = try TOMLParser.parse(text)
         let reader = ConfigReader(directory: directory, keyring: keyring)
-        try reader.allow(document, keys: ["auth", "cache", "mpd", "network", "playback", "scrobble", "source"], in: nil)
+        try reader.allow(document, keys: Set(ConfigKeys.tables.keys), in: nil)
         var file = ConfigFile()
         file.keyring = keyring
         if let auth = try reader.table(document, "auth") {
-            try reader.allow(auth, keys: ["token_store"], in: "auth")
+            try reader.allow(auth, keys: ConfigKeys.auth, in: "auth")
             if let store = try reader.string(auth, "token_store", in: "auth") {
                 guard let storage = TokenStorage(rawValue: store.value) else {
                     throw ConfigError(line: store.line, key: "auth.token_store", "expected \"auto\", \"keyring\" or \"file\", found \"\(store.value)\"")
@@ -110,7 +110,7 @@ package struct ConfigFile {
             }
         }
         if let cache = try reader.table(document, "cache") {
-            try reader.allow(cache, keys: ["max_size", "dir", "read_ahead", "fill"], in: "cache")
+            try reader.allow(cache, keys: ConfigKeys.cache, in: "cache")
             for (key, example) in [("max_size", "2 GiB"), ("read_ahead", "64 MiB")] {
                 guard let size = try reader.string(cache, key, in: "cache") else { continue }
                 guard let bytes = ByteCount.parse(size.value) else {
@@ -127,8 +127,7 @@ package struct ConfigFile {
             file.cacheDirectory = try reader.string(cache, "dir", in: "cache").map { reader.path($0.value) }
         }
         if let network = try reader.table(document, "network") {
-            try reader.allow(network, keys: ConfigReader.proxyKeys.union(["read_timeout", "retries", "per_host", "stream_retry", "hls_bandwidth",
-                                                                          "allow_private_links"]), in: "network")
+            try reader.allow(network, keys: ConfigKeys.network, in: "network")
             file.proxy = try reader.proxy(network, in: "network")
             file.allowPrivateLinks = try reader.boolean(network, "allow_private_links", in: "network")?.value
             file.streamRetry = try reader.duration(network, "stream_retry", in: "network")
@@ -149,8 +148,7 @@ package struct ConfigFile {
             }
         }
         if let playback = try reader.table(document, "playback") {
-            try reader.allow(playback, keys: ["replaygain", "replaygain_preamp", "replaygain_clip", "resume_longer_than", "live_resume_within",
-                                              "speed", "skip_silence"], in: "playback")
+            try reader.allow(playback, keys: ConfigKeys.playback, in: "playback")
             file.speed = try reader.speed(playback, in: "playback")
             file.skipSilence = try reader.boolean(playback, "skip_silence", in: "playback")?.value
             file.liveResumeWithin = try reader.duration(playback, "live_resume_within", in: "playback")
@@ -171,7 +169,7 @@ package struct ConfigFile {
             file.resumeLongerThan = try reader.duration(playback, "resume_longer_than", in: "playback")
         }
         if let scrobble = try reader.table(document, "scrobble") {
-            try reader.allow(scrobble, keys: Secret.Origin.keys(for: "listenbrainz_token").union(["listenbrainz_url", "stations"]), in: "scrobble")
+            try reader.allow(scrobble, keys: ConfigKeys.scrobble, in: "scrobble")
             file.scrobbleStations = try reader.boolean(scrobble, "stations", in: "scrobble")?.value ?? false
             file.listenBrainzToken = try reader.secret(scrobble, "listenbrainz_token", in: "scrobble")
             if let text = try reader.string(scrobble, "listenbrainz_url", in: "scrobble") {

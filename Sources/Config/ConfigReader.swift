@@ -16,6 +16,9 @@ package struct ConfigReader {
 
     package func allow(_ table: TOMLTable, keys: Set<String>, in section: String?) throws(ConfigError) {
         for (key, value) in table.entries where !keys.contains(key) {
+            if let meant = NearestWord.suggestion(for: key, among: keys) {
+                throw ConfigError(line: value.line, key: qualified(key, section), "unknown key; did you mean \(meant)?")
+            }
             throw ConfigError(line: value.line, key: qualified(key, section),
                               "unknown key (known here: \(keys.sorted().joined(separator: ", ")))")
         }

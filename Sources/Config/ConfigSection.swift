@@ -2,8 +2,7 @@ import Base
 import FoundationEssentials
 
 /// One `[[source]]` table as its source type reads it: typed values with their lines, unknown keys
-/// refused (`source.KEY`), every other error naming the source (`source 'dav'.url`) — never
-/// quoting a secret.
+/// refused, every error naming the source (`source 'dav'.url`) — never quoting a secret.
 package struct ConfigSection {
     package let table: TOMLTable
     /// The source's name.
@@ -30,7 +29,7 @@ package struct ConfigSection {
 
     /// What the reader's own errors name a key within: `source`, or the nested table.
     private var scope: String {
-        prefix.isEmpty ? "source" : "source '\(name)'.\(prefix.dropLast())"
+        prefix.isEmpty ? "source '\(name)'" : "source '\(name)'.\(prefix.dropLast())"
     }
 
     /// How errors name a key of it.
@@ -45,7 +44,7 @@ package struct ConfigSection {
     /// Refuses keys other than these (and `name`, `type` and the proxy keys): a typo must not silently do nothing.
     package func allow(_ keys: Set<String>) throws(ConfigError) {
         // Every source may have its own proxy, speed and skip_silence (read with the file, for whatever the type is).
-        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ConfigReader.proxyKeys.union(["name", "type", "speed", "skip_silence"]) : ["name"]), in: scope)
+        try reader.allow(table, keys: keys.union(prefix.isEmpty ? ConfigKeys.source : ["name"]), in: scope)
     }
 
     package func string(_ key: String) throws(ConfigError) -> (value: String, line: Int)? {

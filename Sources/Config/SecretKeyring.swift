@@ -35,9 +35,24 @@ package struct KeyringQuery: Sendable, Equatable {
     package func resolve() async throws -> Secret {
         guard let keyring else { throw ConfigError(line: nil, "\(setting): this program has no keyring to look in") }
         guard let secret = try await keyring.lookup(attributes, for: setting) else {
-            throw ConfigError(line: nil, "\(setting): the keyring has no item with \(shownAttributes)")
+            throw ConfigError(line: nil, "\(setting): the keyring has no item with \(shownAttributes); \(howToStore)")
         }
         return secret
+    }
+
+    /// The command that makes the missing item: `cloudplayerctl secret set` for the usual
+    /// service and account, else `secret-tool store`.
+    private var howToStore: String {
+        // A word the shell would split or read otherwise goes in single quotes.
+        func word(_ text: String) -> String {
+            text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._@-".unicodeScalars.contains($0) }
+                && !text.isEmpty ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        }
+        if Set(attributes.keys) == ["service", "account"], let service = attributes["service"], let account = attributes["account"] {
+            return "store it with: cloudplayerctl secret set \(word(service)) \(word(account))"
+        }
+        let pairs = attributes.sorted { $0.key < $1.key }.map { "\(word($0.key)) \(word($0.value))" }.joined(separator: " ")
+        return "store it with: secret-tool store --label=cloudplayerd \(pairs)"
     }
 
     /// The attributes as `secret-tool` takes them: `service nextcloud account anna`.

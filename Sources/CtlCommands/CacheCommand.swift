@@ -14,8 +14,8 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             let (stats, raw) = try await Daemon.call(options, Manager1.cacheStats)
             if options.json { return say(raw.json) }
-            say("\(Formatting.count(Int(stats.entries), "file")), \(Formatting.bytes(stats.bytes)) of \(Formatting.bytes(stats.limit)) in \(stats.directory)")
-            say("kept (in use or pinned): \(Formatting.count(Int(stats.pinnedEntries), "file")), \(Formatting.bytes(stats.pinnedBytes))")
+            say("\(Int(stats.entries).counted("file")), \(Formatting.bytes(stats.bytes)) of \(Formatting.bytes(stats.limit)) in \(stats.directory)")
+            say("kept (in use or pinned): \(Int(stats.pinnedEntries).counted("file")), \(Formatting.bytes(stats.pinnedBytes))")
         }
     }
 
@@ -36,7 +36,7 @@ struct CacheCommand: AsyncParsableCommand {
             say(answer.url)
             say(Self.bar(ranges, length: length, width: max(8, min(width, 400))))
             say("\(Formatting.bytes(cached)) of \(Formatting.bytes(length)) cached (\(Int(Double(cached) * 100 / Double(length)))%), "
-                + Formatting.count(ranges.count, "range"))
+                + ranges.count.counted("range"))
         }
 
         /// Each cell is 1/width of the file: full when all of it is cached, half when some is.

@@ -9,11 +9,13 @@ import Manager1
 struct Daemon {
     let client: BusClient
     let destination: String
+    /// Which instance: where its last start error is kept.
+    var instance: String?
 
     /// Connects to the session bus; exit 3 when there is none.
     static func connect(_ options: GlobalOptions) throws -> Daemon {
         do {
-            return Daemon(client: try BusClient(), destination: Manager1.busName(instance: options.instance))
+            return Daemon(client: try BusClient(), destination: Manager1.busName(instance: options.instance), instance: options.instance)
         } catch {
             fail("cannot reach the session bus (\(error)); is DBUS_SESSION_BUS_ADDRESS set?", code: 3)
         }
@@ -23,12 +25,22 @@ struct Daemon {
     /// printed on one line, exit 1 (3: not running).
     func call<each Argument, Answer>(_ method: BusMethod<repeat each Argument, Answer>,
                                      _ arguments: repeat each Argument) async throws -> (answer: Answer, raw: [BusValue]) {
+        // A second of slack: the file's time and the clock's may be rounded apart.
+        let asked = Date().addingTimeInterval(-1)
         do {
             return try await client.call(method, repeat each arguments, destination: destination, path: Manager1.path,
                                          interface: Manager1.interface)
         } catch let error as BusCallError {
             if ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner"].contains(error.name) {
                 fail("cloudplayerd is not running (start it: systemctl --user start cloudplayerd, or cloudplayerd daemon)", code: 3)
+            }
+            // Started by D-Bus activation, it stopped at once (dbus-daemon: Spawn.ChildExited;
+            // systemd: the unit failed): its own words, if it left them, say why.
+            if error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") || error.name.hasPrefix("org.freedesktop.systemd1.") {
+                if let reason = LastStartError(instance: instance).reason(since: asked) {
+                    fail("cloudplayerd could not start: \(reason)", code: 3)
+                }
+                fail("cloudplayerd could not start (\(error.message)); journalctl --user -u cloudplayerd says why", code: 3)
             }
             if error.name == "org.freedesktop.DBus.Error.UnknownObject" || error.name == "org.freedesktop.DBus.Error.UnknownInterface" {
                 fail("the player on the bus is not a cloudplayerd daemon with a library", code: 3)

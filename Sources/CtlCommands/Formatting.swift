@@ -7,12 +7,6 @@ enum Formatting {
     /// A table column: its header and how a row fills it.
     typealias Column<Row> = (header: String, cell: @Sendable (Row) -> String)
 
-    /// "1 track", "2 tracks", "0 tracks": a count and its noun, the noun plural but for one
-    /// (`plural` where adding an s is wrong). Every count a command prints goes through here.
-    static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(number) " + (number == 1 ? noun : plural ?? noun + "s")
-    }
-
     /// 3:07, 1:02:03; empty when unknown.
     static func duration(_ seconds: Double?) -> String {
         ClockDuration.text(seconds)

@@ -52,10 +52,16 @@ struct SourcesCommand: AsyncParsableCommand {
         ])
     }
 
-    /// "ok", or the first of its problems ("needs login: …"), cut short for the table.
+    /// "ok", or the first of its problems ("needs login: …"), cut short for the table: without
+    /// the source's name and URL, which the row shows, so what is left is the cause.
     @Sendable static func status(_ row: Manager1.Source) -> String {
-        guard let first = row.problems.split(separator: ";").first else { return "ok" }
-        return first.count > 60 ? first.prefix(59) + "…" : String(first)
+        guard var first = row.problems.split(separator: "\n").first.map(String.init) else { return "ok" }
+        // A local source's URL is a file URL, which its errors spell as a path.
+        let place = row.url.hasPrefix("file://") ? URL(string: row.url)?.path ?? row.url : row.url
+        for said in [row.name + ": ", "cannot list " + place + ": "] where first.hasPrefix(said) {
+            first.removeFirst(said.count)
+        }
+        return first.count > 60 ? first.prefix(59) + "…" : first
     }
 
     @Sendable static func lastScan(_ row: Manager1.Source) -> String {

@@ -57,7 +57,7 @@ struct PlaylistCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (removed, raw) = try await Daemon.call(options, Manager1.playlistRemove, playlist, tracks.map(trackReference))
-            options.json ? say(raw.json) : say("removed \(Formatting.count(Int(removed), "track"))")
+            options.json ? say(raw.json) : say("removed \(Int(removed).counted("track"))")
         }
     }
 

@@ -23,7 +23,7 @@ struct QueueCommand: AsyncParsableCommand {
             // The launcher with no file: start (D-Bus activation) or resume the player.
             guard !tracks.isEmpty else { return try await ControlCommands.send(options, "play") }
             let (added, raw) = try await Daemon.call(options, Manager1.queueAdd, tracks.map(trackReference), play)
-            options.json ? say(raw.json) : say("queued \(Formatting.count(Int(added), "track"))")
+            options.json ? say(raw.json) : say("queued \(Int(added).counted("track"))")
         }
     }
 

@@ -28,7 +28,7 @@ struct ScanCommand: AsyncParsableCommand {
         while true {
             (status, raw) = try await daemon.call(Manager1.scanStatus)
             guard status.running else { break }
-            if terminal { StandardStream.error.write("\r\(Self.progress(status))\u{1B}[K") }
+            if terminal { StandardStream.error.write("\r\(ScanProgressLine.text(status))\u{1B}[K") }
             try await Task.sleep(for: .milliseconds(200))
         }
         if terminal { StandardStream.error.write("\r\u{1B}[K") }
@@ -40,23 +40,15 @@ struct ScanCommand: AsyncParsableCommand {
                 failed = true
                 say("\(report.source): failed")
             } else {
-                say("\(report.source): \(Formatting.count(Int(report.folders), "folder")), \(Formatting.count(Int(report.tracks), "track")) "
+                say("\(report.source): \(Int(report.folders).counted("folder")), \(Int(report.tracks).counted("track")) "
                     + "(\(report.tagsRead) read, \(Formatting.bytes(report.bytes)) fetched), "
-                    + "\(report.gone) gone, \(Formatting.count(Int(report.playlists), "playlist"))")
+                    + "\(report.gone) gone, \(Int(report.playlists).counted("playlist"))")
             }
-            for problem in report.problems { say("  " + TextTable.printable(problem)) }
+            // Under the source's own line: without its name again.
+            for problem in report.problems {
+                say("  " + TextTable.printable(problem.hasPrefix(report.source + ": ") ? String(problem.dropFirst(report.source.count + 2)) : problem))
+            }
         }
         if failed { throw ExitCode(1) }
-    }
-
-    /// One line of progress: a bar over the folders found so far, and counts.
-    static func progress(_ status: Manager1.ScanStatus) -> String {
-        let done = status.foldersDone ?? 0
-        let found = max(status.foldersFound ?? 1, done, 1)
-        let counts = "\(status.source ?? ""): \(done)/\(found) folders, \(Formatting.count(Int(status.tracks ?? 0), "track")), "
-            + "\(status.tagsRead ?? 0) read"
-        let width = 24
-        let filled = Int(Double(width) * Double(done) / Double(found))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + counts
     }
 }

@@ -32,7 +32,7 @@ struct StatusCommand: AsyncParsableCommand {
             for chapterLine in ChapterCommands.lines(chapters, current: status.chapter) { say("  " + chapterLine) }
         }
         let volume = Int((status.volume * 100).rounded())
-        say("queue: \(Formatting.count(Int(status.queueLength), "track")) · volume \(volume)% · loop \(Self.loop(status.loop))"
+        say("queue: \(Int(status.queueLength).counted("track")) · volume \(volume)% · loop \(Self.loop(status.loop))"
             + " · shuffle \(status.shuffle ? "on" : "off")"
             + (status.sleepLeft.map { " · sleep in \(Formatting.duration($0))" } ?? "")
             + (status.sleepAtChapterEnd == true ? " · sleep at the chapter's end" : "")
@@ -46,7 +46,7 @@ struct StatusCommand: AsyncParsableCommand {
         if let problem = status.libraryProblem {
             say("library: unavailable — \(problem)")
         } else {
-            say("library: \(Formatting.count(Int(status.libraryTracks ?? 0), "track")) · \(Formatting.count(Int(status.playlists ?? 0), "playlist"))"
+            say("library: \(Int(status.libraryTracks ?? 0).counted("track")) · \(Int(status.playlists ?? 0).counted("playlist"))"
                 + (status.scanning ? " · scanning" : ""))
         }
     }

@@ -34,8 +34,15 @@ extension Configuration {
     /// Reads and checks the config file; a default configuration if it is absent and optional.
     /// `*_keyring` secrets and the logins' tokens (`[auth] token_store`) use the session bus's
     /// keyring, connected to when first needed.
+    /// Every error names the file, also those of the sections read after the file was.
     package static func load(explicit: String?) throws(ConfigError) -> Configuration {
-        try make(from: try ConfigFile.load(explicit: explicit, keyring: SecretService.session))
+        let file = try ConfigFile.load(explicit: explicit, keyring: SecretService.session)
+        do {
+            return try make(from: file)
+        } catch var error {
+            error.file = error.file ?? ConfigFile.location(explicit: explicit).path
+            throw error
+        }
     }
 
     /// `load` on the `BlockingPool`: for a reload, which comes while everything else runs.

@@ -82,7 +82,7 @@ extension Manager1Service {
             return Manager1.Source(name: source.name, type: type(of: source).typeName, url: source.shownLocation,
                                    tracks: UInt32(clamping: counts?.tracks ?? 0), gone: UInt32(clamping: counts?.gone ?? 0),
                                    lastScan: counts?.lastScan.map { Int64($0.timeIntervalSince1970) } ?? -1,
-                                   problems: [statuses[source.name], counts?.problems].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; "))
+                                   problems: [statuses[source.name], counts?.problems].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n"))
         }
     }
 
@@ -121,7 +121,7 @@ extension Manager1Service {
             return .seek(to: value)
         case "skip": return .skip(by: value)
         case "volume":
-            guard value >= 0, value <= 1.5 else { throw ManagerError.invalid("the volume goes from 0 to 1.5 (150 %)") }
+            guard value >= 0, value <= 1.5 else { throw ManagerError.invalid("the volume goes from 0% to 150% (0 to 1.5)") }
             return .setVolume(value)
         case "sleep":
             guard value >= 0, value <= 7 * 86400 else { throw ManagerError.invalid("a sleep timer runs from 0 (off) to 7 days") }

@@ -63,6 +63,7 @@ extension Manager1Service {
             status.source = progress.source
             status.foldersDone = UInt32(clamping: progress.foldersDone)
             status.foldersFound = UInt32(clamping: progress.foldersFound)
+            status.foldersBefore = progress.foldersBefore.map { UInt32(clamping: $0) }
             status.tracks = UInt32(clamping: progress.tracks)
             status.tagsRead = UInt32(clamping: progress.tagsRead)
             status.bytes = progress.bytesFetched

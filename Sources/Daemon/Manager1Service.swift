@@ -78,7 +78,7 @@ package final class Manager1Service: Sendable {
         interface.method(Manager1.queuePlay) { [self] index in
             let entries = player.latest.queue.entries
             guard entries.indices.contains(Int(index)) else {
-                throw ManagerError.invalid("the queue has \(entries.count) entries; there is no entry \(Int(index) + 1)")
+                throw ManagerError.invalid("the queue has \(entries.count.counted("entry", plural: "entries")); there is no entry \(Int(index) + 1)")
             }
             await player.perform(.playNow(entries[Int(index)].id))
             return BusNothing()

@@ -14,6 +14,7 @@ extension LibraryActor {
         defer { announce(.scanFinished(libraryChanged: reports.contains(where: \.libraryChanged))) }
         for name in names {
             scanProgress = ScanProgress(source: name)
+            scanProgress?.foldersBefore = try? database.foldersListed(by: name)
             let storage: (any MediaStorage)?
             do {
                 storage = try await loader.storage(of: name)
@@ -160,5 +161,10 @@ extension LibraryActor {
 
     package func summary(sources: [String]) throws -> LibrarySummary {
         try checked { try $0.summary(sources: sources) }
+    }
+
+    /// The config changed these sources: what their last scans found wrong is not shown again.
+    package func forgetScanProblems(of sources: [String]) throws {
+        try checked { try $0.forgetScanProblems(of: sources) }
     }
 }

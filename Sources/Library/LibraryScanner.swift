@@ -75,7 +75,7 @@ struct LibraryScanner {
                 complete = false
                 if listed == 0 {
                     report.failed = true
-                    report.problems.append("\(source): \(storage.rootFailure): \(error)")
+                    report.problems.append("\(source): \(storage.rootFailure): \(storage.rootReason(error, source: source))")
                     return false
                 }
                 report.problems.append("\(source): cannot list \(Self.display(folder.location)): \(error)")
@@ -177,6 +177,7 @@ struct LibraryScanner {
                     report.problems.append("\(source): \(Self.display(file.location)): \(problem)")
                 }
                 library.scanProgress?.tagsRead += 1
+                library.scanProgress?.tracks += 1  // counted as read, so the tracks are never fewer than the tags read
                 library.scanProgress?.bytesFetched += fetched
                 startNext()
             }
@@ -192,7 +193,7 @@ struct LibraryScanner {
         }
         report.tracks += tracks.count + unchanged.count
         report.changed += tracks.count
-        library.scanProgress?.tracks += tracks.count + unchanged.count
+        library.scanProgress?.tracks += unchanged.count
         return true
     }
 

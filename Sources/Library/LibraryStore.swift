@@ -170,6 +170,23 @@ package final class LibraryStore {
         try write { try $0.execute("UPDATE track SET scanMark = ? WHERE folder = ? AND gone = 0", [mark, folder]) }
     }
 
+    /// How many folders the last finished scan of `source` listed; nil if none finished with any.
+    func foldersListed(by source: String) throws -> Int? {
+        try read { db in
+            let folders: Int64? = try db.fetchValue("SELECT folders FROM sourceScan WHERE source = ? AND finished IS NOT NULL", [source])
+            return folders.flatMap { $0 > 0 ? Int($0) : nil }
+        }
+    }
+
+    /// Forgets what the last scans of `sources` found wrong: their settings changed, so it may
+    /// no longer be true (an old URL's error), and the next scan says what is.
+    func forgetScanProblems(of sources: [String]) throws {
+        guard !sources.isEmpty else { return }
+        try write { db in
+            for source in sources { try db.execute("UPDATE sourceScan SET problems = NULL WHERE source = ?", [source]) }
+        }
+    }
+
     /// Ends a scan. When every folder was listed, what it did not see is marked gone; returns
     /// how many tracks that was.
     func finishScan(of source: String, mark: Int64, folders: Int, complete: Bool, problems: [String]) throws -> Int {

@@ -6,6 +6,22 @@ import Model
 /// The cache as the user manages it: what it holds, what of a file is here, keeping playlists
 /// for offline use, clearing it.
 extension LoaderActor {
+    /// `[cache]` from a reloaded config: what to fetch applies from the next download, a new
+    /// `max_size` at once (trimmed to at the next write); a new `dir` only at the next start (the
+    /// files in use are where they are), said at notice by each reload that finds it changed.
+    func reloadCache(_ new: LoaderSettings) {
+        settings.readAhead = new.readAhead
+        settings.fillWhole = new.fillWhole
+        if new.cacheLimit != settings.cacheLimit {
+            settings.cacheLimit = new.cacheLimit
+            cache.setLimit(new.cacheLimit)
+            reportCacheStates(of: cache.trimIfNeeded(keeping: protectedNames))
+        }
+        if new.cacheDirectory.standardizedFileURL != settings.cacheDirectory.standardizedFileURL {
+            logger.notice("[cache] dir changed to \(new.cacheDirectory.path): it takes effect when the daemon starts again; until then the cache stays in \(settings.cacheDirectory.path)")
+        }
+    }
+
     package func cacheStats() -> CacheStats {
         let entries = cache.scan()
         let protected = protectedNames

@@ -19,7 +19,7 @@ package actor LoaderActor {
         executor.asUnownedSerialExecutor()
     }
 
-    package private(set) var settings: LoaderSettings
+    package internal(set) var settings: LoaderSettings
     /// The configured sources; replaced on reload.
     package private(set) var sources: SourceSet
     let artwork: ArtworkCache
@@ -138,8 +138,7 @@ package actor LoaderActor {
         settings.proxy = new.proxy
         settings.sourceProxies = new.sourceProxies
         settings.retries = new.retries
-        settings.readAhead = new.readAhead
-        settings.fillWhole = new.fillWhole
+        reloadCache(new)
         settings.streamRetry = new.streamRetry
         settings.hlsBandwidth = new.hlsBandwidth
         settings.allowPrivateLinks = new.allowPrivateLinks

@@ -30,6 +30,8 @@ extension Manager1 {
         package var gone: UInt32
         /// Seconds since 1970; -1 when never scanned.
         package var lastScan: Int64
+        /// What is wrong, one problem a line: its state ("needs login"), then what its last
+        /// scan (since its settings last changed) found.
         package var problems: String
 
         package init(name: String, type: String, url: String, tracks: UInt32, gone: UInt32, lastScan: Int64, problems: String) {

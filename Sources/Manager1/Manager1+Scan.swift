@@ -7,6 +7,8 @@ extension Manager1 {
         package var source: String?
         package var foldersDone: UInt32?
         package var foldersFound: UInt32?
+        /// Folders the source's last finished scan listed (none: its first scan).
+        package var foldersBefore: UInt32?
         package var tracks: UInt32?
         package var tagsRead: UInt32?
         package var bytes: Int64?

@@ -1,3 +1,4 @@
+import Base
 import Model
 
 /// How much the queue may hold, in entries and in bytes of its locations' text.
@@ -43,6 +44,6 @@ package struct QueueOverflow: Error, Equatable, CustomStringConvertible {
         let limit = tooManyEntries
             ? "\(PlayQueue.maxEntries) tracks"
             : "\(PlayQueue.maxLocationBytes >> 20) MiB of locations"
-        return "the queue is full: it holds at most \(limit); it has \(entries) tracks and \(adding) more were asked for"
+        return "the queue is full: it holds at most \(limit); it has \(entries.counted("track")) and \(adding) more were asked for"
     }
 }

@@ -14,8 +14,9 @@ struct ConfigOptions: ParsableArguments {
                                valueName: "file"), completion: .file())
     var config: String?
 
-    /// The configuration; a broken file is one line naming file, line and key, then exit 2.
-    func load() throws -> Configuration {
+    /// The configuration; a broken file is one line naming file, line and key (also told to
+    /// `failed`), then exit 2.
+    func load(failed: (String) -> Void = { _ in }) throws -> Configuration {
         // The cache writes files and the loader talks to servers: a file-size limit must fail a
         // write (EFBIG, and playback goes on from memory), a closed socket must fail a send.
         signal(SIGXFSZ, SIG_IGN)
@@ -24,6 +25,7 @@ struct ConfigOptions: ParsableArguments {
             return try Configuration.load(explicit: config)
         } catch {
             complain("\(error)")
+            failed("\(error)")
             throw ExitCode(2)
         }
     }

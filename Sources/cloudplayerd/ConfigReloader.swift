@@ -3,6 +3,7 @@ import Config
 import Daemon
 import FoundationEssentials
 import Glibc
+import Library
 import Loader
 import Logging
 import MPD
@@ -17,16 +18,18 @@ struct ConfigReloader: Sendable {
     let options: ConfigOptions
     let instance: String?
     let loader: LoaderActor
+    let library: LibraryActor
     let player: Player
     let scrobbler: ListenBrainzScrobbler
     /// Made after the reloader (it needs the Manager1 service, which needs the reloader).
     private let mpd = Locked<MPDServer?>(nil)
     private let logger = Logger(label: "cloudplayerd.config")
 
-    init(options: ConfigOptions, instance: String?, loader: LoaderActor, player: Player, scrobbler: ListenBrainzScrobbler) {
+    init(options: ConfigOptions, instance: String?, loader: LoaderActor, library: LibraryActor, player: Player, scrobbler: ListenBrainzScrobbler) {
         self.options = options
         self.instance = instance
         self.loader = loader
+        self.library = library
         self.player = player
         self.scrobbler = scrobbler
     }
@@ -40,7 +43,13 @@ struct ConfigReloader: Sendable {
     func reload() async -> String? {
         do {
             let configuration = try await Configuration.read(explicit: options.config)
+            let before = await loader.sources
             await loader.reload(settings: configuration.loader, sources: configuration.sources)
+            // A source whose settings changed (a corrected URL) is not shown with the old one's error.
+            let changed = configuration.sources.all.filter { source in
+                before.source(named: source.name).map { !source.isEqual(to: $0) } ?? false
+            }
+            try? await library.forgetScanProblems(of: changed.map(\.name))
             player.send(.configure(configuration.playback))
             await scrobbler.configure(configuration.scrobble)
             if let server = mpd.withLock({ $0 }) {

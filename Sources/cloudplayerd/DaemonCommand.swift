@@ -1,4 +1,5 @@
 import ArgumentParser
+import Base
 import Daemon
 import Decoding
 import FoundationEssentials
@@ -44,8 +45,11 @@ struct DaemonCommand: AsyncParsableCommand {
     func run() async throws {
         // First of all: a SIGTERM that arrives while starting is kept for when the group runs.
         let signals = await SignalService(trapping: [.sigterm, .sigint, .sighup])
-        let configuration = try configOptions.load()
-        let device = try await outputOptions.openDevice(journal: true)
+        // Why a start failed is kept for cloudplayerctl, which started it by D-Bus activation
+        // and hears only "exited with status 2".
+        let startError = LastStartError(instance: instance)
+        let configuration = try configOptions.load(failed: startError.record)
+        let device = try await outputOptions.openDevice(journal: true, failed: startError.record)
         let loader = LoaderActor(settings: configuration.loader, sources: configuration.sources)
         let library = LibraryActor()
         do {
@@ -57,7 +61,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let player = Player(loader: loader, decoder: DecoderActor(), output: OutputActor(device: device), settings: configuration.playback)
         let scrobbler = ListenBrainzScrobbler(settings: configuration.scrobble, journal: ListenBrainzScrobbler.journal(instance: instance),
                                               version: Manager1.productVersion, following: player)
-        let reloader = ConfigReloader(options: configOptions, instance: instance, loader: loader, player: player, scrobbler: scrobbler)
+        let reloader = ConfigReloader(options: configOptions, instance: instance, loader: loader, library: library, player: player, scrobbler: scrobbler)
         let manager = Manager1Service(player: player, library: library, loader: loader, scrobbler: scrobbler) { await reloader.reload() }
         // A library made anew for a damaged one (now, or while serving) is filled by a scan.
         await library.whenRebuilt { await manager.rescanAll() }
@@ -66,9 +70,11 @@ struct DaemonCommand: AsyncParsableCommand {
             bus = try await BusPublication(player: player, manager: manager, sources: configuration.sources, instance: instance)
         } catch {
             complain("\(error)")
+            startError.record("\(error)")
             try? await device.close()
             throw ExitCode(2)
         }
+        startError.clear()
         let mpd = await MPDSetup.server(configuration.mpd, instance: instance, player: player, intake: manager.intake,
                                         library: MPDLibraryDatabase(library: library, loader: loader) { await manager.startScanning($0) })
         reloader.reloads(mpd)

@@ -27,7 +27,8 @@ struct OutputOptions: ParsableArguments {
     /// priorities and fields (the daemon under its unit), at info unless asked otherwise; else at
     /// notice unless asked otherwise — a track skipped, a station lost, reach the user's terminal
     /// (`play` says those on its own lines, and logs from warning on).
-    func openDevice(journal: Bool = false) async throws -> any AudioOutput {
+    /// The reason of a failure is also told to `failed`.
+    func openDevice(journal: Bool = false, failed: (String) -> Void = { _ in }) async throws -> any AudioOutput {
         let toJournal = journal && JournalLogHandler.isConnected
         // Unless asked: `play` from warning on; the daemon from notice on, from info into the journal.
         let level = logLevel ?? (!journal ? .warning : toJournal ? .info : .notice)
@@ -44,12 +45,12 @@ struct OutputOptions: ParsableArguments {
         do {
             return try await output.makeOutput(paced: !unpaced)
         } catch let error as OutputError {
+            var message = "\(error)"
             if case .serverUnreachable = error {
-                complain("\(error). Is PulseAudio (or PipeWire's pulse server) running? "
-                    + "To play without one: --output null, or --output wav:FILE.")
-            } else {
-                complain("\(error)")
+                message += ". Is PulseAudio (or PipeWire's pulse server) running? To play without one: --output null, or --output wav:FILE."
             }
+            complain(message)
+            failed(message)
             throw ExitCode(2)
         }
     }

@@ -101,15 +101,15 @@ extension LibraryCLITests {
         await bus.stop()
     }
 
-    @Test("SIGHUP reloads the config; a broken one is reported with its line and the last good one stays")
+    @Test("SIGHUP reloads the config: sources, [cache] max_size at once, a new [cache] dir said to wait for a restart; a broken one is reported with its line and the last good one stays")
     func reloadOnHangup() async throws {
         let bus = try await DBusTestBus()
         let folder = try Fixtures.shared.scratchDirectory()
         let config = folder.appendingPathComponent("config.toml")
-        func write(_ names: [String], broken: Bool = false) throws {
+        func write(_ names: [String], broken: Bool = false, cache: String = "") throws {
             var text = names.map { "[[source]]\nname = \"\($0)\"\ntype = \"local\"\npath = \"\(folder.path)\"\n" }.joined(separator: "\n")
             if broken { text += "\n[cache]\nsize = 3\n" }
-            try Data(text.utf8).write(to: config)
+            try Data((text + cache).utf8).write(to: config)
         }
         try write(["first"])
         let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
@@ -124,6 +124,20 @@ extension LibraryCLITests {
         try write(["first", "second"])
         daemon.signal(SIGHUP)
         #expect(try await eventually { try await names() == ["first", "second"] })
+        var line = ""
+        let cacheLine = { try await bus.run(BuiltProducts.cloudplayerctl, ["cache"]).stdout }
+        line = try await cacheLine()
+        #expect(line.contains(" of 2.0 GiB in \(folder.path)/cloudplayerd/data"), "\(line)")
+        try write(["first", "second"], cache: "\n[cache]\nmax_size = \"5 MiB\"\ndir = \"\(folder.path)/elsewhere\"\n")
+        daemon.signal(SIGHUP)
+        #expect(try await eventually {
+            line = try await cacheLine()
+            return line.contains(" of 5.0 MiB in \(folder.path)/cloudplayerd/data")
+        }, "\(line)")
+        #expect(try await eventually {
+            daemon.errorSoFar().contains("[cache] dir changed to \(folder.path)/elsewhere: it takes effect when the daemon starts again; "
+                                         + "until then the cache stays in \(folder.path)/cloudplayerd")
+        }, "\(daemon.errorSoFar())")
         try write(["third"], broken: true)
         daemon.signal(SIGHUP)
         let reload = try await bus.run("busctl", ["--address=\(bus.address)", "call", Self.name, "/org/cloudplayerd/Manager1",
@@ -134,6 +148,47 @@ extension LibraryCLITests {
         let output = await daemon.wait()
         #expect(output.status == 0)
         #expect(output.stderr.contains("config not reloaded, keeping the last good one"), "\(output.stderr)")
+        await bus.stop()
+    }
+
+    @Test("a source whose path is wrong: the scan names the folder and the setting to fix, once; sources' STATUS shows the cause; corrected and reloaded, the old error is gone")
+    func wrongPathThenCorrected() async throws {
+        let bus = try await DBusTestBus()
+        let folder = try Fixtures.shared.scratchDirectory()
+        let music = folder.appendingPathComponent("Music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("config.toml")
+        func write(_ path: String) throws {
+            try Data("[[source]]\nname = \"music\"\ntype = \"local\"\npath = \"\(path)\"\n".utf8).write(to: config)
+        }
+        try write(folder.path + "/Musik")
+        let daemon = try ChildProcess(BuiltProducts.cloudplayerd, ["daemon", "--output", "null", "--config", config.path],
+                                      environment: bus.environment.merging(["XDG_CACHE_HOME": folder.path]) { $1 })
+        #expect(try await bus.waitForName(Self.name))
+        let scan = try await bus.run(BuiltProducts.cloudplayerctl, ["scan"])
+        #expect(scan.status == 1)
+        #expect(scan.stdout == "music: failed\n  cannot list \(folder.path)/Musik: no such folder; check the source's path\n", "\(scan.stdout)")
+        func statusColumn() async throws -> String {
+            let table = try await bus.run(BuiltProducts.cloudplayerctl, ["sources"]).stdout
+            let lines = table.split(separator: "\n").map(String.init)
+            guard let header = lines.first, let row = lines.dropFirst().first,
+                  let start = header.range(of: "STATUS"), let end = header.range(of: "URL") else { return "?: \(table)" }
+            let cells = Array(row)
+            let from = header.distance(from: header.startIndex, to: start.lowerBound), to = header.distance(from: header.startIndex, to: end.lowerBound)
+            return String(cells[min(from, cells.count)..<min(to, cells.count)]).trimmingCharacters(in: .whitespaces)
+        }
+        let wrong = try await statusColumn()
+        let table = try await bus.run(BuiltProducts.cloudplayerctl, ["sources"]).stdout
+        #expect(wrong == "no such folder; check the source's path", "\(table)")
+        try write(music.path)
+        daemon.signal(SIGHUP)
+        var status = ""
+        #expect(try await eventually {
+            status = try await statusColumn()
+            return status == "ok"
+        }, "\(status)")
+        daemon.signal(SIGTERM)
+        _ = await daemon.wait()
         await bus.stop()
     }
 

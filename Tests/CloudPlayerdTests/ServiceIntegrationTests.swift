@@ -61,26 +61,54 @@ struct ServiceIntegrationTests {
         #expect(!result.stderr.contains("Unknown"), "\(result.stderr)")
     }
 
-    @Test("a call to the name starts the daemon (D-Bus activation)")
-    func activation() async throws {
-        let scratch = try Fixtures.shared.scratchDirectory()
-        let services = scratch.appendingPathComponent("services")
+    /// A folder of activatable services holding the shipped file, pointed at this build and at
+    /// the null output, `arguments` added (no systemd here to honour SystemdService=, so the bus
+    /// runs Exec= itself).
+    private func activatableServices(_ arguments: String = "") throws -> URL {
+        let services = try Fixtures.shared.scratchDirectory().appendingPathComponent("services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        // The shipped file, pointed at this build and at the null output (no systemd here to
-        // honour SystemdService=, so the bus runs Exec= itself).
         let shipped = try String(contentsOf: root.appendingPathComponent("dbus/org.mpris.MediaPlayer2.cloudplayerd.service"),
                                  encoding: .utf8)
         let local = shipped.replacingOccurrences(of: "/usr/bin/cloudplayerd daemon",
-                                                 with: "\(BuiltProducts.cloudplayerd) daemon --output null")
+                                                 with: "\(BuiltProducts.cloudplayerd) daemon --output null" + (arguments.isEmpty ? "" : " " + arguments))
             .split(separator: "\n").filter { !$0.hasPrefix("SystemdService=") }.joined(separator: "\n")
         try Data(local.utf8).write(to: services.appendingPathComponent("org.mpris.MediaPlayer2.cloudplayerd.service"))
-        let bus = try await DBusTestBus(serviceDirectory: services)
+        return services
+    }
+
+    @Test("a call to the name starts the daemon (D-Bus activation)")
+    func activation() async throws {
+        let bus = try await DBusTestBus(serviceDirectory: try activatableServices())
         let status = try await bus.run("busctl", ["--address=\(bus.address)", "get-property", "org.mpris.MediaPlayer2.cloudplayerd",
                                                   "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "PlaybackStatus"])
         #expect(status.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "s \"Stopped\"", "\(status.stderr)")
         _ = try await bus.run("busctl", ["--address=\(bus.address)", "call", "org.mpris.MediaPlayer2.cloudplayerd",
                                          "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Quit"])
         #expect(try await bus.waitForName("org.mpris.MediaPlayer2.cloudplayerd", present: false))
+        await bus.stop()
+    }
+
+    @Test("started by D-Bus activation with a mistyped key, the daemon stops; cloudplayerctl says why: the config file's path, the line, the key and the key meant")
+    func activationWithABrokenConfig() async throws {
+        let scratch = try Fixtures.shared.scratchDirectory()
+        let config = scratch.appendingPathComponent("config.toml")
+        try Data("""
+            [[source]]
+            name = "nextcloud"
+            type = "webdav"
+            url = "http://127.0.0.1:9/remote.php/dav/files/anna/"
+            username = "anna"
+            pasword_file = "~/.config/cloudplayerd/nextcloud.password"
+
+            """.utf8).write(to: config)
+        // The daemon's runtime folder and cloudplayerctl's: one, this test's own.
+        let runtime = scratch.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let bus = try await DBusTestBus(serviceDirectory: try activatableServices("--config \(config.path)"), environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let status = try await ChildProcess.run(BuiltProducts.cloudplayerctl, ["status"],
+                                                environment: bus.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 })
+        #expect(status.status == 3, "\(status.stderr)")
+        #expect(status.stderr == "cloudplayerctl: cloudplayerd could not start: \(config.path):6: source 'nextcloud'.pasword_file: unknown key; did you mean password_file?\n")
         await bus.stop()
     }
 }

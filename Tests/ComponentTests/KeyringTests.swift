@@ -53,6 +53,7 @@ struct KeyringTests {
         } catch {
             #expect("\(error)".contains("password_keyring of source 'dav'") && "\(error)".contains("account=\(rig.server.username) service=nowhere"),
                     "\(error)")
+            #expect("\(error)".hasSuffix("; store it with: cloudplayerctl secret set nowhere \(rig.server.username)"), "\(error)")
             #expect(!"\(error)".contains(rig.server.password))
         }
         await other.shutdown()

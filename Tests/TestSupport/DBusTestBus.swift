@@ -9,8 +9,9 @@ public final class DBusTestBus: Sendable {
     public let dataHome: URL
     private let daemon: ServerProcess
 
-    /// `serviceDirectory`: where the bus looks for activatable services (none by default).
-    public init(serviceDirectory: URL? = nil) async throws {
+    /// `serviceDirectory`: where the bus looks for activatable services (none by default);
+    /// `environment`: added to the bus's, which the services it starts inherit.
+    public init(serviceDirectory: URL? = nil, environment: [String: String] = [:]) async throws {
         let directory = try Fixtures.shared.scratchDirectory()
         let socket = directory.appendingPathComponent("bus").path
         dataHome = directory.appendingPathComponent("data")
@@ -31,7 +32,7 @@ public final class DBusTestBus: Sendable {
             </busconfig>
             """.utf8).write(to: configuration)
         daemon = try ServerProcess("dbus-server", command: #"dbus-daemon --nofork --config-file="$1""#,
-                                   arguments: [configuration.path])
+                                   arguments: [configuration.path], environment: environment)
         address = "unix:path=\(socket)"
         for _ in 0..<2400 {
             if let result = try? await ChildProcess.run("busctl", ["--address=\(address)", "list"]), result.status == 0 {

@@ -6,6 +6,12 @@ package enum XDGDirectories {
     package static var cache: URL { base("XDG_CACHE_HOME", fallback: ".cache") }
     package static var config: URL { base("XDG_CONFIG_HOME", fallback: ".config") }
     package static var data: URL { base("XDG_DATA_HOME", fallback: ".local/share") }
+    /// `$XDG_RUNTIME_DIR/cloudplayerd`: what lasts only while the user is logged in (sockets, the
+    /// last start error); the cache folder where no runtime folder is set.
+    package static var runtime: URL {
+        guard let value = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], value.hasPrefix("/") else { return cache }
+        return URL(fileURLWithPath: value).appendingPathComponent("cloudplayerd")
+    }
 
     private static func base(_ variable: String, fallback: String) -> URL {
         let environment = ProcessInfo.processInfo.environment

@@ -13,6 +13,13 @@ extension BinaryInteger {
         let digits = String(self, radix: 16, uppercase: uppercase)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
+
+    /// "1 track", "2 tracks", "0 tracks": the number and its noun, plural but for one (`plural`
+    /// where adding an s is wrong: "entry", "entries"). Every count said to the user goes through
+    /// here, so none says "1 tracks".
+    package func counted(_ noun: String, plural: String? = nil) -> String {
+        "\(self) " + (self == 1 ? noun : plural ?? noun + "s")
+    }
 }
 
 extension BinaryFloatingPoint {

@@ -11,12 +11,27 @@ package protocol MediaStorage: Sendable {
     /// disk blocks it.
     nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing?
 
-    /// What a scan says when the root cannot be listed ("cannot list the source").
+    /// What a scan says when the root cannot be listed: "cannot list" and the root, as the user
+    /// wrote it (without credentials).
     var rootFailure: String { get }
+
+    /// The setting that names the root, for the hint when it is not there (`url`, `path`).
+    var rootSetting: String { get }
 }
 
 extension MediaStorage {
     package var rootFailure: String { "cannot list the source" }
+    package var rootSetting: String { "url" }
+
+    /// Why the root could not be listed, for a line that names the source already: the source's
+    /// name not said again, and a root that is not there pointed at the setting that names it.
+    package func rootReason(_ error: any Error, source: String) -> String {
+        if case LoaderError.notFound? = error as? LoaderError {
+            return "no such folder; check the source's \(rootSetting)"
+        }
+        let text = "\(error)"
+        return text.hasPrefix(source + ": ") ? String(text.dropFirst(source.count + 2)) : text
+    }
 }
 
 /// A folder of a storage: where it is, and what to call it.

@@ -210,7 +210,7 @@ package final class MPDSongCatalog: Sendable {
         current.withLock { $0 = made }
         let took = Int((ContinuousClock.now - began) / .milliseconds(1))
         let size = made.chunks.reduce(0) { $0 + $1.count }
-        logger.info("MPD: \(made.ids.count) songs listed for find and search (\(size / 1024) KiB, made in \(took) ms)")
+        logger.info("MPD: \(made.ids.count.counted("song")) listed for find and search (\(size / 1024) KiB, made in \(took) ms)")
     }
 
     /// Every listed track, read a page at a time and printed; nil when the library changed

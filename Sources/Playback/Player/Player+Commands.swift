@@ -1,3 +1,4 @@
+import Base
 import FoundationEssentials
 import Model
 
@@ -179,7 +180,7 @@ extension Player {
             bytes += item.location.uri.utf8.count
             return entries <= PlayQueue.maxEntries && bytes <= PlayQueue.maxLocationBytes
         }
-        logger.warning("the queue is full: \(items.count - taken.count) of \(items.count) tracks not added",
+        logger.warning("the queue is full: \(items.count - taken.count) of \(items.count.counted("track")) not added",
                        metadata: ["entries": "\(PlayQueue.maxEntries)", "bytes": "\(PlayQueue.maxLocationBytes)"])
         return Array(taken)
     }

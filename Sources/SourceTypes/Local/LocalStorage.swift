@@ -17,6 +17,9 @@ struct LocalStorage: MediaStorage {
         self.root = StorageFolder(location: root.location, name: root.source)
     }
 
+    var rootFailure: String { "cannot list \(folder.path)" }
+    var rootSetting: String { "path" }
+
     /// Blocks on the disk: it runs on the caller's executor, the library's own thread.
     nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
         guard let url = folder.location.url, url.isFileURL else { throw LoaderError.unsupportedScheme(TrackLocation.scheme) }
@@ -24,7 +27,9 @@ struct LocalStorage: MediaStorage {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
         } catch {
-            throw LoaderError.readFailed("cannot list the folder")
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { throw LoaderError.notFound }
+            throw isFolder ? LoaderError.permissionDenied : LoaderError.readFailed("not a folder")
         }
         var listing = StorageListing()
         for name in names.sorted() where !name.hasPrefix(".") {

@@ -86,6 +86,6 @@ package struct S3Source: SourceType, Equatable {
 
     package func open(_ environment: SourceEnvironment) throws -> Source {
         let bucket = try S3Bucket(source: self, readTimeout: environment.readTimeout, proxy: environment.proxy)
-        return Source(storage: S3Storage(bucket: bucket, prefix: prefix, pageSize: pageSize), input: .remote(S3Input(bucket: bucket)))
+        return Source(storage: S3Storage(bucket: bucket, prefix: prefix, pageSize: pageSize, shown: shownLocation), input: .remote(S3Input(bucket: bucket)))
     }
 }

@@ -14,6 +14,10 @@ struct S3Storage: MediaStorage {
     let prefix: String
     /// `max-keys` of each page.
     let pageSize: Int
+    /// The source's `shownLocation`: `s3://BUCKET/PREFIX at ENDPOINT`.
+    let shown: String
+    var rootFailure: String { "cannot list \(shown)" }
+    var rootSetting: String { "bucket and prefix" }
     /// A listing larger than this many pages is cut short and reported (a server that pages forever).
     static let mostPages = 10_000
     /// Larger pages are refused: 1000 keys are not megabytes of XML.

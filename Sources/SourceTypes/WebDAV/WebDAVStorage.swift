@@ -19,6 +19,10 @@ struct WebDAVStorage: MediaStorage {
         self.root = StorageFolder(location: root.location, name: root.source)
     }
 
+    /// Names the folder the source's `url` points at (without credentials), so a wrong path is
+    /// seen as one.
+    var rootFailure: String { "cannot list \(TrackLocation(url: sourceRoot.url.url).publicURI)" }
+
     nonisolated(nonsending) func list(_ folder: StorageFolder, ifChangedSince version: String?) async throws -> StorageListing? {
         guard let folderURL = folder.location.url else { throw LoaderError.unsupportedScheme(TrackLocation.scheme) }
         let entries = try await Propfind.entries(of: folderURL, depth: 1, through: transport)
