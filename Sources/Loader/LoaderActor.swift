@@ -117,21 +117,15 @@ package actor LoaderActor {
         (web, links) = (nil, [:])
     }
 
-    /// Takes new sources and network settings (SIGHUP). A source opened before whose settings are
-    /// unchanged stays open — its connections, and credentials read from a file or a command
-    /// once; the others are let go: new requests open them again with the new settings, and an
+    /// Takes new sources and network settings (SIGHUP). The sources opened before are let go:
+    /// new requests open them again with the new settings and read their secrets anew, and an
     /// input let go closes its connections when the last download, reader or scan that holds it
-    /// ends (`RemoteInput`). The cache folder and size stay as they were until a restart.
+    /// ends (`RemoteInput`). The cache's size applies at once; its folder waits for a restart.
     package func reload(settings new: LoaderSettings, sources: SourceSet) {
-        // Sources are opened with the read timeout and the set (a feed places its episodes among
-        // the sources): a change to either reopens them all.
-        let sameEnvironment = new.readTimeout == settings.readTimeout && new.proxy == settings.proxy && new.sourceProxies == settings.sourceProxies
-            && new.allowPrivateLinks == settings.allowPrivateLinks
-            && sources.placesAlike(self.sources)
-        opened = opened.filter { name, _ in
-            guard sameEnvironment, let before = self.sources.source(named: name), let after = sources.source(named: name) else { return false }
-            return after.isEqual(to: before)
-        }
+        // Every source is opened anew, its settings changed or not: an opened one keeps the
+        // secrets it read (a password_file, _command or keyring item), and a reload is how the
+        // user says one changed. What is being read goes on with the source it was opened from.
+        opened = [:]
         // The open web and the links documents name have no other settings.
         if new.readTimeout != settings.readTimeout || new.proxy != settings.proxy { (web, links) = (nil, [:]) }
         settings.readTimeout = new.readTimeout

@@ -131,7 +131,7 @@ struct BoxSourceTests {
     @Test("a refused token fails the scan with one line that names the source and says what to do; no token in errors or file names")
     func refusedToken() async throws {
         let rig = try await Rig.start()
-        try await rig.checkRefusedToken("box-wrong-\(UUID().uuidString.prefix(8))", words: "box: /Music: the token was refused (HTTP 401",
+        try await rig.checkRefusedToken("box-wrong-\(UUID().uuidString.prefix(8))", words: "box: cannot list /Music: the token was refused (HTTP 401",
                                         token: rig.server.token)
     }
 

@@ -176,7 +176,8 @@ extension CloudSourceRig {
         let name = try tested().name
         let report = try #require(await library.scan([name], loader: missing).first)
         await missing.shutdown()
-        #expect(report.failed && report.problems.joined().contains("\(name): /Gone: \(words)"), "\(report)")
+        #expect(report.failed && report.problems.joined().contains("\(name): cannot list ")
+                && report.problems.joined().contains("/Gone: \(words)") && report.problems.count == 1, "\(report)")
 
         let loader = self.loader(try tested())
         let scanned = try #require(await library.scan([name], loader: loader).first)

@@ -141,7 +141,7 @@ struct GoogleDriveSourceTests {
     @Test("a refused token fails the scan with one line that names the source and says what to do; no token in errors or file names")
     func refusedToken() async throws {
         let rig = try await Rig.start()
-        try await rig.checkRefusedToken("ya29.wrong-\(UUID().uuidString.prefix(8))", words: "gd: /Music: the token was refused (HTTP 401 authError",
+        try await rig.checkRefusedToken("ya29.wrong-\(UUID().uuidString.prefix(8))", words: "gd: cannot list /Music: the token was refused (HTTP 401 authError",
                                         token: rig.server.token)
     }
 
@@ -215,7 +215,7 @@ struct GoogleDriveSourceTests {
         try rig.server.publish(try await Fixtures.shared.url(.cbrMP3), as: "Music/Live~twin2/b.mp3")
         try rig.server.publish(try await Fixtures.shared.url(.secondMP3), as: "Music/c.mp3")
         let inPath = try await rig.scan(path: "/Music/Live")
-        #expect(inPath.failed && inPath.problems.joined().contains("gd: /Music/Live: 2 items of that name in /Music"), "\(inPath)")
+        #expect(inPath.failed && inPath.problems.joined().contains("gd: cannot list /Music/Live: 2 items of that name in /Music"), "\(inPath)")
         let above = try await rig.scan()
         #expect(!above.failed && above.tracks == 1, "\(above)")
         #expect(above.problems.count == 1 && above.problems[0].contains("/Music/Live: 2 items of that name in /Music"), "\(above.problems)")

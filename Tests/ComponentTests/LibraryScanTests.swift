@@ -345,7 +345,8 @@ struct LibraryScanTests {
             try rig.publish(Data(LibraryTree.id3v2(title: "Here", artist: "X", album: "Y", track: 1) + audio), at: "t.mp3")
             let reports = await rig.scan(["offline", "dav"])
             #expect(reports.count == 2)
-            #expect(reports[0].failed && reports[0].problems.first?.hasPrefix("offline: cannot list http://127.0.0.1:9/music/: cannot reach the server") == true, "\(reports[0].problems)")
+            #expect(reports[0].failed && reports[0].problems.first?.hasPrefix("offline: cannot list http://127.0.0.1:9/music/: cannot reach the server: ") == true
+                    && reports[0].problems.first?.hasSuffix(" (127.0.0.1:9)") == true, "\(reports[0].problems)")
             #expect(!reports[1].failed && reports[1].tracks == 1)
         }
     }

@@ -122,7 +122,7 @@ struct OneDriveSourceTests {
     @Test("a refused token fails the scan with one line that names the source and says what to do; no token in errors or file names")
     func refusedToken() async throws {
         let rig = try await Rig.start()
-        try await rig.checkRefusedToken("EwB-wrong-\(UUID().uuidString.prefix(8))", words: "od: /Music: the token was refused (HTTP 401 InvalidAuthenticationToken",
+        try await rig.checkRefusedToken("EwB-wrong-\(UUID().uuidString.prefix(8))", words: "od: cannot list /Music: the token was refused (HTTP 401 InvalidAuthenticationToken",
                                         token: rig.server.token)
     }
 

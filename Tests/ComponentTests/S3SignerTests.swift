@@ -154,7 +154,7 @@ import TestSupport
             ("type = \"s3\"\nbucket = \"m\"\nsecret_access_key = \"s\"\n", "source 'a'.access_key_id"),
             ("type = \"s3\"\nbucket = \"m\"\npath_style = \"yes\"\n", "source 'a'.path_style"),
             ("type = \"s3\"\nbucket = \"m\"\nendpoint = \"https://h/x\"\n", "source 'a'.endpoint"),
-            ("type = \"s3\"\nbucket = \"m\"\nurl = \"https://h/\"\n", "source.url"),
+            ("type = \"s3\"\nbucket = \"m\"\nurl = \"https://h/\"\n", "source 'a'.url"),
           ])
     func badTables(_ table: String, key: String) {
         #expect {

@@ -111,3 +111,23 @@ extension SharedSecretTests {
         await loader.shutdown()
     }
 }
+
+/// A reload reads every secret again, the config's text changed or not (issue 50): it is how a
+/// user says "I changed the password" before any request was refused.
+extension SharedSecretTests {
+    @Test("a reload with the same config text runs the password_command again for the next request")
+    func reloadRereads() async throws {
+        let rig = try await StreamingRig([.vbrMP3, .cbrMP3])
+        let runs = rig.directory.appendingPathComponent("runs")
+        let text = rig.configText().replacingOccurrences(of: "password = \"\(rig.server.password)\"",
+                                                         with: "password_command = \"echo start >> '\(runs.path)'; echo '\(rig.server.password)'\"")
+        let configuration = try LoaderConfiguration.parse(text, relativeTo: rig.directory)
+        let loader = LoaderActor(configuration: configuration)
+        #expect(try await loader.bytes(in: 0..<64, of: configuration.sources.location(of: rig.url(.vbrMP3))) == Array(try rig.origin(.vbrMP3).prefix(64)))
+        #expect(try lines(runs, "start") == 1)
+        await loader.reload(settings: configuration.loader, sources: configuration.sources)
+        #expect(try await loader.bytes(in: 0..<64, of: configuration.sources.location(of: rig.url(.cbrMP3))) == Array(try rig.origin(.cbrMP3).prefix(64)))
+        #expect(try lines(runs, "start") == 2, "the reload kept the password read before it")
+        await loader.shutdown()
+    }
+}

@@ -264,7 +264,7 @@ struct SubsonicSourceTests {
                          .answer(method: "GET", status: 200, body: envelope + #"<error code="50" message="Not allowed."/></subsonic-response>"#))
         let report = try #require(await rig.library.scan(["sub"], loader: rig.loader).first)
         let message = report.problems.joined(separator: "\n")
-        #expect(report.failed && message.contains("sub: the user may not do this on the server (Subsonic error 50: Not allowed.)"), "\(message)")
+        #expect(report.failed && message.contains("sub: cannot read the server's library: the user may not do this on the server (Subsonic error 50: Not allowed.)"), "\(message)")
         await rig.loader.shutdown()
     }
 
@@ -273,7 +273,7 @@ struct SubsonicSourceTests {
         let keyed = try await Rig(credentials: #"api_key = "key-4711-secret""#)
         let report = try #require(await keyed.library.scan(["sub"], loader: keyed.loader).first)
         let message = report.problems.joined(separator: "\n")
-        #expect(report.failed && message.contains("sub: the server takes no API key"), "\(message)")
+        #expect(report.failed && message.contains("sub: cannot read the server's library: the server takes no API key"), "\(message)")
         #expect(!message.contains("key-4711-secret"))
         #expect(!(await keyed.proxy.settledLog()).contains { $0.path.contains("key-4711") }, "a key the server cannot take is not sent")
         await keyed.loader.shutdown()
@@ -281,7 +281,7 @@ struct SubsonicSourceTests {
         let rig = try await Rig()
         rig.proxy.inject(.answer(method: "GET", status: 200, body: "<html><body>Please log in</body></html>"))
         let page = try #require(await rig.library.scan(["sub"], loader: rig.loader).first)
-        #expect(page.failed && page.problems.joined().contains("sub: no Subsonic server answers at"), "\(page)")
+        #expect(page.failed && page.problems.joined().contains("sub: cannot read the server's library: no Subsonic server answers at"), "\(page)")
         await rig.loader.shutdown()
     }
 
@@ -293,7 +293,7 @@ struct SubsonicSourceTests {
         rig.proxy.inject(.answer(method: "GET", status: 200,
                                  body: #"<subsonic-response status="failed" version="1.16.1"><error code="10" message="u"/></subsonic-response>"#))
         let report = try #require(await rig.library.scan(["sub"], loader: rig.loader).first)
-        #expect(report.failed && report.problems.joined().contains("sub: the server says a parameter is missing (Subsonic error 10"))
+        #expect(report.failed && report.problems.joined().contains("sub: cannot read the server's library: the server says a parameter is missing (Subsonic error 10"))
         _ = try? await rig.loader.open(TrackLocation(source: "sub", key: "song/1"))
         await rig.loader.shutdown()
         let signed = await rig.proxy.settledLog().dropFirst().map { exchange in

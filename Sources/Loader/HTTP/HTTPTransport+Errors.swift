@@ -23,6 +23,11 @@ extension HTTPTransport {
             return .tls("the certificate of \(origin) is not trusted (its issuer is not a known CA); "
                         + "add its CA to the system store (update-ca-certificates)\(setting)")
         }
+        // No connection: which host and port was tried (a typo in the url, a server that is down).
+        if let failure = error as? CurlFailure, failure.isConnectFailure, !failure.is(CURLE_COULDNT_RESOLVE_PROXY), let host = url.host(percentEncoded: false) {
+            let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+            return .unreachable("\(failure.description) (\(host.contains(":") ? "[\(host)]" : host):\(port))")
+        }
         return Self.loaderError(error)
     }
 

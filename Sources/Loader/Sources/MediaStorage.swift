@@ -23,14 +23,21 @@ extension MediaStorage {
     package var rootFailure: String { "cannot list the source" }
     package var rootSetting: String { "url" }
 
-    /// Why the root could not be listed, for a line that names the source already: the source's
-    /// name not said again, and a root that is not there pointed at the setting that names it.
+    /// Why the root could not be listed, for a line that names the source and the root already
+    /// (`rootFailure`): neither said again ("box: cannot list /Gone: not in Box", where the
+    /// error says "box: /Gone: not in Box"), and a root that is not there pointed at the setting
+    /// that names it.
     package func rootReason(_ error: any Error, source: String) -> String {
         if case LoaderError.notFound? = error as? LoaderError {
             return "no such folder; check the source's \(rootSetting)"
         }
-        let text = "\(error)"
-        return text.hasPrefix(source + ": ") ? String(text.dropFirst(source.count + 2)) : text
+        var text = Substring("\(error)")
+        if text.hasPrefix(source + ": ") { text = text.dropFirst(source.count + 2) }
+        if let colon = text.firstRange(of: ": "), colon.lowerBound > text.startIndex, rootFailure.hasSuffix(" " + text[..<colon.lowerBound])
+            || rootFailure.hasSuffix(":" + text[..<colon.lowerBound]) {
+            text = text[colon.upperBound...]
+        }
+        return String(text)
     }
 }
 
