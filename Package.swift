@@ -85,8 +85,10 @@ let package = Package(
         .target(name: "CSocketDiag"),
 
         // What every module builds on: locks, threads of our own, the pool for blocking work
-        // (NIO's thread pool), the PCM queue, files, digests, running a command.
-        .target(name: "Base", dependencies: ["CSpawnShim", .product(name: "NIOPosix", package: "swift-nio")]),
+        // (NIO's thread pool), the PCM queue, files, digests, running a command, and the executor
+        // Swift concurrency's jobs run on in the daemon (NIO's event loops, EventLoopExecutor).
+        .target(name: "Base", dependencies: ["CSpawnShim", .product(name: "NIOCore", package: "swift-nio"),
+                                             .product(name: "NIOPosix", package: "swift-nio")]),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["Base", "CSampleGain"]),
         // config.toml: TOML, typed tables with line numbers, secrets.

@@ -7,6 +7,8 @@ import CtlCommands
 @main
 enum MultiCall {
     static func main() async {
+        // Before any task runs: no libdispatch worker, so no once-a-second wake-up idle.
+        EventLoopExecutor.install()
         let name = CommandLine.arguments.first?.split(separator: "/").last
         if name == "cloudplayerctl" {
             await CloudPlayerCtl.main()

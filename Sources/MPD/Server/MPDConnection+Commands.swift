@@ -16,10 +16,7 @@ extension MPDConnection {
             // Gone meanwhile: the rest of the list is dropped, and what it added is not queued.
             let asked = index % Self.askedEvery == Self.askedEvery - 1
             let reset = asked ? await hasBeenReset() : false
-            guard channel.channel.isActive, !reset else {
-                logger.debug("MPD client \(session.id) gone: the rest of its command list is not carried out, nor the adds before")
-                return .close
-            }
+            guard channel.channel.isActive, !reset else { return left(session) }
             switch await perform(line, index: index, session: &session, response: &response, inList: true) {
             case .done:
                 if list.saysEach { response.line("list_OK") }
@@ -32,6 +29,9 @@ extension MPDConnection {
                 try await response.flush()
                 return .failed
             case .close:
+                // Gone (found so while a `password` waited): as above. A `close` in the list
+                // queues the adds before it, as MPD does.
+                guard channel.channel.isActive else { return left(session) }
                 _ = await queueDeferred(&session)
                 try await response.flush()
                 return .close
@@ -49,6 +49,12 @@ extension MPDConnection {
         response.line("OK")
         try await response.flush()
         return .done
+    }
+
+    /// A list's client is gone: the rest of the list is dropped, the adds deferred with it.
+    private func left(_ session: MPDSession) -> Outcome {
+        logger.debug("MPD client \(session.id) gone: the rest of its command list is not carried out, nor the adds before")
+        return .close
     }
 
     /// Commands of a list carried out between two askings of the kernel (`hasBeenReset`).

@@ -209,7 +209,7 @@ package actor Player {
     private func handle(_ message: Message) async {
         switch message {
         case .command(let command, let done):
-            logger.debug("command", metadata: ["command": "\(command)", "status": "\(state.status.rawValue)"])
+            logger.debug("command", metadata: ["command": "\(command.logged)", "status": "\(state.status.rawValue)"])
             await execute(command)
             done?.resume(returning: state)
         case .pipeline(let event, let generation):

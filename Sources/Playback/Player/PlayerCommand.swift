@@ -1,3 +1,4 @@
+import Base
 import FoundationEssentials
 import Model
 
@@ -63,4 +64,20 @@ package enum ChapterJump: Sendable, Equatable {
     case previous
     /// The start of the chapter at this index (from 0).
     case index(Int)
+}
+
+extension PlayerCommand {
+    /// For the debug log: tracks added are counted, with the first named — a list of 10,000 adds
+    /// written out whole was megabytes of one log line, made as the player held its queue.
+    package var logged: String {
+        func tracks(_ items: [QueueItem]) -> String {
+            items.count.counted("track") + (items.first.map { " (\($0.location.publicURI)\(items.count > 1 ? ", …" : ""))" } ?? "")
+        }
+        switch self {
+        case .add(let items, let placement, let play): return "add \(tracks(items)) at \(placement)\(play ? ", playing" : "")"
+        case .replaceQueue(let items, let playlist, let play):
+            return "replaceQueue with \(tracks(items))\(playlist.map { " of playlist \($0)" } ?? "")\(play ? ", playing" : "")"
+        default: return "\(self)"
+        }
+    }
 }
