@@ -2,7 +2,8 @@ import SQLite
 
 extension LibrarySchema {
     /// The columns a listing of a track shows (MPD's song: its path from `folder` and `url`, its
-    /// tags, its length) and whether it is listed at all (`gone`).
+    /// tags, its length) and whether it is listed at all (`gone`), as v6 had them (v7 adds
+    /// `textTagColumns`).
     static let listedColumns = ["url", "source", "folder", "title", "artist", "album", "albumArtist", "genre",
                                 "trackNumber", "discNumber", "year", "duration", "gone"]
 

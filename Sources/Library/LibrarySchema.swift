@@ -93,6 +93,7 @@ package enum LibrarySchema {
             try db.execute(script: #"ALTER TABLE "track" ADD COLUMN "speed" DOUBLE; ALTER TABLE "track" ADD COLUMN "chaptersURL" TEXT;"#)
         }
         migrator.register("v6", LibrarySchema.trackEdition)
+        migrator.register("v7", LibrarySchema.textTags)
         return migrator
     }
 }

@@ -73,15 +73,14 @@ extension LibraryStore {
     }
 
     /// `list TAG [FILTER] [group G...]`: the distinct values of `tag` among the tracks `filter`
-    /// finds, each row the groups' values then the tag's, ordered by them. Tracks without the
-    /// tag are left out.
+    /// finds, each row the groups' values then the tag's, ordered by them. A track without the
+    /// tag has the empty value, which sorts first (MPD 0.23 lists it: `Artist: `).
     func list(_ tag: TrackTag, filter: TagFilter?, groups: [TrackTag]) throws -> [[String?]] {
-        if filter == nil, groups.isEmpty, let column = tag.column, tag != .file { return try distinct(column, number: tag.isNumber) }
+        if filter == nil, groups.isEmpty, tag.isIndexed, let column = tag.column { return try distinct(column, number: tag.isNumber) }
         var sql = TagQuerySQL()
         var conditions = ["+gone = 0"]
         if let filter { conditions.append(sql.condition(filter)) }
-        let columns = (groups + [tag]).map { Self.textColumn($0) }
-        conditions.append("\(columns.last!) IS NOT NULL")
+        let columns = (groups + [tag]).map { "coalesce(\(Self.textColumn($0)), '')" }
         return try read { db in
             try db.fetchAll("""
                 SELECT DISTINCT \(columns.joined(separator: ", ")) FROM track WHERE \(conditions.joined(separator: " AND "))
@@ -92,17 +91,19 @@ extension LibraryStore {
 
     /// Every value of an indexed column, by a loose scan of its index: one seek per value (the
     /// next one after the last), not a read of every track — `list genre` of 100k tracks reads
-    /// a dozen index entries. A value only gone tracks have is left out.
+    /// a dozen index entries. A value only gone tracks have is left out; the empty value is
+    /// first if a track has none.
     private func distinct(_ column: String, number: Bool) throws -> [[String?]] {
         try read { db in
-            try db.fetchAll("""
+            let unset: Int = try db.fetchValue("SELECT EXISTS (SELECT 1 FROM track WHERE (\(column) IS NULL OR \(column) = '') AND gone = 0)") ?? 0
+            return (unset == 1 ? [[""]] : []) + (try db.fetchAll("""
                 WITH RECURSIVE value(v) AS (
                     SELECT MIN(\(column)) FROM track
                     UNION ALL
                     SELECT (SELECT MIN(\(column)) FROM track WHERE \(column) > value.v) FROM value WHERE value.v IS NOT NULL)
                 SELECT \(number ? "CAST(v AS TEXT)" : "v") FROM value
-                WHERE v IS NOT NULL AND EXISTS (SELECT 1 FROM track WHERE \(column) = value.v AND gone = 0)
-                """) { row in [try row.get(0) as String?] }
+                WHERE v IS NOT NULL AND v != '' AND EXISTS (SELECT 1 FROM track WHERE \(column) = value.v AND gone = 0)
+                """) { row in [try row.get(0) as String?] })
         }
     }
 

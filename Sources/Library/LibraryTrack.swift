@@ -44,6 +44,8 @@ package struct LibraryTrack: Sendable, Equatable {
     package var gone: Bool
     /// Why its tags could not be read, if they could not.
     package var problem: String?
+    /// Its other text tags (`TextTag`: a column each).
+    package var more: [TextTag: String] = [:]
 
     package init(url: String, source: String, folder: String) {
         self.url = url
@@ -84,6 +86,10 @@ package struct LibraryTrack: Sendable, Equatable {
         published = try columns.next()
         gone = try columns.next()
         problem = try columns.next()
+        for tag in TextTag.allCases {
+            let value: String? = try columns.next()
+            if let value { more[tag] = value }
+        }
     }
 
     /// The track table's columns as a query selects them for `init(row:)`, each prefixed with
@@ -98,12 +104,14 @@ package struct LibraryTrack: Sendable, Equatable {
     private static let columns = ["id", "url", "source", "folder", "size", "validator", "title", "artist", "album", "albumArtist",
                                   "genre", "trackNumber", "discNumber", "year", "trackGain", "trackPeak", "albumGain", "albumPeak",
                                   "resumeAt", "played", "speed", "chaptersURL", "duration", "codec", "artPath", "published", "gone", "problem"]
+        + TextTag.allCases.map(\.rawValue)
     private static let insertSQL = "INSERT INTO track (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     private static let updateSQL = "UPDATE track SET \(columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
 
     private var values: [any SQLiteConvertible] {
         [id, url, source, folder, size, validator, title, artist, album, albumArtist, genre, trackNumber, discNumber, year,
          trackGain, trackPeak, albumGain, albumPeak, resumeAt, played, speed, chaptersURL, duration, codec, artPath, published, gone, problem]
+            + TextTag.allCases.map { more[$0] as any SQLiteConvertible }
     }
 
     /// Adds it as a new row (under its `id`, when it has one) and takes the row's id.
@@ -122,7 +130,8 @@ package struct LibraryTrack: Sendable, Equatable {
         get {
             TrackTags(title: title, artist: artist, album: album, albumArtist: albumArtist, trackNumber: trackNumber, genre: genre,
                       year: year, discNumber: discNumber,
-                      replayGain: ReplayGain(trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain, albumPeak: albumPeak))
+                      replayGain: ReplayGain(trackGain: trackGain, trackPeak: trackPeak, albumGain: albumGain, albumPeak: albumPeak),
+                      more: more)
         }
         set {
             title = newValue.title
@@ -137,6 +146,7 @@ package struct LibraryTrack: Sendable, Equatable {
             trackPeak = newValue.replayGain.trackPeak
             albumGain = newValue.replayGain.albumGain
             albumPeak = newValue.replayGain.albumPeak
+            more = newValue.more
         }
     }
 

@@ -1,3 +1,5 @@
+import Model
+
 /// A question MPD's `find`, `search`, `list` and `count` ask of the library: which tracks (a
 /// filter over their tags), in which order, which slice of them. It speaks the library's terms —
 /// locations, not MPD's relative paths — so the MPD server maps its paths before it asks (a
@@ -19,14 +21,16 @@ package struct TagQuery: Sendable, Equatable {
 }
 
 /// The tags MPD filters, lists and sorts by, as the library stores them.
-package enum TrackTag: String, Sendable, CaseIterable {
-    case artist, albumArtist = "albumartist", album, title, genre, date, track, disc
+package enum TrackTag: Sendable, Hashable {
+    case artist, albumArtist, album, title, genre, date, track, disc
+    /// One of the other text tags (composer, MusicBrainz ids, …).
+    case text(TextTag)
     /// The track's location (MPD's `file`).
     case file
     /// Any of the text tags (title, artist, album, album artist, genre).
     case any
 
-    /// The track table's column; nil for `any`.
+    /// The track table's column, or the expression of columns that is its value; nil for `any`.
     var column: String? {
         switch self {
         case .artist: "artist"
@@ -34,16 +38,27 @@ package enum TrackTag: String, Sendable, CaseIterable {
         case .album: "album"
         case .title: "title"
         case .genre: "genre"
-        case .date: "year"
+        // The date as the tag writes it ("2019-03-01"), else the year alone (a track scanned
+        // from a server's listing, or before the library kept the text): as MPD compares it.
+        case .date: "coalesce(dateText, CAST(year AS TEXT))"
         case .track: "trackNumber"
         case .disc: "discNumber"
+        case .text(let tag): tag.rawValue
         case .file: "url"
         case .any: nil
         }
     }
 
     /// Stored as numbers: compared with numbers where the value is one, else as text.
-    var isNumber: Bool { self == .date || self == .track || self == .disc }
+    var isNumber: Bool { self == .track || self == .disc }
+
+    /// Whether an index holds its values in order, so `list` reads them from it.
+    var isIndexed: Bool {
+        switch self {
+        case .artist, .albumArtist, .album, .title, .genre: true
+        default: false
+        }
+    }
 
     /// The columns the trigram index (`trackText`) holds: a substring in them is found there.
     var textColumns: [String] {
@@ -52,11 +67,6 @@ package enum TrackTag: String, Sendable, CaseIterable {
         case .any: ["title", "artist", "album", "albumArtist", "genre"]
         default: []
         }
-    }
-
-    /// MPD's name of it, any case (`AlbumArtist`, `albumartist`).
-    package init?(mpdName: String) {
-        self.init(rawValue: mpdName.lowercased())
     }
 }
 

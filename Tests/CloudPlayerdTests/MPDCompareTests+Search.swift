@@ -45,3 +45,37 @@ extension MPDCompareTests {
         await rig.stop()
     }
 }
+
+/// The tags beyond the eight (composer, conductor, MusicBrainz ids, the date as written, …), as
+/// MPD 0.23 lists, finds, groups and counts them on the same files (issue 46).
+extension MPDCompareTests {
+    @Test("tagtypes, and find, search, list and count over Composer, Conductor, OriginalDate, Label, Work, MusicBrainz ids and a full Date: MPD 0.23's answers")
+    func moreTags() async throws {
+        let (server, rig) = try await Self.bothOverLibrary()
+        let theirs = try MPDSocketClient(port: server.port), ours = try rig.client()
+        // MPD also lists Name, a stream's (a station's name), which no file carries.
+        #expect(try ours.command("tagtypes") == (try theirs.command("tagtypes")).filter { $0 != "tagtype: Name" })
+        let finds = [
+            #"find composer "Clara Voss""#, #"search composer "voss""#, #"find conductor "Otto Reiner""#,
+            #"find "(MUSICBRAINZ_ALBUMID == '0f3a1c2e-6666-4a4a-9b9b-000000000006')""#, #"find date "2001-03-01""#,
+            #"search date "2001""#, #"find originaldate "1998""#, #"search label "light""#, #"find "(Work == 'Wind Suite')""#,
+            #"find "(MovementNumber == '2')""#, #"search "(ArtistSort contains 'band,')""#, #"find composer "Clara Voss" sort ArtistSort"#,
+        ]
+        for command in finds {
+            let their = try Self.files(theirs, command), our = try Self.files(ours, command)
+            #expect(our == their, "\(command): ours \(our), MPD's \(their)")
+            #expect(!their.isEmpty, "\(command) finds something in MPD's library")
+        }
+        // A date compared as written: "2001" is not "2001-03-01".
+        #expect(try Self.files(ours, #"find date "2001""#) == (try Self.files(theirs, #"find date "2001""#)))
+        for command in ["list composer", "list date", "list label group composer", "count group composer", "list originaldate",
+                        // Cantata's albums: the last group outermost.
+                        "list album group albumartist group musicbrainz_albumid", "list albumartist group musicbrainz_albumid group date",
+                        #"list performer "(Composer == 'Ida Lund')""#, "list musicbrainz_albumid"] {
+            let (mine, real) = (try ours.command(command), try theirs.command(command))
+            #expect(mine == real, "\(command): ours \(mine), MPD's \(real)")
+        }
+        await rig.stop()
+        await server.stop()
+    }
+}

@@ -73,10 +73,11 @@ struct MPDSongCatalogTests {
         let all = try rig.client(), some = try rig.client()
         #expect(try some.command("tagtypes clear") == ["OK"])
         #expect(try some.command("tagtypes enable Artist Date") == ["OK"])
-        /// What listall says of `folder` (nil: the root) from the tree's tracks, which it wrote in order.
+        /// What listall says of `folder` (nil: the root) from the tree's tracks, which it wrote in
+        /// order: the folder itself first, as MPD names it (the root's source folder, `music`).
         func expected(under folder: String?) -> [String] {
-            var lines: [String] = folder == nil ? ["directory: music"] : []
             let root = folder.map { "music/" + $0 } ?? "music"
+            var lines = ["directory: " + root]
             var named: Set<String> = []
             for track in tracks where folder.map({ track.path.hasPrefix($0 + "/") }) ?? true {
                 let parts = ("music/" + track.path).split(separator: "/").map(String.init)

@@ -123,7 +123,8 @@ import TestSupport
     func listsAndCounts() async throws {
         let library = try await Self.make()
         let genres = try await library.list(.genre, filter: nil)
-        #expect(genres.count == 12 && genres == genres.sorted { ($0[0] ?? "") < ($1[0] ?? "") })
+        // The tracks without a genre are the empty one, first, as MPD 0.23 lists them.
+        #expect(genres.count == 13 && genres.first == [""] && genres == genres.sorted { ($0[0] ?? "") < ($1[0] ?? "") }, "\(genres)")
         let rock = try await library.list(.album, filter: Self.tag(.genre, .equal, "Rock"), groups: [.albumArtist])
         #expect(rock.count == 20 && rock.first == ["Artist 0000", "Album 00 of Artist 0000"] && rock.last == ["Artist 0012", "Album 09 of Artist 0012"])
         #expect(try await library.list(.date, filter: Self.tag(.artist, .equal, "The Quiet Ones")) == [["1969"], ["1979"]])

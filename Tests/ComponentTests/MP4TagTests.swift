@@ -9,8 +9,8 @@ import TestSupport
 /// iTunes tags in MP4, written by mutagen (PyPI) as iTunes writes them, read by a scan within
 /// its budget — a 2 MB cover stepped over — and whole when the track plays.
 @Suite struct MP4TagTests {
-    /// Tags `file` in place: text items, track and disc numbers, a freeform ReplayGain item, and
-    /// a cover of `coverBytes` bytes.
+    /// Tags `file` in place: text items, track and disc numbers, freeform ReplayGain, label and
+    /// MusicBrainz items (as Picard writes them), and a cover of `coverBytes` bytes.
     static func tag(_ file: URL, coverBytes: Int) async throws {
         let script = """
             import sys
@@ -25,6 +25,10 @@ import TestSupport
             audio["trkn"] = [(3, 12)]
             audio["disk"] = [(1, 2)]
             audio["----:com.apple.iTunes:replaygain_track_gain"] = [MP4FreeForm(b"-6.50 dB")]
+            audio["\\xa9wrt"] = "Clara Voss"
+            audio["soar"] = "Artist, The"
+            audio["----:com.apple.iTunes:MusicBrainz Album Id"] = [MP4FreeForm(b"0f3a1c2e-2222-4a4a-9b9b-000000000002")]
+            audio["----:com.apple.iTunes:LABEL"] = [MP4FreeForm(b"Lighthouse Records")]
             audio["covr"] = [MP4Cover(b"\\xff\\xd8\\xff" + bytes(int(sys.argv[2]) - 3), imageformat=MP4Cover.FORMAT_JPEG)]
             audio.save()
             """
@@ -51,6 +55,8 @@ import TestSupport
         #expect(tags.title == "The Title" && tags.artist == "The Artist" && tags.album == "The Album" && tags.albumArtist == "Various")
         #expect(tags.year == 2021 && tags.genre == "Jazz" && tags.trackNumber == 3 && tags.discNumber == 1)
         #expect(tags.replayGain.trackGain == -6.5)
+        #expect(tags.more == [.date: "2021-03-04", .composer: "Clara Voss", .artistSort: "Artist, The", .label: "Lighthouse Records",
+                              .musicBrainzAlbumID: "0f3a1c2e-2222-4a4a-9b9b-000000000002"], "\(tags.more)")
         #expect(tags.artwork == nil)
         let played = try await TagReader.read(length: Int64(bytes.count), pictures: true) { range in
             Array(bytes[Int(range.lowerBound)..<Int(range.upperBound)])

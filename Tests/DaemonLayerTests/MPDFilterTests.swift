@@ -81,7 +81,7 @@ import Testing
         #expect(throws: FilterError("Unknown sort tag: nope")) { try QueryArguments.parse(["sort", "nope"], search: false, paths: Paths()) }
 
         let list = try ListArguments.parse(["Album", "(genre == 'Rock')", "group", "albumartist", "group", "date"], paths: Paths())
-        #expect(list == ListArguments(tag: .album, filter: .tag(.genre, .equal, "Rock", foldCase: false), groups: [.albumArtist, .date]))
+        #expect(list == ListArguments(tag: .album, filter: .tag(.genre, .equal, "Rock", foldCase: false), groups: [.date, .albumArtist]), "the last group outermost, as MPD nests them")
         #expect(try ListArguments.parse(["album", "Some Artist"], paths: Paths()).filter == .tag(.artist, .equal, "Some Artist", foldCase: false))
         #expect(try ListArguments.parse(["genre"], paths: Paths()) == ListArguments(tag: .genre))
         #expect(throws: FilterError("Unknown tag type: colour")) { try ListArguments.parse(["colour"], paths: Paths()) }

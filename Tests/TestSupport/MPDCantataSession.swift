@@ -130,7 +130,7 @@ public final class CantataSession: Sendable {
             if not os.path.exists(path):
                 print("[]"); sys.exit(0)
             try:
-                rows = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute("select distinct albumId from songs").fetchall()
+                rows = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute("select distinct coalesce(album, albumId) from songs").fetchall()
             except sqlite3.Error:
                 rows = []
             print(json.dumps([row[0] for row in rows if row[0]]))

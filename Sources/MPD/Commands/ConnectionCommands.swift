@@ -19,12 +19,14 @@ package enum ConnectionCommands: MPDCommandFamily {
         },
         "tagtypes": MPDCommand(.none, atLeast: 0, tagTypes),
         "commands": MPDCommand(.none) { call in
-            for name in MPDCommandTable.names where call.session.permissions.isSuperset(of: MPDCommandTable.commands[name]?.permission ?? .all) {
+            for name in MPDCommandTable.names where MPDCommandTable.commands[name]?.isListed == true
+                && call.session.permissions.isSuperset(of: MPDCommandTable.commands[name]?.permission ?? .all) {
                 call.response.field("command", name)
             }
         },
         "notcommands": MPDCommand(.none) { call in
-            for name in MPDCommandTable.names where !call.session.permissions.isSuperset(of: MPDCommandTable.commands[name]?.permission ?? .all) {
+            for name in MPDCommandTable.names where MPDCommandTable.commands[name]?.isListed == true
+                && !call.session.permissions.isSuperset(of: MPDCommandTable.commands[name]?.permission ?? .all) {
                 call.response.field("command", name)
             }
         },
@@ -73,7 +75,7 @@ package enum ConnectionCommands: MPDCommandFamily {
     /// `tagtypes clear`, `tagtypes all` change them.
     private static func tagTypes(_ call: inout MPDCall) async throws {
         guard let action = call.argument(0) else {
-            for tag in MPDTag.allCases where call.session.tags.contains(tag) { call.response.field("tagtype", tag.rawValue) }
+            for tag in MPDTag.listed where call.session.tags.contains(tag) { call.response.field("tagtype", tag.rawValue) }
             return
         }
         let names = call.arguments.dropFirst()

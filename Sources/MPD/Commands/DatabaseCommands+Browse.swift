@@ -68,10 +68,11 @@ extension DatabaseCommands {
             let folder = try await existingFolder(uri, database, paths)
             roots = [(paths.path(of: folder), folder)]
         }
-        if try await listallListed(&call, database, paths, roots: roots, info: info, namesRoots: isRoot(uri)) { return }
+        if try await listallListed(&call, database, paths, roots: roots, info: info) { return }
         for root in roots {
             var directories = DirectoryNames(named: root.name)
-            if isRoot(uri), try await database.library.hasTracks(under: root.folder) { call.response.field("directory", root.name) }
+            // The folder asked for is named first, as MPD names it.
+            if try await database.library.hasTracks(under: root.folder) { call.response.field("directory", root.name) }
             var cursor: TrackCursor?
             repeat {
                 let page = try await database.library.tracks(under: root.folder, from: cursor, limit: MPDLibraryDatabase.pageSize)

@@ -88,7 +88,7 @@ extension DatabaseCommands {
         switch tag {
         case .file: "file"
         case .any: "Any"
-        default: MPDTag(name: tag.rawValue)?.rawValue ?? tag.rawValue
+        default: MPDTag.allCases.first { $0.trackTag == tag }?.rawValue ?? "Any"
         }
     }
 

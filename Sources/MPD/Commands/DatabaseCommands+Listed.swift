@@ -19,15 +19,16 @@ extension DatabaseCommands {
         return true
     }
 
-    /// `roots`: the folders listed, each with its MPD path, itself named first when `namesRoots`.
+    /// `roots`: the folders listed, each with its MPD path, itself named first (as MPD names the
+    /// folder `listall` was given, and the root's).
     static func listallListed(_ call: inout MPDCall, _ database: MPDLibraryDatabase, _ paths: SongPaths,
-                              roots: [(name: String, folder: String)], info: Bool, namesRoots: Bool) async throws -> Bool {
+                              roots: [(name: String, folder: String)], info: Bool) async throws -> Bool {
         guard let listing = database.catalog.listing(for: paths),
               database.catalog.isCurrent(listing, at: try await database.library.edition()) else { return false }
         let omitted = MPDSongCatalog.Listing.omittedTags(keeping: call.session.tags)
         for (name, folder) in roots {
             let ranges = listing.places(under: folder)
-            if namesRoots, !ranges.isEmpty { call.response.field("directory", name) }
+            if !ranges.isEmpty { call.response.field("directory", name) }
             var directories = DirectoryNames(named: name)
             for place in ranges.joined() {
                 let song = listing.path(at: place)

@@ -12,6 +12,11 @@ package struct MPDCommand: Sendable {
     /// nil: any number.
     package var maxArguments: Int?
     package var handler: Handler
+    /// Whether `commands` lists it: MPD leaves out the commands of a feature it was not
+    /// configured with (`sticker` without a sticker file, `listneighbors` without a neighbour
+    /// plugin), and clients take the list as what they may use (Cantata sends `sticker` for
+    /// ratings when it is listed, and shows each error).
+    package var isListed = true
 
     package init(_ permission: MPDPermission, arguments: ClosedRange<Int> = 0...0, _ handler: @escaping Handler) {
         self.permission = permission
@@ -26,6 +31,13 @@ package struct MPDCommand: Sendable {
         self.minArguments = minArguments
         maxArguments = nil
         self.handler = handler
+    }
+
+    /// The command, left out of `commands`' list.
+    package var unlisted: MPDCommand {
+        var command = self
+        command.isListed = false
+        return command
     }
 
     /// The argument count's check, as MPD's `command_check_request`.

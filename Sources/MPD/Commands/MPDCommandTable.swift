@@ -7,9 +7,10 @@ package enum MPDCommandTable {
         ConnectionCommands.self,
         StatusCommands.self,
         PlaybackCommands.self,
-        QueueCommands.self,
+        QueueCommands.self, QueueOrderCommands.self,
         OutputCommands.self,
         DatabaseCommands.self, StoredPlaylists.self, Art.self,
+        AbsentFeatures.self,
     ] }
 
     package static let commands: [String: MPDCommand] = {

@@ -13,6 +13,11 @@ package enum OutputCommands: MPDCommandFamily {
         "enableoutput": MPDCommand(.admin, arguments: 1...1) { call in try await set(true, call) },
         "disableoutput": MPDCommand(.admin, arguments: 1...1) { call in try await set(false, call) },
         "toggleoutput": MPDCommand(.admin, arguments: 1...1) { call in try await set(!call.context.current.outputEnabled, call) },
+        // The output has no attributes to set.
+        "outputset": MPDCommand(.admin, arguments: 3...3) { call in
+            guard try call.unsigned(0) == 0 else { throw MPDError(.noExist, "No such audio output") }
+            throw MPDError(.argument, "Unsupported attribute")
+        },
     ]
 
     private static func set(_ enabled: Bool, _ call: MPDCall) async throws {

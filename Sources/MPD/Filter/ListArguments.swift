@@ -5,6 +5,8 @@ import Library
 package struct ListArguments: Equatable {
     package var tag: TrackTag
     package var filter: TagFilter?
+    /// Outermost first: MPD 0.23 nests the last `group` given outermost (`list album group
+    /// albumartist group musicbrainz_albumid`, Cantata's, is by album id, then artist).
     package var groups: [TrackTag] = []
 
     package init(tag: TrackTag, filter: TagFilter? = nil, groups: [TrackTag] = []) {
@@ -18,11 +20,11 @@ package struct ListArguments: Equatable {
         guard let tag = TrackTag(mpdName: name), tag != .any else { throw FilterError("Unknown tag type: \(name)") }
         var rest = Array(arguments.dropFirst())
         var groups: [TrackTag] = []
-        // Groups come last: `group TAG` pairs, read from the end.
+        // Groups come last: `group TAG` pairs, read from the end (the outermost first).
         while rest.count >= 2, rest[rest.count - 2].lowercased() == "group" {
             let groupName = rest[rest.count - 1]
             guard let group = TrackTag(mpdName: groupName), group != .any else { throw FilterError("Unknown tag type: \(groupName)") }
-            groups.insert(group, at: 0)
+            groups.append(group)
             rest.removeLast(2)
         }
         if tag == .album, rest.count == 1, !rest[0].hasPrefix("(") {

@@ -55,9 +55,11 @@ package struct MPDSong: Sendable {
         case .title: value = tags.title
         case .album: value = tags.album
         case .track: value = tags.trackNumber.map(String.init)
-        case .date: value = tags.year.map(String.init)
+        // As the tag writes it ("2019-03-01"), as MPD shows it; else the year a server listed.
+        case .date: value = tags.more[.date] ?? tags.year.map(String.init)
         case .genre: value = tags.genre
         case .disc: value = tags.discNumber.map(String.init)
+        default: value = tag.textTag.flatMap { tags.more[$0] }
         }
         return value?.isEmpty == false ? value : nil
     }

@@ -11,10 +11,12 @@ package struct TrackTags: Sendable, Hashable {
     package var discNumber: Int?
     /// Loudness tags: how much to turn the track up or down (`[playback] replaygain`).
     package var replayGain: ReplayGain
+    /// The other text tags the file holds (composer, the date as written, …).
+    package var more: [TextTag: String]
 
     package init(title: String? = nil, artist: String? = nil, album: String? = nil,
                 albumArtist: String? = nil, trackNumber: Int? = nil, genre: String? = nil, artwork: Artwork? = nil,
-                year: Int? = nil, discNumber: Int? = nil, replayGain: ReplayGain = ReplayGain()) {
+                year: Int? = nil, discNumber: Int? = nil, replayGain: ReplayGain = ReplayGain(), more: [TextTag: String] = [:]) {
         self.title = title
         self.artist = artist
         self.album = album
@@ -25,6 +27,7 @@ package struct TrackTags: Sendable, Hashable {
         self.year = year
         self.discNumber = discNumber
         self.replayGain = replayGain
+        self.more = more
     }
 
     /// These tags, with the fields they leave empty taken from `other` (an ID3v1 tag behind an
@@ -41,6 +44,7 @@ package struct TrackTags: Sendable, Hashable {
         tags.year = year ?? other.year
         tags.discNumber = discNumber ?? other.discNumber
         tags.replayGain = replayGain.filled(from: other.replayGain)
+        tags.more = more.merging(other.more) { mine, _ in mine }
         return tags
     }
 }

@@ -57,7 +57,10 @@ extension ID3v2Parser {
             if id == "CTOC" { return chapterFrames.takeTableOfContents(data) }
             if id == "TXXX" || id == "TXX" { return userText(data) }
             if id == "PRIV" { return privateData(data) }
+            if id == "COMM" || id == "COM" { return comment(data) }
+            if id == "UFID" || id == "UFI" { return uniqueFileID(data) }
             guard id.hasPrefix("T"), let value = ID3Text.firstValue(ofTextFrame: data) else { return }
+            collected.offer(value, for: TextTagNames.id3Frames[id])
             switch id {
             case "TIT2", "TT2": collected.title = collected.title ?? value
             case "TPE1", "TP1": collected.artist = collected.artist ?? value
@@ -77,9 +80,27 @@ extension ID3v2Parser {
             guard let encoding = data.first else { return }
             let (description, rest) = ID3Text.terminated(data.dropFirst(), encoding: encoding)
             guard let value = ID3Text.firstValue(ofTextFrame: ArraySlice([encoding] + rest)) else { return }
+            if let tag = TextTagNames.musicBrainz[description.uppercased()] { return collected.offer(value, for: tag) }
             if !loudness.take(description, value), userTexts.count < 16 {
                 userTexts[description.uppercased()] = userTexts[description.uppercased()] ?? value
             }
+        }
+
+        /// A comment frame: an encoding, a language, a description, the text. The one without a
+        /// description is the comment (others are players' notes, iTunes' `iTunNORM`), as MPD reads it.
+        private mutating func comment(_ data: ArraySlice<UInt8>) {
+            guard let encoding = data.first, data.count > 4 else { return }
+            let (description, rest) = ID3Text.terminated(data.dropFirst(4), encoding: encoding)
+            guard description.isEmpty, let value = ID3Text.firstValue(ofTextFrame: ArraySlice([encoding] + rest)) else { return }
+            collected.offer(value, for: .comment)
+        }
+
+        /// A unique file identifier: an owner (Latin-1), then up to 64 bytes. MusicBrainz's
+        /// (`http://musicbrainz.org`) is the recording's id, MPD's `MUSICBRAINZ_TRACKID`.
+        private mutating func uniqueFileID(_ data: ArraySlice<UInt8>) {
+            let (owner, rest) = ID3Text.terminated(data, encoding: 0)
+            guard owner == "http://musicbrainz.org", !rest.isEmpty, rest.count <= 64 else { return }
+            collected.offer(TextDecoding.nonEmpty(TextDecoding.latin1(rest)), for: .musicBrainzTrackID)
         }
 
         /// A PRIV frame: an owner (a Latin-1 string), then data. HLS packed audio's owner

@@ -149,7 +149,8 @@ package enum ID3v2Parser {
         if header.id == "CHAP" || header.id == "CTOC" {
             return chapters && header.size <= (pictures ? maxPicture + maxChapterFrame : maxChapterFrame)
         }
-        if header.id == "RVA2" { return header.size <= 1024 }
+        if header.id == "RVA2" || header.id == "UFID" || header.id == "UFI" { return header.size <= 1024 }
+        if header.id == "COMM" || header.id == "COM" { return header.size <= TextDecoding.maxBytes + 64 }
         return header.id.hasPrefix("T") && header.size <= TextDecoding.maxBytes + 16
     }
 

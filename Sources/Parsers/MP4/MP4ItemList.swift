@@ -33,10 +33,12 @@ package enum MP4ItemList {
                 tags.artwork = Artwork(data: Array(value), mimeType: kind == 14 ? "image/png" : "image/jpeg")
             case "----":
                 guard let name = content("name"), name.count > 4, let text else { continue }
-                loudness.take(TextDecoding.utf8(name.dropFirst(4)), text)
+                let label = TextDecoding.utf8(name.dropFirst(4))
+                if !loudness.take(label, text) { tags.offer(text, for: TextTagNames.mp4Freeform[label.uppercased()]) }
             default:
                 break
             }
+            tags.offer(text, for: TextTagNames.mp4Items[type])
         }
         tags.replayGain = loudness.gain
         return tags

@@ -61,6 +61,7 @@ package enum VorbisComments {
             case "GENRE": tags.genre = tags.genre ?? value
             default: break
             }
+            tags.offer(value, for: TextTagNames.vorbis[key])
         }
         tags.artwork = pictures.chosen
         tags.replayGain = loudness.gain

@@ -38,7 +38,7 @@ struct ID3v2ParserTests {
             + [UInt8](repeating: 0, count: 20)
         let tags = ID3v2Parser.parse(tag(major: 2, body)[...])
         #expect(tags == TrackTags(title: "Old", artist: "Band", album: "LP", albumArtist: "VA", trackNumber: 5, genre: "Rock",
-                                  artwork: Artwork(data: image, mimeType: "image/png"), year: 1987, discNumber: 1))
+                                  artwork: Artwork(data: image, mimeType: "image/png"), year: 1987, discNumber: 1, more: [.date: "1987"]))
     }
 
     @Test func version23UnsynchronisedWithExtendedHeader() {
@@ -79,7 +79,8 @@ struct ID3v2ParserTests {
             + frame24("TPE2", [3] + Array("\0Second".utf8))  // an empty first value
             + frame24("TCON", text("Synthpop"))
         let tags = ID3v2Parser.parse(tag(major: 4, flags: 0x40, body)[...])
-        #expect(tags == TrackTags(title: "AB", artist: "Grp", albumArtist: "Second", genre: "Synthpop", year: 2011))
+        #expect(tags == TrackTags(title: "AB", artist: "Grp", albumArtist: "Second", genre: "Synthpop", year: 2011,
+                                  more: [.date: "2011-02-03T04:05"]))
     }
 
     @Test func version24WithPlainFrameSizes() {

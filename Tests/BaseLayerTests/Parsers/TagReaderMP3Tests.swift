@@ -27,7 +27,7 @@ struct TagReaderMP3Tests {
         let (scanned, _) = try await scan(fixtures, "a.mp3")
         #expect(scanned.codec == .mp3)
         #expect(scanned.tags.text == TrackTags(title: "Title", artist: "Artist", album: "Album", trackNumber: 3, genre: "Rock",
-                                          artwork: Artwork(data: cover, mimeType: "image/jpeg"), year: 2021))
+                                          artwork: Artwork(data: cover, mimeType: "image/jpeg"), year: 2021, more: [.date: "2021"]))
         #expect(durationSamples(scanned, rate: 44100) == (try fixtures.mpg123Samples("a.mp3")))
     }
 
@@ -105,7 +105,7 @@ struct TagReaderMP3Tests {
         #expect(try fixtures.bytes("a.mp3")[3] == 4)
         let (scanned, _) = try await scan(fixtures, "a.mp3")
         #expect(scanned.tags.text == TrackTags(title: title, artist: "Ärtist", album: "Albüm", albumArtist: "Various", trackNumber: 3,
-                                          genre: "Jazz", year: 2019, discNumber: 2))
+                                          genre: "Jazz", year: 2019, discNumber: 2, more: [.date: "2019"]))
         #expect(durationSamples(scanned, rate: 44100) == (try fixtures.mpg123Samples("a.mp3")))
     }
 

@@ -25,7 +25,7 @@ struct TagReaderOpusTests {
         #expect(scanned.codec == .opus)
         #expect(scanned.tags == TrackTags(title: "Tïtle ✓", artist: "Artist", album: "Album", albumArtist: "Various",
                                           trackNumber: 3, genre: "Ambient", artwork: Artwork(data: cover, mimeType: "image/png"),
-                                          year: 2020, discNumber: 2))
+                                          year: 2020, discNumber: 2, more: [.date: "2020-05-01"]))
         #expect(samples(scanned) == (try fixtures.opusdecSamples("a.opus")))
     }
 
