@@ -110,10 +110,10 @@ for interface in dbus/*.xml; do
 done
 expect 644 /usr/share/doc/cloudplayerd/copyright
 # The documentation the man pages point to, as the README links it: the user's pages; the
-# developers' (architecture, testing, benchmarks) stay in the source tree.
+# developers' (architecture, testing, benchmarks, contributing) stay in the source tree.
 for page in README.md docs/*.md docs/sources/*.md; do
     case "$page" in
-        docs/architecture.md|docs/testing.md|docs/benchmarks.md)
+        docs/architecture.md|docs/testing.md|docs/benchmarks.md|docs/contributing.md)
             if grep -qx "/usr/share/doc/cloudplayerd/$page" <<<"$installed"; then
                 echo "check-deb.sh: a developer page is installed as user documentation: $page" >&2
                 failures=$((failures + 1))
