@@ -78,10 +78,13 @@ package actor DecoderActor {
     /// The track's tags and chapters, read by the library's `TagReader`, so a track shows the
     /// same tags playing as listed. Its reads block on the source: fine on this actor's thread.
     /// Never an error: a track whose tags cannot be read, or whose length is unknown (the reader
-    /// needs the file's end), plays without them.
+    /// needs the file's end), plays without them. An MP3's ID3v1 tail is read only if it is here:
+    /// from a server it was a request of its own before the first sample (the library's scan
+    /// reads it, and a library track's tags come from there; read-ahead soon brings it for the
+    /// next play).
     private func tags(of source: any ByteSource) async -> (TrackTags, [Chapter]) {
         guard let length = source.length else { return (TrackTags(), []) }
-        let scanned = try? await TagReader.read(length: length) { range in
+        let scanned = try? await TagReader.read(length: length, readingTail: { source.holds($0) }) { range in
             try source.readBytes(at: range.lowerBound, count: Int(range.count))
         }
         return (scanned?.tags ?? TrackTags(), scanned?.chapters ?? [])

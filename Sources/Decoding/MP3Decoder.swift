@@ -57,7 +57,13 @@ package final class MP3Decoder: AudioDecoder {
         // Not MPG123_NO_FRANKENSTEIN: it ends decoding at the first damaged stretch that looks
         // like another kind of frame, where we want to play on past it. (The price: for such
         // junk, libmpg123 1.31's layer II code prints a line to stderr that QUIET cannot stop.)
-        let flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue
+        var flags = MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue
+        // libmpg123 peeks at the end for an ID3v1, APE or Lyrics3 tag (where the audio ends)
+        // only if those bytes are here: from a server it was a request of its own, a round trip
+        // before the first sample. Without it a tag at the end is junk it steps over; it is told
+        // the file's size instead, and that it may seek (which it would assume it may not).
+        let peeksAtEnd = cursor.source.length.map { $0 <= 128 || cursor.source.holds($0 - 128..<$0) } ?? true
+        if !peeksAtEnd { flags |= MPG123_NO_PEEK_END.rawValue | MPG123_FORCE_SEEKABLE.rawValue }
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(flags), 0))
         // Skip damaged stretches however long, and play on after them (a damaged file then ends
         // with an error that says so, after everything playable was played).
@@ -77,6 +83,7 @@ package final class MP3Decoder: AudioDecoder {
         // A live stream cannot seek: libmpg123 then reads it as a stream, never looking for its end.
         try check(mpg123_replace_reader_handle(handle, mp3Read, cursor.source.length == nil ? nil : mp3Seek, nil))
         try check(mpg123_open_handle(handle, Unmanaged.passUnretained(cursor).toOpaque()))
+        if !peeksAtEnd, let length = cursor.source.length { try check(mpg123_set_filesize(handle, off_t(length))) }
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0

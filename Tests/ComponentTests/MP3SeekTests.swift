@@ -80,7 +80,7 @@ struct MP3SeekTests {
         }
     }
 
-    @Test("an uncached seek to 3/4 fetches the head, the tail and from near the target: no byte of the prefix",
+    @Test("an uncached seek to 3/4 fetches the head and from near the target: no byte of the prefix",
           arguments: [Fixtures.File.longCBRMP3, .plainCBRMP3, .longMP3])
     func seekFetchesNoPrefix(_ file: Fixtures.File) async throws {
         let rig = try await StreamingRig([file])
@@ -95,7 +95,8 @@ struct MP3SeekTests {
         let ranges = fetched(rig, file.rawValue)
         let inPrefix = ranges.reduce(Int64(0)) { $0 + max(0, min($1.upperBound, prefix.upperBound) - max($1.lowerBound, prefix.lowerBound)) }
         #expect(inPrefix == 0, "fetched \(ranges) of \(length) bytes")
-        #expect(ranges.contains { $0.upperBound == length }, "the tail: \(ranges)")
+        // Not the last 128 bytes for an ID3v1 tag: libmpg123 is told the file's size instead.
+        #expect(!ranges.contains { $0 == length - 128..<length }, "the ID3v1 tail: \(ranges)")
     }
 
     @Test("an uncached VBR seek lands through the Xing table within 0.25 s, and plays the reference from where it landed")

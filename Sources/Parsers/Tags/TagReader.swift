@@ -31,8 +31,12 @@ package enum TagReader {
     /// on the caller's actor (`isolation`), so it may use that actor's state. `pictures`: false
     /// for a library scan, which skips ID3v2 picture frames and big FLAC PICTURE blocks by their
     /// sizes (the cover is read when the track plays). `chapters`: false for a scan, which has no
-    /// use for them (an M4B's are in `mdat`, fetched apart).
-    package static func read(length: Int64, pictures: Bool = true, chapters: Bool = true, isolation: isolated (any Actor)? = #isolation,
+    /// use for them (an M4B's are in `mdat`, fetched apart). `readingTail`: whether an MP3's
+    /// ID3v1 tag, in its last 128 bytes, is read: a player starting a track reads it only if its
+    /// bytes are here — from a server it is a request of its own, a round trip before the first
+    /// sample, for tags the library's scan has read (and an ID3v2 tag mostly holds).
+    package static func read(length: Int64, pictures: Bool = true, chapters: Bool = true,
+                             readingTail: (Range<Int64>) -> Bool = { _ in true }, isolation: isolated (any Actor)? = #isolation,
                              fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         guard length > 0 else { throw ParseError.malformed("an empty file") }
         let head = try await checkedFetch(0..<min(length, Int64(headSize)), fetch)
@@ -58,14 +62,16 @@ package enum TagReader {
             return ScannedTags(codec: .aac, tags: TrackTags(), duration: ADTSDuration.estimate(head[...], audioBytes: length))
         }
         if ID3v2Parser.tagSize(head[...]) != nil || MPEGFrameHeader(head[...]) != nil {
-            return try await readMP3(head: head, length: length, pictures: pictures, chapters: chapters, isolation: isolation, fetch)
+            return try await readMP3(head: head, length: length, pictures: pictures, chapters: chapters, readingTail: readingTail,
+                                     isolation: isolation, fetch)
         }
         throw ParseError.unsupported("neither an MP3 (ID3v2 tag or MPEG frame), an AAC (ADTS or MP4), a FLAC, an Ogg Opus or Vorbis, a WAV nor an AIFF file")
     }
 
     // MARK: MP3
 
-    private static func readMP3(head: [UInt8], length: Int64, pictures: Bool, chapters wanted: Bool, isolation: isolated (any Actor)?,
+    private static func readMP3(head: [UInt8], length: Int64, pictures: Bool, chapters wanted: Bool,
+                                readingTail: (Range<Int64>) -> Bool, isolation: isolated (any Actor)?,
                                 _ fetch: (Range<Int64>) async throws -> [UInt8]) async throws -> ScannedTags {
         var tags = TrackTags()
         // ID3v2 `CHAP` frames (podcasts); a scan does not ask for them.
@@ -118,7 +124,8 @@ package enum TagReader {
         var audioEnd = length
         let tailStart = length - Int64(ID3v1Parser.size)
         let audioStart = windowStart + Int64(first?.offset ?? 0)
-        if tailStart >= audioStart + 4, let tail = try await tailFetch(tailStart..<length, fetch) {
+        if tailStart >= audioStart + 4, readingTail(tailStart..<length),
+           let tail = try await tailFetch(tailStart..<length, fetch) {
             if let old = ID3v1Parser.parse(tail[...]) {
                 audioEnd = tailStart
                 tags = tags.filled(from: old)  // what ID3v2 left empty

@@ -93,6 +93,26 @@ struct TagReaderMP3Tests {
         #expect(scanned.tags.trackNumber == 9)
     }
 
+    @Test("a player starting an MP3 reads its ID3v1 tail only where it is here (from a server, a request of its own before the first sample)")
+    func id3v1ReadOnlyWhereHeld() async throws {
+        let fixtures = try ParserFixtures()
+        try fixtures.tone("a.wav", seconds: 1)
+        try fixtures.run("lame", ["-S", "--id3v1-only", "--tt", "V1 Title", "--ta", "V1 Artist", "a.wav", "a.mp3"])
+        let title = Array("V2 Title".utf8)
+        let frame = Array("TIT2".utf8) + [0, 0, 0, UInt8(title.count + 1), 0, 0, 0] + title
+        let bytes = Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame + (try fixtures.bytes("a.mp3"))
+        let length = Int64(bytes.count)
+        for held in [false, true] {
+            var ranges: [Range<Int64>] = []
+            let scanned = try await TagReader.read(length: length, readingTail: { _ in held }) { range in
+                ranges.append(range)
+                return Array(bytes[Int(range.lowerBound)..<Int(range.upperBound)])
+            }
+            #expect(scanned.tags.title == "V2 Title" && scanned.tags.artist == (held ? "V1 Artist" : nil), "\(scanned.tags)")
+            #expect(ranges.contains { $0.upperBound == length && $0.count == 128 } == held, "\(ranges)")
+        }
+    }
+
     @Test(.enabled(if: ParserFixtures.have("eyeD3")), arguments: ["utf16", "utf16-be", "utf8", "latin1"])
     func id3v24TextEncodings(_ encoding: String) async throws {
         let fixtures = try ParserFixtures()
