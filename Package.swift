@@ -5,7 +5,7 @@ import PackageDescription
 // dependencies run one way. docs/architecture.md says what each holds; Tests/MapTests checks
 // these rows, that page and every `import` (a direct dependency only) against this file.
 //
-//   CSpawnShim · CSocketDiag · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2 · CCurl
+//   CSpawnShim · CConcurrencyHooks · CSocketDiag · CSampleGain · CMPG123 · COpusFile · CFLAC · CVorbisFile · CAVCodec · CPulse · CSoundTouch · CSystemd · CSQLite · CPCRE2 · CCurl
 //   Base · SQLite
 //   Model · Config · CSDBusShim
 //   Parsers · Cache · DBus
@@ -24,7 +24,7 @@ let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", packa
 
 // The test targets' own code is built unoptimized, as one module each, in a release build too
 // (packaging/test-all.sh tests the release build the package ships): nothing the tests measure
-// runs in their own code. Measured in session 21 on two cores, for the three test targets:
+// runs in their own code. Measured on 2026-11-27 (2a6d90a) on two cores, for the three test targets:
 // optimized, ComponentTests alone kept one core busy for over four minutes; one compiler job per
 // file (`-no-whole-module-optimization`) loaded every module a test file imports 200 times over,
 // 905 s of CPU; as one module each, 368 s (batches of files, 415 s, make the compiler warn that it
@@ -68,7 +68,7 @@ let package = Package(
         // libraries it brings were 5–6 MiB of an idle daemon's RSS. Its header at build time
         // (libcurl4-openssl-dev); curl_easy_setopt and curl_easy_getinfo (variadic) as typed
         // functions. It replaced AsyncHTTPClient with NIOSSL, whose vendored BoringSSL and HTTP/2
-        // stack were a third of every fresh build's CPU time (session 27).
+        // stack were a third of every fresh build's CPU time (247e8a4, 2026-11-28).
         .target(name: "CCurl"),
         // FFmpeg's libavcodec, loaded (dlopen) when the first AAC or ALAC track opens: linked, its
         // 90-odd libraries cost every start 16 ms. Its headers only at build time (libavcodec-dev).
@@ -84,10 +84,15 @@ let package = Package(
         // MPD server tells a loopback client of the daemon's own user from another user's.
         .target(name: "CSocketDiag"),
 
+        // The addresses of Swift concurrency's global-executor hooks, found by the linker: in the
+        // package's program, whose Swift runtime is linked in, no dynamic symbol table names them
+        // (dlsym, as NIO's own take-over looks for them, finds nothing there).
+        .target(name: "CConcurrencyHooks"),
+
         // What every module builds on: locks, threads of our own, the pool for blocking work
         // (NIO's thread pool), the PCM queue, files, digests, running a command, and the executor
         // Swift concurrency's jobs run on in the daemon (NIO's event loops, EventLoopExecutor).
-        .target(name: "Base", dependencies: ["CSpawnShim", .product(name: "NIOCore", package: "swift-nio"),
+        .target(name: "Base", dependencies: ["CSpawnShim", "CConcurrencyHooks", .product(name: "NIOCore", package: "swift-nio"),
                                              .product(name: "NIOPosix", package: "swift-nio")]),
         // The values that travel between modules: tracks, queue entries, PCM, byte sources.
         .target(name: "Model", dependencies: ["Base", "CSampleGain"]),

@@ -12,21 +12,19 @@
 #      it, checks it and removes it again (check-deb.sh --binary).
 # One release build serves the suite and the package: a debug build for the tests and a release
 # build for the package were two builds of every module, 680 s and 470 s on this two-core machine
-# (session 19's fresh-clone CI and session 20) — over CI's 20 minutes with the suite. The release
-# build with the tests took 1112 s in a fresh clone (session 20); 652 s (session 21) once the
-# test targets were built as one unoptimized module each, not file by file (Package.swift says
-# why), and the tests of the lower modules split off to build early (BaseLayerTests); 635–745 s
-# on a fresh clone in session 23, when session 22's tree took 655 s the same day (the machine
-# varies more than the build's changes since); 889 s and, 40 minutes later, 662 s in session 24; 888–915 s
-# in session 26, and 244 s in session 27 once libcurl replaced AsyncHTTPClient and NIOSSL (whose
-# BoringSSL and HTTP/2 stack were a third of the build's CPU). `swift test` alone (a debug build) still runs
-# the same suite for a developer.
-# The package is linked, built and checked after the suite, never beside it. Session 22 ran it
-# beside the suite (about 60 s of one core, where the suite leaves about one core idle): the
-# suite took 407 s with it instead of about 330 — no time saved — and in CI a seek test then
-# had a download's bytes in flight sent twice, most likely its read timeout fired while the
-# loader's thread waited on the disk the package was writing (a 100 MB link, dh_strip, dpkg-deb;
-# session 23). Sessions 18 and 19 had found the same with a second build beside the suite.
+# (the fresh-clone CI of e2ebf50 and the run of 72cfb4c, 2026-11-27) — over CI's limit with the
+# suite. The test targets are built as one unoptimized module each, not file by file (Package.swift
+# says why), and the tests of the lower modules split off to build early (BaseLayerTests): the
+# release build with the tests went from 1112 s to 652 s in a fresh clone (2a6d90a), and to 244 s
+# once libcurl replaced AsyncHTTPClient and NIOSSL, whose BoringSSL and HTTP/2 stack were a third
+# of the build's CPU (247e8a4, 2026-11-28); 274 s in the fresh-clone CI of a8e1c36 (2026-12-03).
+# `swift test` alone (a debug build) still runs the same suite for a developer.
+# The package is linked, built and checked after the suite, never beside it. Run beside the suite
+# (912766b) it saved no time (407 s instead of about 330: the suite leaves about one core idle,
+# the package took it), and in CI a seek test then had a download's bytes in flight sent twice,
+# most likely its read timeout fired while the loader's thread waited on the disk the package was
+# writing (a 100 MB link, dh_strip, dpkg-deb; d4190e1). A second build beside the suite had done
+# the same (e2ebf50).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # How long each step took, said as it ends (CI's limit is for the whole run).
@@ -39,13 +37,13 @@ packaging/install-deps.sh --test --package || exit
 took "installing the dependencies"
 # Where python3 is a pyenv shim (this machine kind's), each python3 and each program pip installed
 # (wsgidav, moto_server, pproxy) that a test starts first ran pyenv's bash scripts to find the
-# interpreter: about 9 % of the suite's CPU (bash and pyenv-*, `perf record -a`, session 26),
+# interpreter: about 9 % of the suite's CPU (bash and pyenv-*, `perf record -a`, 2026-11-28 (e87f87d)),
 # on a suite that keeps both cores busy. The interpreter's own folder goes first.
 if [[ $(command -v python3) == */.pyenv/shims/python3 ]]; then
     PATH="$(dirname "$(python3 -c 'import sys; print(sys.executable)')"):$PATH"
     export PATH
 fi
-# (The test targets are indexed as they compile, 7 % of their compile time in session 23's
+# (The test targets are indexed as they compile, 7 % of their compile time in the fresh-clone run of d4190e1
 # measure; SwiftPM's test discovery on Linux reads that index, so it cannot be turned off.)
 swift build "${release[@]}" --build-tests --explicit-target-dependency-import-check error || exit
 took "the build"
@@ -53,14 +51,14 @@ took "the build"
 # Ctrl-C take effect within one whatever the network does — run after the rest, at most 8 at once
 # (beside stress-ng --cpu 2 they pass): among 24 other tests on two cores a Next was once seen
 # 1.38 s after its call, the time the machine took to run the bus call and playerctl, not the
-# daemon (session 23's first fresh-clone run).
+# daemon (the first fresh-clone run of d4190e1, 2026-11-27).
 timed='CloudPlayerdTests\.(StopTests|RadioStopTests)|HLSDaemonTests/stopWhileFrozen'
 # The suites marked `.serialized` (sound servers of their own, a keyring daemon) run their tests
 # one after another. In the suite's process each of their tests waited behind all the tests queued
 # before it — Swift Testing's 24 places are one queue — so SleepAndWakeTests' three (12, 18 and
 # 63 s alone) took 337 s and were the last to end. They run in a process of their own beside the
 # suite (the test binary itself: `swift test` holds the build folder), its output said after the
-# suite's: 106 s, the suite without them 315 s (session 26, both on the same two cores).
+# suite's: 106 s, the suite without them 315 s (e87f87d, 2026-11-28, both on the same two cores).
 serialized=$(find Tests -name '*.swift' -exec awk '/@Suite\(\.serialized/ { wanted = 1 }
     wanted && match($0, /struct [A-Za-z0-9_]+/) { split(FILENAME, part, "/"); print part[2] "\\." substr($0, RSTART + 7, RLENGTH - 7); wanted = 0 }' {} + | paste -sd'|')
 [[ -n $serialized ]] || { echo "test-all.sh: no .serialized suite found in Tests/ (the awk above no longer reads them)" >&2; exit 1; }

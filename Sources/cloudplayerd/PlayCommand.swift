@@ -17,7 +17,10 @@ struct PlayCommand: AsyncParsableCommand {
         commandName: "play",
         abstract: "Play files or http(s) URLs in order, gaplessly, then exit.",
         discussion: """
-            Formats are recognised from the bytes (MP3, Opus, FLAC, Ogg Vorbis), not from file names. A track that \
+            Formats are recognised from the bytes, not from file names: MP3; FLAC; Ogg Opus, Vorbis \
+            and FLAC; WAV and AIFF (up to 32 bits, or float); AAC and ALAC in MP4 (.m4a, .m4b \
+            audiobooks with their chapters); raw AAC (ADTS); and internet radio (Icecast, SHOUTcast, \
+            HLS) in any of them. A track that \
             cannot be played is reported on one line and skipped; the exit status is then 1.
 
             URLs use the credentials of the config file's source whose url is the longest prefix \
