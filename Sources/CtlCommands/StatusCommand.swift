@@ -21,6 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
         if let speed = status.speed { line += "  at \(ControlCommands.Speed.text(speed))×" }
         if status.live == true { line += "  (live)" }
         say(TextTable.printable(line))
+        if let failure = status.failure { say(TextTable.printable("could not play " + failure)) }
         if let codec = status.codec { say(Self.format(codec, status)) }
         if let song = status.songTitle {
             say(TextTable.printable("now: " + [status.songArtist, song].compactMap { $0 }.joined(separator: " – ")))

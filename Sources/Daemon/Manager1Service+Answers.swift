@@ -19,6 +19,7 @@ extension Manager1Service {
         status.stopAfter = snapshot.stopsAfterCurrent ? true : nil
         status.sleepAtChapterEnd = snapshot.sleepsAtChapterEnd ? true : nil
         status.silenceSkipped = snapshot.silenceSkipped > 0 ? snapshot.silenceSkipped : nil
+        status.failure = snapshot.failure
         if let scrobbling = scrobbler?.report() {
             status.listensWaiting = UInt32(clamping: scrobbling.waiting)
             status.scrobbleProblem = scrobbling.problem

@@ -30,6 +30,9 @@ extension Manager1 {
         package var listensWaiting: UInt32?
         /// Why scrobbling is paused (a refused token), when it is.
         package var scrobbleProblem: String?
+        /// Why the last track that could not play did not (its name and the reason), until a
+        /// track starts.
+        package var failure: String?
         /// The current track's chapters, if it has any, and the index of the one heard.
         package var chapters: [Chapter]?
         package var chapter: UInt32?

@@ -26,7 +26,7 @@ extension Player {
             state.position.seconds += seconds
             publish(.seeked(seconds: state.seconds()))
         case .trackRejected(let entry, let error):
-            publish(.trackFailed(entry, error))
+            failed(entry, error)
         case .finished:
             await stopPipeline()
             publish(.queueFinished)
@@ -60,6 +60,7 @@ extension Player {
         let started = info.isLive ? nil : listens.started(entry.id, at: seconds, newPlay: newPlay)
         if newPlay { Task { [loader] in await loader.played(entry.location, heard: false) } }
         state.position = anchor(at: seconds, moving: state.status == .playing)
+        state.failure = nil
         publish(.trackStarted(state.current ?? entry, state.currentInfo ?? info, seconds: seconds))
         if let started { publish(.listenStarted(state.current ?? entry, at: started)) }
         guard !again else { return }

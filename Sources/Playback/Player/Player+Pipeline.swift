@@ -80,12 +80,20 @@ extension Player {
             // At the journal's default level, as MPD logs "Failed to decode": a track skipped in
             // silence (a wrong password, a file gone) left the user no word of why.
             logger.notice("track failed", metadata: ["entry": "\(entry.id)", "track": "\(entry.displayName)", "reason": "\(error)"])
-            publish(.trackFailed(entry, error))
+            failed(entry, error)
         case .buffering(let entry, let waiting):
             // Bytes again: the output may have run dry meanwhile, so take its word for where it is.
             if !waiting { await checkPosition(announce: false) }
             state.streamStalled = waiting && entry.id == state.current?.id && state.currentInfo?.isLive == true
             publish(.buffering(entry, waiting))
         }
+    }
+}
+
+extension Player {
+    /// A track could not play: kept as the snapshot's `failure` until a track starts, and told.
+    func failed(_ entry: QueueEntry, _ error: any Error) {
+        state.failure = "\(entry.displayName): \(error)"
+        publish(.trackFailed(entry, error))
     }
 }

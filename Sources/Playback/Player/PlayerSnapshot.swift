@@ -23,6 +23,9 @@ package struct PlayerSnapshot: Sendable {
     package var streamSong: TrackTags?
     /// A station's stream ran dry and waits for its server (a reconnect): clients show it paused.
     package var streamStalled = false
+    /// Why the last track that could not play did not — its name and the reason (a wrong
+    /// password, a file gone) — until a track starts: `cloudplayerctl status` says it.
+    package var failure: String?
     package var volume = 1.0
     package var position = PositionAnchor()
     /// `sleep`: when playback has faded out and pauses, by the wall clock; nil: no timer.
