@@ -133,6 +133,16 @@ import Testing
         while !hub.isWaiting(1) { await Task.yield() }
         hub.cancel(1)
         #expect(await cancelled == [])
+        // `noidle` read before the idle's wait ran (its task not started yet): the wait ends at once.
+        hub.expect(1)
+        hub.cancel(1)
+        #expect(await hub.wait(1, for: [.database]) == [])
+        // A `noidle` after an idle already answered leaves the next idle waiting as it should.
+        hub.cancel(1)
+        async let next = hub.wait(1, for: [.options])
+        while !hub.isWaiting(1) { await Task.yield() }
+        hub.notify([.options])
+        #expect(await next == [.options])
         hub.unregister(1)
         #expect(hub.count == 0)
     }

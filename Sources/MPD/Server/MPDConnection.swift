@@ -123,6 +123,7 @@ struct MPDConnection {
     /// (`noidle`); writes `changed:` lines and `OK` when one comes.
     private func startIdle(_ subsystems: Set<MPDSubsystem>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) -> Task<Set<MPDSubsystem>, Never> {
         let (hub, id) = (context.idle, session.id)
+        hub.expect(id)
         return Task {
             let changes = await hub.wait(id, for: subsystems)
             guard !changes.isEmpty else { return changes }

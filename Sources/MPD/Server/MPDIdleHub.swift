@@ -8,6 +8,11 @@ package final class MPDIdleHub: Sendable {
     private struct Client {
         var pending: Set<MPDSubsystem> = []
         var waiting: (subsystems: Set<MPDSubsystem>, wake: CheckedContinuation<Set<MPDSubsystem>, Never>)?
+        /// An `idle` was begun (`expect`) and its `wait` has not run yet.
+        var expected = false
+        /// `cancel` came in that moment (`noidle` read right after `idle`, before the idle's task
+        /// started): the wait ends at once.
+        var cancelled = false
     }
 
     private let clients = Locked([UInt64: Client]())
@@ -58,25 +63,38 @@ package final class MPDIdleHub: Sendable {
         return await withCheckedContinuation { wake in
             let ready: Set<MPDSubsystem>? = clients.withLock { clients in
                 guard var client = clients[id] else { return [] }
+                defer { clients[id] = client }
                 let due = client.pending.intersection(wanted)
+                let cancelled = client.cancelled
+                (client.cancelled, client.expected) = (false, false)
                 if !due.isEmpty {
                     client.pending.subtract(due)
-                    clients[id] = client
                     return due
                 }
+                if cancelled { return [] }
                 client.waiting = (wanted, wake)
-                clients[id] = client
                 return nil
             }
             if let ready { wake.resume(returning: ready) }
         }
     }
 
+    /// An `idle` begins: its `wait` runs in a task of its own, which a `noidle` read right after
+    /// may come before; called before that task starts, so the `cancel` is not lost.
+    package func expect(_ id: UInt64) {
+        clients.withLock { $0[id]?.expected = true }
+    }
+
     /// `noidle`: ends the connection's waiting idle with nothing.
     package func cancel(_ id: UInt64) {
         let waiting = clients.withLock { clients -> CheckedContinuation<Set<MPDSubsystem>, Never>? in
-            defer { clients[id]?.waiting = nil }
-            return clients[id]?.waiting?.wake
+            guard let wake = clients[id]?.waiting?.wake else {
+                // Its wait is still to come: it ends at once. (An idle answered already: nothing.)
+                if clients[id]?.expected == true { clients[id]?.cancelled = true }
+                return nil
+            }
+            clients[id]?.waiting = nil
+            return wake
         }
         waiting?.resume(returning: [])
     }
