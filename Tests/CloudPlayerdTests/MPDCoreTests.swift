@@ -65,6 +65,23 @@ struct MPDCoreTests {
         await rig.stop()
     }
 
+    @Test("a track that cannot play is status's error, naming it, until clearerror")
+    func errorUntilCleared() async throws {
+        let rig = try await MPDDaemonRig.start()
+        let client = try rig.client()
+        #expect(try client.command("add \"http://127.0.0.1:9/gone.mp3\"").last == "OK")
+        #expect(try client.command("play 0").last == "OK")
+        var error: String?
+        #expect(try await eventually(within: 30) {
+            error = MPDSocketClient.value("error", in: try client.command("status"))
+            return error != nil
+        })
+        #expect(error?.hasPrefix("gone.mp3: ") == true, "\(String(describing: error))")
+        #expect(try client.command("clearerror") == ["OK"])
+        #expect(MPDSocketClient.value("error", in: try client.command("status")) == nil)
+        await rig.stop()
+    }
+
     @Test("python-mpd2: command lists, ACK formats, idle for each subsystem, noidle, password and permissions")
     func protocolDetails() async throws {
         let rig = try await MPDDaemonRig.start(password: "s3cret")

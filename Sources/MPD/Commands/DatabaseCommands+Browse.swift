@@ -71,8 +71,10 @@ extension DatabaseCommands {
         if try await listallListed(&call, database, paths, roots: roots, info: info) { return }
         for root in roots {
             var directories = DirectoryNames(named: root.name)
-            // The folder asked for is named first, as MPD names it.
-            if try await database.library.hasTracks(under: root.folder) { call.response.field("directory", root.name) }
+            // The folder asked for is named first, as MPD names it (`existingFolder` found tracks
+            // under it; a source of the root may have none).
+            let named = isRoot(uri) ? try await database.library.hasTracks(under: root.folder) : true
+            if named { call.response.field("directory", root.name) }
             var cursor: TrackCursor?
             repeat {
                 let page = try await database.library.tracks(under: root.folder, from: cursor, limit: MPDLibraryDatabase.pageSize)

@@ -23,7 +23,7 @@ package enum StatusCommands: MPDCommandFamily {
             if let updated = statistics.updated { call.response.field("db_update", updated) }
         },
         "clearerror": MPDCommand(.control) { call in
-            call.context.update { $0.error = nil }
+            call.context.update { $0.clearedFailure = $0.snapshot.failure }
             call.context.idle.notify([.player])
         },
         // One partition, MPD's `default`, that every client is in (Cantata lists them at start).

@@ -131,11 +131,6 @@ package final class MPDServer: Service {
                 } else if let edit {
                     state.place(edit, of: event.snapshot.queue.revision)
                 }
-                if case .trackFailed(let entry, let error) = event.change {
-                    state.error = "\(entry.displayName): \(error)"
-                } else if case .trackStarted = event.change {
-                    state.error = nil
-                }
                 return before
             }
             context.idle.notify(MPDEvents.subsystems(for: event.change, before: before, after: event.snapshot))

@@ -18,8 +18,14 @@ package struct MPDState: Sendable {
     package var outputEnabled = true
     /// The volume before the output was disabled.
     package var volumeBeforeDisable: Double?
+    /// The failure `clearerror` cleared: the player's own (`PlayerSnapshot.failure`, kept until
+    /// a track starts) is `status`'s `error` unless it is this one.
+    package var clearedFailure: String?
+
     /// The last failure of a track (`status`'s `error`), until `clearerror` or the next track.
-    package var error: String?
+    package var error: String? {
+        snapshot.failure.flatMap { $0 == clearedFailure ? nil : $0 }
+    }
 
     /// When the server started (`stats`' `uptime`).
     package let started = ContinuousClock.now
